@@ -1,0 +1,1 @@
+"""Temporal activities: classes that receive their dependencies in the constructor."""

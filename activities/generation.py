@@ -1,0 +1,200 @@
+"""Orchestration activities of a generation: verify, thumbnails, cost, charge, store, fail, notify.
+
+All are synchronous and run in the worker's thread pool, so database and storage calls never
+block the worker's event loop. Each one is idempotent: Temporal may run it again after a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy import select
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from core import credits, jobs
+from core.catalog import background_kind, find_background, find_model
+from core.contracts import (
+    CHARGE_CREDITS,
+    COMPUTE_COST,
+    FAIL_TASK,
+    MAKE_THUMBNAILS,
+    NOTIFY,
+    STORE_OUTPUT,
+    VERIFY_UPLOADS,
+    ChargeInput,
+    FailTaskInput,
+    FailTaskOutput,
+    GenerationPlan,
+    GenerationRef,
+    NotifyInput,
+    StoreOutputInput,
+    TaskPlan,
+)
+from core.costs import generation_cost
+from core.db import SessionFactory
+from core.images import ImageRejected, check_image, decode_output, decode_rgb, thumbnail_jpeg
+from core.keys import thumbnail_key
+from core.models import Generation, Task, utcnow
+from core.settings import Settings
+from core.storage import Storage
+
+log = logging.getLogger(__name__)
+
+
+def rejected(message: str, error_type: str = "InputRejected") -> ApplicationError:
+    """An error that retrying cannot fix; the workflow fails at once and refunds."""
+    return ApplicationError(message, type=error_type, non_retryable=True)
+
+
+class GenerationActivities:
+    def __init__(self, sessions: SessionFactory, storage: Storage, settings: Settings) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        self.settings = settings
+
+    def _tasks(self, generation_id: str) -> list[Task]:
+        with self.sessions() as session:
+            return list(
+                session.execute(
+                    select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
+                ).scalars()
+            )
+
+    @activity.defn(name=VERIFY_UPLOADS)
+    def verify_uploads(self, ref: GenerationRef) -> GenerationPlan:
+        """Check every input (exists, decodes, within limits) and resolve the catalog choices."""
+        with self.sessions() as session:
+            generation = session.get(Generation, ref.generation_id)
+            if generation is None:
+                raise rejected("This generation no longer exists.")
+            model_key = None
+            if generation.model_id:
+                model = find_model(session, generation.model_id)
+                if model is None:
+                    raise rejected("The chosen model is not available any more.")
+                model_key = model.key
+            bg_kind = bg_key = None
+            if generation.background_id:
+                background = find_background(session, generation.background_id)
+                if background is None:
+                    raise rejected("The chosen background is not available any more.")
+                bg_kind = background_kind(background)
+                bg_key = background.key if bg_kind == "image" else None
+            plan = GenerationPlan(
+                generation_id=generation.id,
+                account_id=generation.account_id,
+                service=generation.service,
+                model_key=model_key,
+                background_kind=bg_kind,
+                background_key=bg_key,
+            )
+        tasks = self._tasks(ref.generation_id)
+        for number, task in enumerate(tasks, start=1):
+            name = f"Image {number}" if len(tasks) > 1 else "The image"
+            if self.storage.stat(task.input_key) is None:
+                raise rejected(f"{name} was not found; please upload it again.")
+            data = self.storage.get_bytes(task.input_key, max_bytes=self.settings.max_upload_bytes)
+            try:
+                check_image(
+                    data,
+                    max_bytes=self.settings.max_upload_bytes,
+                    max_megapixels=self.settings.max_megapixels,
+                    name=name,
+                )
+            except ImageRejected as error:
+                raise rejected(error.message) from None
+            plan.tasks.append(TaskPlan(task_id=task.id, input_key=task.input_key))
+        jobs.set_generation_tasks_progress(
+            self.sessions, ref.generation_id, jobs.PROGRESS_VERIFIED, "verified"
+        )
+        return plan
+
+    @activity.defn(name=MAKE_THUMBNAILS)
+    def make_thumbnails(self, ref: GenerationRef) -> int:
+        """Thumbnails of the inputs (EXIF orientation applied), skipping ones that exist."""
+        made = 0
+        for task in self._tasks(ref.generation_id):
+            key = thumbnail_key(task.input_key)
+            if self.storage.stat(key) is not None:
+                continue
+            image = decode_rgb(self.storage.get_bytes(task.input_key))
+            self.storage.put_bytes(key, thumbnail_jpeg(image), "image/jpeg")
+            made += 1
+        return made
+
+    @activity.defn(name=COMPUTE_COST)
+    def compute_cost(self, ref: GenerationRef) -> int:
+        with self.sessions() as session:
+            generation = session.get(Generation, ref.generation_id)
+            if generation is None:
+                raise rejected("This generation no longer exists.")
+            return generation_cost(generation.service, len(self._tasks(ref.generation_id)))
+
+    @activity.defn(name=CHARGE_CREDITS)
+    def charge_credits(self, inp: ChargeInput) -> int:
+        """Charge once per generation (keyed by its id), however often this runs."""
+        try:
+            result = credits.charge(
+                self.sessions, inp.account_id, inp.credits, generation_id=inp.generation_id
+            )
+        except credits.InsufficientCredits as error:
+            raise rejected(str(error), "InsufficientCredits") from None
+        jobs.set_generation_tasks_progress(
+            self.sessions, inp.generation_id, jobs.PROGRESS_CHARGED, "charged"
+        )
+        return result.free + result.paid
+
+    @activity.defn(name=STORE_OUTPUT)
+    def store_output(self, inp: StoreOutputInput) -> str:
+        """Thumbnail the engine's output and record the task as completed."""
+        jobs.set_task_progress(self.sessions, inp.task_id, jobs.PROGRESS_STORING, "storing")
+        thumb_key = thumbnail_key(inp.output_key)
+        if self.storage.stat(thumb_key) is None:
+            image = decode_output(self.storage.get_bytes(inp.output_key))
+            self.storage.put_bytes(thumb_key, thumbnail_jpeg(image), "image/jpeg")
+        with self.sessions.begin() as session:
+            task = session.get(Task, inp.task_id)
+            if task is not None and task.status != "completed":
+                task.status = "completed"
+                task.stage = "completed"
+                task.progress = 100
+                task.error = None
+                task.output_key = inp.output_key
+                task.output_thumbnail_key = thumb_key
+        return thumb_key
+
+    @activity.defn(name=FAIL_TASK)
+    def fail_task(self, inp: FailTaskInput) -> FailTaskOutput:
+        """Give back the task's share of the charge (once) and mark it failed with the reason."""
+        refunded = credits.refund(
+            self.sessions,
+            inp.account_id,
+            inp.refund_credits,
+            generation_id=inp.generation_id,
+            part=inp.task_id,
+        )
+        with self.sessions.begin() as session:
+            task = session.get(Task, inp.task_id)
+            if task is not None and task.status not in jobs.TERMINAL:
+                task.status = "failed"
+                task.stage = "failed"
+                task.error = inp.reason
+        return FailTaskOutput(refunded=refunded)
+
+    @activity.defn(name=NOTIFY)
+    def notify(self, inp: NotifyInput) -> bool:
+        """Record the generation's end and queue the guest's mail if they asked for one."""
+        with self.sessions.begin() as session:
+            generation = session.get(Generation, inp.generation_id)
+            if generation is None:
+                return False
+            if generation.status not in jobs.TERMINAL:
+                generation.status = inp.status
+                generation.error = inp.error
+                generation.completed_at = utcnow()
+            if inp.status == "failed":
+                jobs.fail_unfinished_tasks(
+                    session, generation.id, inp.error or "The generation failed."
+                )
+            return jobs.queue_completion_mail(session, generation, self.settings.app_url)

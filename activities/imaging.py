@@ -1,0 +1,115 @@
+"""The imaging activity: runs the engine for one input image, on the imaging task queue.
+
+The engine is CPU-bound and synchronous; this activity is synchronous too and runs in the
+imaging worker's thread pool, so it never blocks the event loop. It heartbeats from a side
+thread while the engine works (so a killed worker is noticed within the heartbeat timeout),
+and turns the engine's stage reports into the task's visible progress.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from core import jobs
+from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
+from core.db import SessionFactory
+from core.engine import Background, EngineError, ImageEngine
+from core.images import decode_rgb, encode_output
+from core.keys import output_key
+from core.storage import Storage
+
+
+@contextmanager
+def heartbeating(interval: float) -> Iterator[None]:
+    """Heartbeat every `interval` seconds until the block ends, from a side thread that runs in
+    this activity's context (heartbeat() finds its activity through context variables)."""
+    stop = threading.Event()
+    context = contextvars.copy_context()
+
+    def beat() -> None:
+        while not stop.wait(interval):
+            activity.heartbeat()
+
+    thread = threading.Thread(target=context.run, args=(beat,), daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+class ImagingActivities:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        storage: Storage,
+        engine: ImageEngine,
+        heartbeat_interval: float = 2.0,
+    ) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        self.engine = engine
+        self.heartbeat_interval = heartbeat_interval
+
+    def _background(self, kind: str | None, key: str | None) -> Background | None:
+        if kind is None:
+            return None
+        if kind == "image":
+            if key is None:
+                raise ApplicationError("background photo has no key", non_retryable=True)
+            return Background.photo(decode_rgb(self.storage.get_bytes(key)))
+        return Background.builtin(kind)
+
+    @activity.defn(name=RUN_IMAGING)
+    def run_imaging(self, inp: ImagingInput) -> ImagingOutput:
+        low, high = jobs.IMAGING_RANGE
+        jobs.set_task_progress(self.sessions, inp.task_id, low, "starting")
+        last_write = [0.0]
+
+        def progress(fraction: float, stage: str) -> None:
+            activity.heartbeat(stage)
+            # Throttled: progress is for people, a write every quarter second is plenty.
+            now = time.monotonic()
+            if now - last_write[0] >= 0.25:
+                last_write[0] = now
+                value = low + int((high - low) * min(max(fraction, 0.0), 1.0))
+                jobs.set_task_progress(self.sessions, inp.task_id, value, stage)
+
+        with heartbeating(self.heartbeat_interval):
+            photo = decode_rgb(self.storage.get_bytes(inp.input_key))
+            background = self._background(inp.background_kind, inp.background_key)
+            try:
+                if inp.service == "bodySwap":
+                    if inp.model_key is None:
+                        raise ApplicationError(
+                            "A model swap needs a model.", type="EngineRejected", non_retryable=True
+                        )
+                    model = decode_rgb(self.storage.get_bytes(inp.model_key))
+                    result = self.engine.body_swap(photo, model, background, progress)
+                else:
+                    if background is None:
+                        raise ApplicationError(
+                            "A background replace needs a background.",
+                            type="EngineRejected",
+                            non_retryable=True,
+                        )
+                    result = self.engine.replace_background(photo, background, progress)
+            except EngineError as error:
+                raise ApplicationError(
+                    error.message,
+                    type="EngineRejected" if not error.retryable else "EngineUnavailable",
+                    non_retryable=not error.retryable,
+                ) from None
+            data, content_type, extension = encode_output(result)
+            key = output_key(inp.generation_id, inp.task_id, extension)
+            self.storage.put_bytes(key, data, content_type)
+        jobs.set_task_progress(self.sessions, inp.task_id, high, "rendered")
+        return ImagingOutput(output_key=key, content_type=content_type)

@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI). Depends on core/ only; starts workflows by name."""

@@ -1,0 +1,53 @@
+"""Access tokens (JWT, HS256) for guests now and users later."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+
+import jwt
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the account that owns credits and generations."""
+
+    account_id: str
+    kind: str
+    distributor_id: str
+    token_id: str
+
+
+class TokenInvalid(Exception):
+    pass
+
+
+def issue_token(
+    secret: str, *, account_id: str, kind: str, distributor_id: str, ttl_seconds: int
+) -> str:
+    now = int(time.time())
+    claims = {
+        "sub": account_id,
+        "kind": kind,
+        "did": distributor_id,
+        "iat": now,
+        "exp": now + ttl_seconds,
+        "jti": uuid.uuid4().hex,
+    }
+    return jwt.encode(claims, secret, algorithm="HS256")
+
+
+def read_token(secret: str, token: str) -> Principal:
+    try:
+        claims = jwt.decode(
+            token, secret, algorithms=["HS256"], options={"require": ["sub", "exp", "did"]}
+        )
+    except jwt.PyJWTError as error:
+        raise TokenInvalid(str(error)) from None
+    return Principal(
+        account_id=str(claims["sub"]),
+        kind=str(claims.get("kind", "guest")),
+        distributor_id=str(claims["did"]),
+        token_id=str(claims.get("jti", "")),
+    )

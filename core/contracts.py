@@ -1,0 +1,130 @@
+"""Workflow and activity contracts: names and one dataclass per input/output.
+
+The API starts workflows by name with these dataclasses and never imports workflows/ or
+activities/. Everything here is plain data that Temporal serialises; images are object keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+GENERATION_WORKFLOW = "Generation"
+
+SERVICES = ("bodySwap", "burstreplace")
+
+# Activity names: the orchestration ones run on the `task_queue`, imaging on `imaging_task_queue`.
+VERIFY_UPLOADS = "verify_uploads"
+MAKE_THUMBNAILS = "make_thumbnails"
+COMPUTE_COST = "compute_cost"
+CHARGE_CREDITS = "charge_credits"
+RUN_IMAGING = "run_imaging"
+STORE_OUTPUT = "store_output"
+FAIL_TASK = "fail_task"
+NOTIFY = "notify"
+
+# Error types the workflow must not retry: the same input fails the same way again.
+NON_RETRYABLE_ERRORS = ["InputRejected", "InsufficientCredits", "EngineRejected"]
+
+
+@dataclass
+class GenerationOptions:
+    """Per-deployment knobs the starter passes in (workflow code must not read settings)."""
+
+    imaging_task_queue: str = "imaging"
+    imaging_timeout_seconds: float = 300.0
+    heartbeat_timeout_seconds: float = 30.0
+
+
+@dataclass
+class StartGeneration:
+    """The workflow's input. Its workflow id is the generation id."""
+
+    generation_id: str
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+
+
+@dataclass
+class GenerationResult:
+    status: str  # completed | failed
+    completed_tasks: int
+    failed_tasks: int
+    credits_charged: int
+    credits_refunded: int
+
+
+@dataclass
+class GenerationRef:
+    generation_id: str
+
+
+@dataclass
+class TaskPlan:
+    task_id: str
+    input_key: str
+
+
+@dataclass
+class GenerationPlan:
+    """What verify_uploads found: the work to do, read once from the database."""
+
+    generation_id: str
+    account_id: str
+    service: str
+    model_key: str | None
+    background_kind: str | None  # image | transparent | white | None
+    background_key: str | None
+    tasks: list[TaskPlan] = field(default_factory=list)
+
+
+@dataclass
+class ChargeInput:
+    generation_id: str
+    account_id: str
+    credits: int
+
+
+@dataclass
+class ImagingInput:
+    generation_id: str
+    task_id: str
+    service: str
+    input_key: str
+    model_key: str | None
+    background_kind: str | None
+    background_key: str | None
+
+
+@dataclass
+class ImagingOutput:
+    output_key: str
+    content_type: str
+
+
+@dataclass
+class StoreOutputInput:
+    generation_id: str
+    task_id: str
+    output_key: str
+
+
+@dataclass
+class FailTaskInput:
+    """Mark a task failed and give back its share of the charge."""
+
+    generation_id: str
+    account_id: str
+    task_id: str
+    reason: str
+    refund_credits: int
+
+
+@dataclass
+class FailTaskOutput:
+    refunded: int
+
+
+@dataclass
+class NotifyInput:
+    generation_id: str
+    status: str
+    error: str | None = None

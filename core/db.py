@@ -1,0 +1,41 @@
+"""Database engine and sessions (SQLAlchemy 2, synchronous).
+
+Everything that touches the database is synchronous: API routes run in FastAPI's thread pool
+and activities run in the worker's thread pool, so no event loop is ever blocked by a query.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+SessionFactory = sessionmaker[Session]
+
+
+def make_engine(url: str) -> Engine:
+    kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    if url.startswith("sqlite"):
+        # Waiting for the write lock beats failing with "database is locked" under bursts.
+        kwargs["connect_args"] = {"timeout": 30}
+    else:
+        kwargs.update(pool_size=10, max_overflow=20)
+    engine = create_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    # WAL lets the API read while the worker writes; foreign keys are off by default in SQLite.
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+def make_session_factory(engine: Engine) -> SessionFactory:
+    return sessionmaker(engine, expire_on_commit=False)

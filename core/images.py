@@ -1,0 +1,123 @@
+"""Checking, decoding and encoding images, shared by the API (early rejection) and the workflow."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+ACCEPTED_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+THUMBNAIL_LONG_SIDE = 384
+
+# Our own megapixel limit is checked before decoding; lift Pillow's lower-level bomb guard to
+# just above it so ours is the one that speaks.
+Image.MAX_IMAGE_PIXELS = None
+
+
+class ImageRejected(Exception):
+    """The file cannot be used as an input image. The message is shown to the user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    width: int
+    height: int
+    format: str
+    mime_type: str
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def check_image(
+    data: bytes, *, max_bytes: int, max_megapixels: float, name: str = "The file"
+) -> ImageInfo:
+    """Reject anything that is not a complete JPEG, PNG or WebP within the limits.
+
+    The size limits are checked from the header before the pixels are decoded, so a huge image
+    costs nothing; then the whole image is decoded, which catches truncated files.
+    """
+    if len(data) > max_bytes:
+        raise ImageRejected(f"{name} is {_mb(len(data))}; the limit is {_mb(max_bytes)}.")
+    if not data:
+        raise ImageRejected(f"{name} is empty.")
+    try:
+        image = Image.open(io.BytesIO(data))
+    except (UnidentifiedImageError, OSError):
+        raise ImageRejected(f"{name} is not a JPEG, PNG or WebP image.") from None
+    fmt = image.format or ""
+    if fmt not in ACCEPTED_FORMATS:
+        raise ImageRejected(f"{name} is a {fmt or 'unknown'} image; use JPEG, PNG or WebP.")
+    width, height = image.size
+    megapixels = width * height / 1_000_000
+    if megapixels > max_megapixels:
+        raise ImageRejected(
+            f"{name} is {width}x{height} ({megapixels:.1f} megapixels); "
+            f"the limit is {max_megapixels:g} megapixels."
+        )
+    try:
+        image.load()
+    except (OSError, SyntaxError, ValueError):
+        raise ImageRejected(
+            f"{name} is damaged or incomplete (it may have been cut off during upload)."
+        ) from None
+    return ImageInfo(width, height, fmt, ACCEPTED_FORMATS[fmt])
+
+
+def decode_rgb(data: bytes) -> Image.Image:
+    """Decode, apply the EXIF orientation, and flatten to RGB (transparency onto white)."""
+    image: Image.Image = ImageOps.exif_transpose(Image.open(io.BytesIO(data)))
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, (255, 255, 255))
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        return flat
+    return image.convert("RGB")
+
+
+def decode_output(data: bytes) -> Image.Image:
+    """Decode an engine output, keeping its alpha channel when it has one."""
+    image = Image.open(io.BytesIO(data))
+    return image.convert("RGBA") if image.mode in ("RGBA", "LA", "PA") else image.convert("RGB")
+
+
+def encode_jpeg(image: Image.Image, quality: int = 92) -> bytes:
+    out = io.BytesIO()
+    image.convert("RGB").save(out, "JPEG", quality=quality, optimize=True)
+    return out.getvalue()
+
+
+def encode_output(image: Image.Image) -> tuple[bytes, str, str]:
+    """Bytes, content type and file extension for an engine result (PNG when it has alpha)."""
+    if image.mode == "RGBA":
+        out = io.BytesIO()
+        image.save(out, "PNG", optimize=False, compress_level=6)
+        return out.getvalue(), "image/png", "png"
+    return encode_jpeg(image), "image/jpeg", "jpg"
+
+
+def thumbnail_jpeg(image: Image.Image, long_side: int = THUMBNAIL_LONG_SIDE) -> bytes:
+    """A small JPEG preview; transparent images get a light checkerboard behind them."""
+    thumb = image.copy()
+    thumb.thumbnail((long_side, long_side), Image.Resampling.LANCZOS)
+    if thumb.mode == "RGBA":
+        board = checkerboard(thumb.size)
+        board.paste(thumb, mask=thumb.getchannel("A"))
+        thumb = board
+    return encode_jpeg(thumb, quality=85)
+
+
+def checkerboard(size: tuple[int, int], cell: int = 12) -> Image.Image:
+    """The usual light-grey checkerboard that shows transparency."""
+    board = Image.new("RGB", size, (255, 255, 255))
+    grey = Image.new("RGB", (cell, cell), (228, 228, 228))
+    for y in range(0, size[1], cell):
+        for x in range((y // cell) % 2 * cell, size[0], cell * 2):
+            board.paste(grey, (x, y))
+    return board

@@ -1,0 +1,109 @@
+"""State changes of generations and tasks, and the completion mail. Used by the activities
+(writers) and the API (guest email update)."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from core.db import SessionFactory
+from core.models import Generation, OutboxMessage, Task, utcnow
+
+log = logging.getLogger(__name__)
+
+TERMINAL = ("completed", "failed")
+
+# Task progress milestones outside the engine; the engine reports within IMAGING_RANGE.
+PROGRESS_VERIFIED = 3
+PROGRESS_CHARGED = 6
+IMAGING_RANGE = (10, 92)
+PROGRESS_STORING = 95
+
+
+def set_task_progress(
+    sessions: SessionFactory,
+    task_id: str,
+    progress: int,
+    stage: str,
+    status: str = "running",
+) -> None:
+    """Move a task forward. Never moves a finished task, and progress never goes backwards
+    (a retried activity starts its stages again; the bar should not jump back)."""
+    with sessions.begin() as session:
+        task = session.get(Task, task_id)
+        if task is None or task.status in TERMINAL:
+            return
+        task.status = status
+        task.stage = stage
+        task.progress = max(task.progress, progress)
+
+
+def set_generation_tasks_progress(
+    sessions: SessionFactory, generation_id: str, progress: int, stage: str
+) -> None:
+    with sessions.begin() as session:
+        generation = session.get(Generation, generation_id)
+        if generation is not None and generation.status == "queued":
+            generation.status = "running"
+        for task in session.execute(
+            select(Task).where(Task.generation_id == generation_id)
+        ).scalars():
+            if task.status not in TERMINAL:
+                task.status = "running"
+                task.stage = stage
+                task.progress = max(task.progress, progress)
+
+
+def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> None:
+    session.execute(
+        update(Task)
+        .where(Task.generation_id == generation_id, Task.status.not_in(TERMINAL))
+        .values(status="failed", error=reason, stage="failed", updated_at=utcnow())
+    )
+
+
+def queue_completion_mail(session: Session, generation: Generation, app_url: str) -> bool:
+    """Put the "your images are ready" mail in the outbox once per generation.
+
+    Only for a finished generation with a guest email. Returns True when a mail was queued.
+    """
+    if not generation.guest_email or generation.status not in TERMINAL:
+        return False
+    dedupe = f"generation-finished:{generation.id}"
+    exists = session.execute(
+        select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe)
+    ).first()
+    if exists:
+        return False
+    if generation.status == "completed":
+        subject = "Your images are ready"
+        body = (
+            "Hello,\n\nYour new images are ready. Open them here:\n"
+            f"{app_url}/output-image?serviceId={generation.id}\n\n"
+            "The download links stay available in your session.\n"
+        )
+    else:
+        subject = "We could not create your images"
+        body = (
+            "Hello,\n\nUnfortunately your images could not be created"
+            f"{': ' + generation.error if generation.error else '.'}\n"
+            "Any credits charged for them were returned to your balance.\n"
+        )
+    try:
+        with session.begin_nested():
+            session.add(
+                OutboxMessage(
+                    kind="generation-finished",
+                    to_address=generation.guest_email,
+                    subject=subject,
+                    body=body,
+                    dedupe_key=dedupe,
+                )
+            )
+    except IntegrityError:
+        return False
+    log.info("mail queued to %s: %s", generation.guest_email, subject)
+    return True

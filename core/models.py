@@ -1,0 +1,162 @@
+"""Table models. Request/response schemas live in api/schemas.py, not here."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Account(Base):
+    """Who owns credits and generations: a guest (by browser fingerprint) or, later, a user.
+
+    The balance is kept beside the ledger and changed only together with a ledger entry, in the
+    same transaction; `version` makes each change a compare-and-swap so concurrent charges
+    cannot overspend on either SQLite or PostgreSQL.
+    """
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    kind: Mapped[str] = mapped_column(String(16), default="guest")
+    fingerprint: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
+    distributor_id: Mapped[str] = mapped_column(String(64))
+    free_credits: Mapped[int] = mapped_column(Integer, default=0)
+    paid_credits: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LedgerEntry(Base):
+    """Append-only record of every credit movement; never updated or deleted."""
+
+    __tablename__ = "credit_ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # grant | charge | refund | purchase
+    delta_free: Mapped[int] = mapped_column(Integer)
+    delta_paid: Mapped[int] = mapped_column(Integer)
+    # What the movement is for, e.g. a generation id; refunds point at their charge's reference.
+    reference: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
+    # Makes the movement idempotent: "charge:<generation>", "refund:<generation>:<task>", ...
+    idempotency_key: Mapped[str] = mapped_column(String(160), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class UploadedFile(Base):
+    """An object the browser uploaded through a presigned URL."""
+
+    __tablename__ = "files"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    key: Mapped[str] = mapped_column(String(512), unique=True)
+    filename: Mapped[str] = mapped_column(String(255))
+    mime_type: Mapped[str] = mapped_column(String(64))
+    request_type: Mapped[str] = mapped_column(String(32))
+    thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    width: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    height: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CatalogItem(Base):
+    """Digital models, backgrounds and sample inputs offered to every user."""
+
+    __tablename__ = "catalog_items"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), index=True)  # model | background | sample
+    name: Mapped[str] = mapped_column(String(128))
+    category: Mapped[str] = mapped_column(String(64), default="")
+    visibility: Mapped[str] = mapped_column(String(16), default="public")
+    # Built-in backgrounds (transparent, white) are rendered by the engine, not read from a key.
+    builtin: Mapped[bool] = mapped_column(Boolean, default=False)
+    key: Mapped[str] = mapped_column(String(512))
+    thumbnail_key: Mapped[str] = mapped_column(String(512))
+    sort: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Generation(Base):
+    """One submit: a "service" in /imageedit, a "request" in /api/v1. Its id is the workflow id."""
+
+    __tablename__ = "generations"
+    __table_args__ = (UniqueConstraint("account_id", "idempotency_key"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    service: Mapped[str] = mapped_column(String(32))  # bodySwap | burstreplace
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    model_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    background_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    credits: Mapped[int] = mapped_column(Integer)
+    distributor_id: Mapped[str] = mapped_column(String(64))
+    fingerprint: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    guest_email: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    idempotency_key: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Task(Base):
+    """One input image of a generation and its output."""
+
+    __tablename__ = "tasks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    generation_id: Mapped[str] = mapped_column(ForeignKey("generations.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    input_key: Mapped[str] = mapped_column(String(512))
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    progress: Mapped[int] = mapped_column(Integer, default=0)
+    stage: Mapped[str] = mapped_column(String(64), default="queued")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    output_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    output_thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+
+class OutboxMessage(Base):
+    """Mail waiting to be sent; without SMTP settings it is logged and kept here."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    to_address: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(String(255))
+    body: Mapped[str] = mapped_column(Text)
+    dedupe_key: Mapped[str] = mapped_column(String(160), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

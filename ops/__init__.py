@@ -1,0 +1,1 @@
+"""Running the product: the worker, the embedded stack, seeding, benchmarks."""

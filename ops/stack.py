@@ -1,0 +1,252 @@
+"""The embedded stack: Temporal dev server, S3 server, database, worker and API, on one machine.
+
+`make run` uses it with the default ports; the tests and the benchmark use it with free ports
+and a temporary data folder. Every component is the real server, started small: the Temporal
+CLI's dev server (SQLite file, WAL), `rclone serve s3` over a folder, SQLite (or whatever
+DATABASE_URL names), and our own worker and API as separate processes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import httpx
+from alembic import command
+from alembic.config import Config
+
+from core.db import make_engine, make_session_factory
+from core.settings import Settings
+from core.storage import Storage
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(host: str, port: int, timeout: float, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing listening on {host}:{port} after {timeout:.0f}s")
+
+
+def migrate(database_url: str) -> None:
+    config = Config(str(REPO / "alembic.ini"))
+    config.set_main_option("sqlalchemy.url", database_url)
+    command.upgrade(config, "head")
+
+
+@dataclass
+class Stack:
+    """Starts and stops the processes of the embedded stack."""
+
+    settings: Settings
+    # Where child processes write their output; None means this terminal.
+    log_dir: Path | None = None
+    temporal_ui: bool = True
+    extra_env: dict[str, str] = field(default_factory=dict)
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    _logs: list[IO[bytes]] = field(default_factory=list)
+
+    @property
+    def data_dir(self) -> Path:
+        return self.settings.data_dir.resolve()
+
+    def env(self) -> dict[str, str]:
+        """Settings for the child processes, as the environment variables Settings reads."""
+        s = self.settings
+        env = dict(os.environ)
+        env.update(
+            {
+                "DATA_DIR": str(self.data_dir),
+                "DATABASE_URL": s.resolved_database_url,
+                "APP_HOST": s.app_host,
+                "APP_PORT": str(s.app_port),
+                "TEMPORAL_ADDRESS": s.temporal_address,
+                "TASK_QUEUE": s.task_queue,
+                "IMAGING_TASK_QUEUE": s.imaging_task_queue,
+                "S3_ENDPOINT": s.s3_endpoint,
+                "S3_PUBLIC_ENDPOINT": s.resolved_public_s3_endpoint,
+                "S3_ACCESS_KEY": s.s3_access_key,
+                "S3_SECRET_KEY": s.s3_secret_key,
+                "S3_BUCKET": s.s3_bucket,
+                "JWT_SECRET": s.resolved_jwt_secret(),
+                "IMAGING_HEARTBEAT_TIMEOUT_SECONDS": str(s.imaging_heartbeat_timeout_seconds),
+                "IMAGING_CONCURRENCY": str(s.imaging_concurrency),
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        env.update(self.extra_env)
+        return env
+
+    def _spawn(self, name: str, args: list[str], quiet: bool = False) -> subprocess.Popen[bytes]:
+        out: IO[bytes] | int | None = None
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            handle = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (closed in stop)
+            self._logs.append(handle)
+            out = handle
+        elif quiet:
+            out = subprocess.DEVNULL
+        # A new session: Ctrl-C reaches only us, and we stop the children in order.
+        proc = subprocess.Popen(
+            args,
+            cwd=REPO,
+            env=self.env(),
+            stdout=out,
+            stderr=subprocess.STDOUT if out is not None else None,
+            start_new_session=True,
+        )
+        self.processes[name] = proc
+        return proc
+
+    def start_temporal(self) -> None:
+        host, port = self.settings.temporal_address.rsplit(":", 1)
+        args = [
+            str(BIN / "temporal"), "server", "start-dev",
+            "--db-filename", str(self.data_dir / "temporal.db"),
+            "--ip", host, "--port", port,
+            "--sqlite-pragma", "journal_mode=wal",
+            "--sqlite-pragma", "synchronous=normal",
+            "--log-level", "warn",
+        ]  # fmt: skip
+        if self.temporal_ui:
+            args += ["--ui-port", str(self.settings.temporal_ui_port)]
+        else:
+            args += ["--headless"]
+        proc = self._spawn("temporal", args, quiet=True)
+        wait_for_port(host, int(port), 60, proc)
+
+    def start_storage(self) -> None:
+        s = self.settings
+        host, port = s.s3_endpoint.rsplit(":", 1)
+        objects = self.data_dir / "objects"
+        objects.mkdir(parents=True, exist_ok=True)
+        proc = self._spawn(
+            "storage",
+            [
+                str(BIN / "rclone"), "serve", "s3", str(objects),
+                "--addr", s.s3_endpoint,
+                "--auth-key", f"{s.s3_access_key},{s.s3_secret_key}",
+                # The browser uploads straight to storage from the app's origin.
+                "--allow-origin", s.app_url,
+                "--config", "/dev/null",
+                "--log-level", "ERROR",
+            ],  # fmt: skip
+            quiet=True,
+        )
+        wait_for_port(host, int(port), 30, proc)
+
+    def prepare_data(self, seed_catalog: bool = True) -> None:
+        """Migrations, bucket and demo catalog: idempotent, so a restart keeps the data."""
+        migrate(self.settings.resolved_database_url)
+        storage = Storage(self.settings)
+        storage.ensure_bucket()
+        if seed_catalog:
+            from ops.seed import seed
+
+            engine = make_engine(self.settings.resolved_database_url)
+            seed(make_session_factory(engine), storage, self.settings)
+            engine.dispose()
+
+    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+        return self._spawn(name, [sys.executable, "-m", "ops.worker"])
+
+    def start_api(self) -> None:
+        s = self.settings
+        proc = self._spawn(
+            "api",
+            [
+                sys.executable, "-m", "uvicorn", "api.main:app_factory", "--factory",
+                "--host", s.app_host, "--port", str(s.app_port),
+                "--log-level", "warning", "--no-access-log",
+            ],  # fmt: skip
+        )
+        deadline = time.monotonic() + 60
+        url = f"http://{s.app_host}:{s.app_port}/api/health"
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the API exited with {proc.returncode}")
+            try:
+                if httpx.get(url, timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError("the API did not become healthy within 60 s")
+
+    def start(self, seed_catalog: bool = True) -> Stack:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.start_temporal()
+            self.start_storage()
+            self.prepare_data(seed_catalog)
+            self.start_worker()
+            self.start_api()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop_process(self, name: str, timeout: float = 15) -> None:
+        proc = self.processes.pop(name, None)
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def kill_process(self, name: str) -> None:
+        """SIGKILL, no goodbye: for crash tests."""
+        proc = self.processes.pop(name)
+        proc.kill()
+        proc.wait()
+
+    def stop(self) -> None:
+        for name in list(reversed(self.processes)):
+            self.stop_process(name)
+        for handle in self._logs:
+            handle.close()
+        self._logs.clear()
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+
+def test_settings(data_dir: Path, **overrides: object) -> Settings:
+    """Settings for a private stack on free ports under `data_dir` (tests, benchmarks)."""
+    values: dict[str, object] = {
+        "data_dir": data_dir,
+        "app_port": free_port(),
+        "temporal_address": f"127.0.0.1:{free_port()}",
+        "temporal_ui_port": free_port(),
+        "s3_endpoint": f"127.0.0.1:{free_port()}",
+        "jwt_secret": "test-secret-" + os.urandom(24).hex(),
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[arg-type,call-arg]

@@ -1,0 +1,1 @@
+"""Deterministic workflow code only. The worker (composition root) is ops/worker.py."""
