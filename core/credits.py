@@ -72,20 +72,32 @@ def ledger_sum(session: Session, account_id: str) -> Balance:
     return Balance(int(row[0]), int(row[1]))
 
 
+def _load_account(session: Session, account_id: str) -> Account:
+    """A fresh read of the account row (never a cached object from earlier in the session)."""
+    return session.execute(
+        select(Account)
+        .where(Account.id == account_id)
+        .execution_options(populate_existing=True)
+    ).scalar_one()
+
+
 def _move(
     session: Session,
-    account_id: str,
+    account: Account,
     delta_free: int,
     delta_paid: int,
     kind: str,
     key: str,
     reference: str | None,
 ) -> None:
-    """Apply one movement inside the caller's transaction, or raise _Conflict."""
-    account = session.execute(select(Account).where(Account.id == account_id)).scalar_one()
+    """Apply one movement inside the caller's transaction, or raise _Conflict.
+
+    `account` must be the read the caller based its decision on: the update only lands if the
+    row still has that version, so a decision made on a stale balance can never be applied.
+    """
     result = session.execute(
         update(Account)
-        .where(Account.id == account_id, Account.version == account.version)
+        .where(Account.id == account.id, Account.version == account.version)
         .values(
             free_credits=account.free_credits + delta_free,
             paid_credits=account.paid_credits + delta_paid,
@@ -97,7 +109,7 @@ def _move(
         raise _Conflict()
     session.add(
         LedgerEntry(
-            account_id=account_id,
+            account_id=account.id,
             kind=kind,
             delta_free=delta_free,
             delta_paid=delta_paid,
@@ -135,7 +147,8 @@ def grant(
             with sessions.begin() as session:
                 if _existing(session, key) is not None:
                     return False
-                _move(session, account_id, free, paid, kind, key, reference)
+                account = _load_account(session, account_id)
+                _move(session, account, free, paid, kind, key, reference)
                 return True
         except (_Conflict, IntegrityError, OperationalError):
             _retrying(attempt)
@@ -163,12 +176,13 @@ def charge(
                 done = _existing(session, key)
                 if done is not None:
                     return ChargeResult(-done.delta_free, -done.delta_paid, True)
-                balance = get_balance(session, account_id)
-                if balance.total < amount:
-                    raise InsufficientCredits(amount, balance.total)
-                use_free = min(balance.free, amount)
+                account = _load_account(session, account_id)
+                available = account.free_credits + account.paid_credits
+                if available < amount:
+                    raise InsufficientCredits(amount, available)
+                use_free = min(account.free_credits, amount)
                 use_paid = amount - use_free
-                _move(session, account_id, -use_free, -use_paid, "charge", key, generation_id)
+                _move(session, account, -use_free, -use_paid, "charge", key, generation_id)
                 return ChargeResult(use_free, use_paid, False)
         except (_Conflict, IntegrityError, OperationalError):
             _retrying(attempt)
@@ -192,6 +206,9 @@ def refund(
                 charged = _existing(session, charge_key(generation_id))
                 if charged is None:
                     return 0
+                # Read the account before the refunds so far: a refund that commits after this
+                # read changes the version, and our update is then refused and retried.
+                account = _load_account(session, account_id)
                 back_free, back_paid = session.execute(
                     select(
                         func.coalesce(func.sum(LedgerEntry.delta_free), 0),
@@ -206,7 +223,7 @@ def refund(
                 give_free = min(amount - give_paid, left_free)
                 if give_paid + give_free <= 0:
                     return 0
-                _move(session, account_id, give_free, give_paid, "refund", key, generation_id)
+                _move(session, account, give_free, give_paid, "refund", key, generation_id)
                 return give_free + give_paid
         except (_Conflict, IntegrityError, OperationalError):
             _retrying(attempt)

@@ -1,0 +1,115 @@
+"""Shared fixtures: real servers (Temporal dev server, rclone S3, PostgreSQL), fresh state per test.
+
+Nothing of our own infrastructure is mocked. Each test gets its own database file (or
+PostgreSQL database), its own bucket and its own Temporal task queues, so tests never see each
+other's data.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from temporalio.client import Client
+
+from core.db import SessionFactory, make_engine, make_session_factory
+from core.settings import Settings
+from core.storage import Storage
+from ops.stack import Stack, migrate, test_settings
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(os.environ.get("FIXTURES_DIR", REPO.parent / "shared" / "fixtures" / "images"))
+POSTGRES_URL = os.environ.get(
+    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+
+
+def fixture_images(folder: str) -> list[Path]:
+    """Fixture photos, or a skip with the reason when ../shared is not there."""
+    paths = sorted((FIXTURES / folder).glob("*.jpg"))
+    if not paths:
+        pytest.skip(f"fixture photos not found in {FIXTURES / folder}")
+    return paths
+
+
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    """One Temporal dev server and one S3 server for the whole run."""
+    settings = test_settings(tmp_path_factory.mktemp("servers"))
+    stack = Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False)
+    try:
+        stack.start_temporal()
+        stack.start_storage()
+        yield settings
+    finally:
+        stack.stop()
+
+
+@pytest.fixture
+def settings(servers: Settings, tmp_path: Path) -> Settings:
+    """Private settings for one test: its own SQLite file, bucket and task queues."""
+    suffix = uuid.uuid4().hex[:10]
+    return servers.model_copy(
+        update={
+            "data_dir": tmp_path,
+            "database_url": f"sqlite:///{tmp_path / 'app.db'}",
+            "s3_bucket": f"test-{suffix}",
+            "task_queue": f"generation-{suffix}",
+            "imaging_task_queue": f"imaging-{suffix}",
+        }
+    )
+
+
+@pytest.fixture
+def sessions(settings: Settings) -> Iterator[SessionFactory]:
+    migrate(settings.resolved_database_url)
+    engine = make_engine(settings.resolved_database_url)
+    yield make_session_factory(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def storage(settings: Settings) -> Storage:
+    store = Storage(settings)
+    store.ensure_bucket()
+    return store
+
+
+@pytest.fixture(scope="session")
+async def temporal(servers: Settings) -> AsyncIterator[Client]:
+    yield await Client.connect(servers.temporal_address)
+
+
+def postgres_available() -> bool:
+    try:
+        engine = create_engine(POSTGRES_URL)
+        with engine.connect() as conn:
+            conn.execute(text("select 1"))
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    if not postgres_available():
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_URL}")
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_URL}")
+    name = f"mm_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    base = POSTGRES_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
