@@ -1,0 +1,81 @@
+"""The worker is killed with SIGKILL in the middle of the imaging activity and restarted.
+
+The generation must still complete, and the guest must be charged exactly once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+
+from core import credits
+from core.db import make_engine, make_session_factory
+from core.models import Generation, LedgerEntry, Task
+from core.settings import Settings
+from ops.stack import Stack, test_settings
+from tests.api_client import Guest
+from tests.conftest import FIXTURES, fixture_images
+
+
+@pytest.fixture
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    # A short heartbeat timeout so the dead worker's activity is noticed in seconds.
+    settings = test_settings(tmp_path_factory.mktemp("crash"),
+                             imaging_heartbeat_timeout_seconds=3.0, imaging_concurrency=1)
+    with Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False,
+               extra_env={"FIXTURES_DIR": str(FIXTURES)}) as running:
+        running.start()
+        yield running
+
+
+def _tasks(settings: Settings, task_ids: list[str]) -> list[Task]:
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        with make_session_factory(engine)() as session:
+            return list(session.execute(select(Task).where(Task.id.in_(task_ids))).scalars())
+    finally:
+        engine.dispose()
+
+
+def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stack) -> None:
+    settings = stack.settings
+    people = fixture_images("people")[:3]
+    guest = Guest(settings.app_url)
+    keys = [guest.upload(p.read_bytes()) for p in people]
+    submitted = guest.submit("bodySwap", keys, modelId="model-2", backgroundId="bg-2")
+    assert submitted.status_code == 200, submitted.text
+    task_ids = submitted.json()["data"]["taskIds"]
+
+    # Wait until the engine is at work on some image (between its first and last stage).
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        tasks = _tasks(settings, task_ids)
+        if any(t.status == "running" and 10 < t.progress < 92 for t in tasks):
+            break
+        time.sleep(0.02)
+    else:
+        pytest.fail("the engine never started")
+    assert not all(t.status == "completed" for t in tasks)
+
+    stack.kill_process("worker")
+    time.sleep(1)
+    stack.start_worker("worker-restarted")
+
+    finished = guest.wait(task_ids, timeout=240)
+    assert [t["status"] for t in finished] == ["completed"] * 3, finished
+
+    engine = make_engine(settings.resolved_database_url)
+    with make_session_factory(engine)() as session:
+        generation = session.execute(select(Generation)).scalar_one()
+        charges = session.execute(
+            select(LedgerEntry).where(LedgerEntry.reference == generation.id)
+        ).scalars().all()
+        balance = credits.get_balance(session, generation.account_id)
+        ledger = credits.ledger_sum(session, generation.account_id)
+    engine.dispose()
+    assert generation.status == "completed"
+    assert [(c.kind, c.delta_free + c.delta_paid) for c in charges] == [("charge", -3)]
+    assert balance.total == 2 and ledger == balance

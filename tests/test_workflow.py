@@ -1,0 +1,195 @@
+"""The generation workflow against a real Temporal dev server, database and S3 server.
+
+The worker runs in-process with the real activities; the engine is the real CPU engine, wrapped
+where a test needs it to fail in a particular way.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+from PIL import Image
+from sqlalchemy import select
+from temporalio.client import Client
+
+from core import credits
+from core.contracts import GENERATION_WORKFLOW, GenerationOptions, GenerationResult, StartGeneration
+from core.db import SessionFactory
+from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
+from core.images import encode_jpeg
+from core.models import Generation, LedgerEntry, Task
+from core.settings import Settings
+from core.storage import Storage
+from ops.seed import seed
+from ops.worker import build_engine, build_workers
+from tests.conftest import FIXTURES, fixture_images
+from tests.helpers import make_account, make_generation, upload
+
+_engine: ImageEngine | None = None
+
+
+def real_engine() -> ImageEngine:
+    """One CPU engine for the module: its models load once, as in a worker process."""
+    global _engine
+    if _engine is None:
+        _engine = build_engine(Settings(_env_file=None))  # type: ignore[call-arg]
+    return _engine
+
+
+class FlakyEngine:
+    """Fails with a retryable error the first `failures` times, then does the real work."""
+
+    def __init__(self, inner: ImageEngine, failures: int) -> None:
+        self.inner = inner
+        self.failures = failures
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def _maybe_fail(self) -> None:
+        with self._lock:
+            self.calls += 1
+            if self.calls <= self.failures:
+                raise EngineUnavailable("the inference service did not answer")
+
+    def body_swap(self, photo: Image.Image, model: Image.Image, background: Background | None,
+                  progress: ProgressFn) -> Image.Image:
+        self._maybe_fail()
+        return self.inner.body_swap(photo, model, background, progress)
+
+    def replace_background(self, photo: Image.Image, background: Background,
+                           progress: ProgressFn) -> Image.Image:
+        self._maybe_fail()
+        return self.inner.replace_background(photo, background, progress)
+
+
+@asynccontextmanager
+async def running_worker(temporal: Client, settings: Settings,
+                         engine: ImageEngine) -> AsyncIterator[None]:
+    async with AsyncExitStack() as stack:
+        for worker in build_workers(temporal, settings, engine):
+            await stack.enter_async_context(worker)
+        yield
+
+
+async def run_generation(temporal: Client, settings: Settings, generation_id: str) -> GenerationResult:
+    result: GenerationResult = await temporal.execute_workflow(
+        GENERATION_WORKFLOW,
+        StartGeneration(generation_id, GenerationOptions(
+            imaging_task_queue=settings.imaging_task_queue, heartbeat_timeout_seconds=20)),
+        id=generation_id,
+        task_queue=settings.task_queue,
+        result_type=GenerationResult,
+    )
+    return result
+
+
+def balance(sessions: SessionFactory, account_id: str) -> int:
+    with sessions() as session:
+        value = credits.get_balance(session, account_id)
+        assert credits.ledger_sum(session, account_id) == value
+        return value.total
+
+
+def ledger_kinds(sessions: SessionFactory, generation_id: str) -> list[str]:
+    with sessions() as session:
+        return sorted(session.execute(
+            select(LedgerEntry.kind).where(LedgerEntry.reference == generation_id)
+        ).scalars())
+
+
+async def test_happy_path_body_swap_with_background(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    person = fixture_images("people")[0]
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, person.read_bytes())
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "bodySwap", [key], model_id="model-1", background_id="bg-1")
+
+    async with running_worker(temporal, settings, real_engine()):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        generation = session.get(Generation, generation_id)
+        assert task is not None and generation is not None
+        assert (task.status, task.progress, generation.status) == ("completed", 100, "completed")
+        assert task.output_key and task.output_thumbnail_key
+    output = Image.open(io.BytesIO(storage.get_bytes(task.output_key)))
+    assert output.size == Image.open(person).size
+    assert storage.stat(task.output_thumbnail_key) is not None
+    assert balance(sessions, account) == 4
+    assert ledger_kinds(sessions, generation_id) == ["charge"]
+
+
+async def test_engine_failing_twice_then_succeeding_is_charged_once(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, fixture_images("people")[1].read_bytes())
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "burstreplace", [key], background_id="white")
+    flaky = FlakyEngine(real_engine(), failures=2)
+
+    async with running_worker(temporal, settings, flaky):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert flaky.calls == 3
+    assert (result.status, result.credits_charged, result.credits_refunded) == ("completed", 1, 0)
+    assert balance(sessions, account) == 4
+    assert ledger_kinds(sessions, generation_id) == ["charge"]
+
+
+async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    # A plain grey card: no person, no garment. The real engine must refuse it.
+    blank = encode_jpeg(Image.new("RGB", (768, 1024), (128, 128, 128)))
+    key = upload(sessions, storage, account, blank)
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "bodySwap", [key], model_id="model-1")
+    counting = FlakyEngine(real_engine(), failures=0)
+
+    async with running_worker(temporal, settings, counting):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert counting.calls == 1, "a non-retryable engine error must not be retried"
+    assert (result.status, result.credits_charged, result.credits_refunded) == ("failed", 1, 1)
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        generation = session.get(Generation, generation_id)
+        assert task is not None and generation is not None
+        assert task.status == "failed" and generation.status == "failed"
+        assert task.error is not None
+        assert any(word in task.error.lower() for word in ("person", "garment", "subject"))
+    assert balance(sessions, account) == 5
+    assert ledger_kinds(sessions, generation_id) == ["charge", "refund"]
+
+
+async def test_bad_upload_fails_before_charging(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, b"this is not an image")
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "burstreplace", [key], background_id="white")
+
+    async with running_worker(temporal, settings, real_engine()):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert result.status == "failed" and result.credits_charged == 0
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        assert task is not None and task.status == "failed"
+        assert task.error == "The image is not a JPEG, PNG or WebP image."
+    assert balance(sessions, account) == 5
+    assert ledger_kinds(sessions, generation_id) == []
