@@ -74,7 +74,9 @@ async def running_worker(temporal: Client, settings: Settings,
         yield
 
 
-async def run_generation(temporal: Client, settings: Settings, generation_id: str) -> GenerationResult:
+async def run_generation(
+    temporal: Client, settings: Settings, generation_id: str
+) -> GenerationResult:
     result: GenerationResult = await temporal.execute_workflow(
         GENERATION_WORKFLOW,
         StartGeneration(generation_id, GenerationOptions(
