@@ -36,7 +36,7 @@ def _mb(n: int) -> str:
 
 
 def check_image(
-    data: bytes, *, max_bytes: int, max_megapixels: float, name: str = "The file"
+    data: bytes, *, max_bytes: int, max_megapixels: float, name: str = "The image"
 ) -> ImageInfo:
     """Reject anything that is not a complete JPEG, PNG or WebP within the limits.
 

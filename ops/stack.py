@@ -238,7 +238,7 @@ class Stack:
         self.stop()
 
 
-def test_settings(data_dir: Path, **overrides: object) -> Settings:
+def private_settings(data_dir: Path, **overrides: object) -> Settings:
     """Settings for a private stack on free ports under `data_dir` (tests, benchmarks)."""
     values: dict[str, object] = {
         "data_dir": data_dir,

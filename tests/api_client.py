@@ -74,6 +74,18 @@ class Guest:
             time.sleep(0.2)
         raise TimeoutError(f"tasks not finished after {timeout}s")
 
+    def wait_service(self, service_id: str, timeout: float = 60) -> dict[str, Any]:
+        """The generation once it has finished (its notify step runs after the last task)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            response = self.get(f"/imageedit/service/{service_id}")
+            response.raise_for_status()
+            service: dict[str, Any] = response.json()["data"]
+            if service["status"] in ("completed", "failed"):
+                return service
+            time.sleep(0.2)
+        raise TimeoutError(f"service not finished after {timeout}s")
+
     def services(self) -> int:
         response = self.get("/imageedit/service/all")
         response.raise_for_status()

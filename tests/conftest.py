@@ -19,7 +19,7 @@ from temporalio.client import Client
 from core.db import SessionFactory, make_engine, make_session_factory
 from core.settings import Settings
 from core.storage import Storage
-from ops.stack import Stack, migrate, test_settings
+from ops.stack import Stack, migrate, private_settings
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(os.environ.get("FIXTURES_DIR", REPO.parent / "shared" / "fixtures" / "images"))
@@ -39,7 +39,7 @@ def fixture_images(folder: str) -> list[Path]:
 @pytest.fixture(scope="session")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     """One Temporal dev server and one S3 server for the whole run."""
-    settings = test_settings(tmp_path_factory.mktemp("servers"))
+    settings = private_settings(tmp_path_factory.mktemp("servers"))
     stack = Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False)
     try:
         stack.start_temporal()

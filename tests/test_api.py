@@ -16,14 +16,14 @@ from core.db import make_engine, make_session_factory
 from core.images import encode_jpeg
 from core.models import OutboxMessage
 from core.settings import Settings
-from ops.stack import Stack, test_settings
+from ops.stack import Stack, private_settings
 from tests.api_client import Guest
 from tests.conftest import FIXTURES, fixture_images
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    settings = test_settings(tmp_path_factory.mktemp("stack"))
+    settings = private_settings(tmp_path_factory.mktemp("stack"))
     with Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False,
                extra_env={"FIXTURES_DIR": str(FIXTURES)}) as running:
         running.start()
@@ -75,7 +75,7 @@ def test_guest_path_end_to_end(base_url: str, person: bytes, stack: Settings) ->
     assert httpx.get(task["outputs"][0]["thumbnailUrl"]).status_code == 200
     assert guest.credits() == 4
 
-    service = guest.get(f"/imageedit/service/{data['serviceId']}").json()["data"]
+    service = guest.wait_service(data["serviceId"])
     assert service["status"] == "completed" and service["tasks"][0]["taskId"] == task["taskId"]
     listed = guest.get("/imageedit/service/all", service="bodySwap", pageNumber=1,
                        pageSize=90).json()["data"]

@@ -5,17 +5,19 @@ The generation must still complete, and the guest must be charged exactly once.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
+from temporalio.client import Client
 
 from core import credits
 from core.db import make_engine, make_session_factory
 from core.models import Generation, LedgerEntry, Task
 from core.settings import Settings
-from ops.stack import Stack, test_settings
+from ops.stack import Stack, private_settings
 from tests.api_client import Guest
 from tests.conftest import FIXTURES, fixture_images
 
@@ -23,7 +25,7 @@ from tests.conftest import FIXTURES, fixture_images
 @pytest.fixture
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     # A short heartbeat timeout so the dead worker's activity is noticed in seconds.
-    settings = test_settings(tmp_path_factory.mktemp("crash"),
+    settings = private_settings(tmp_path_factory.mktemp("crash"),
                              imaging_heartbeat_timeout_seconds=3.0, imaging_concurrency=1)
     with Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False,
                extra_env={"FIXTURES_DIR": str(FIXTURES)}) as running:
@@ -38,6 +40,23 @@ def _tasks(settings: Settings, task_ids: list[str]) -> list[Task]:
             return list(session.execute(select(Task).where(Task.id.in_(task_ids))).scalars())
     finally:
         engine.dispose()
+
+
+async def _imaging_attempts(settings: Settings, workflow_id: str) -> list[int]:
+    """The attempt number of every imaging activity start in the workflow's history."""
+    client = await Client.connect(settings.temporal_address)
+    history = await client.get_workflow_handle(workflow_id).fetch_history()
+    scheduled: dict[int, str] = {}
+    attempts = []
+    for event in history.events:
+        if event.HasField("activity_task_scheduled_event_attributes"):
+            attrs = event.activity_task_scheduled_event_attributes
+            scheduled[event.event_id] = attrs.activity_type.name
+        if event.HasField("activity_task_started_event_attributes"):
+            attrs = event.activity_task_started_event_attributes
+            if scheduled.get(attrs.scheduled_event_id) == "run_imaging":
+                attempts.append(attrs.attempt)
+    return attempts
 
 
 def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stack) -> None:
@@ -66,6 +85,8 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
 
     finished = guest.wait(task_ids, timeout=240)
     assert [t["status"] for t in finished] == ["completed"] * 3, finished
+    service = guest.wait_service(submitted.json()["data"]["serviceId"])
+    assert service["status"] == "completed"
 
     engine = make_engine(settings.resolved_database_url)
     with make_session_factory(engine)() as session:
@@ -77,5 +98,7 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
         ledger = credits.ledger_sum(session, generation.account_id)
     engine.dispose()
     assert generation.status == "completed"
+    attempts = asyncio.run(_imaging_attempts(settings, generation.id))
+    assert len(attempts) == 3 and max(attempts) >= 2, f"no imaging retry seen: {attempts}"
     assert [(c.kind, c.delta_free + c.delta_paid) for c in charges] == [("charge", -3)]
     assert balance.total == 2 and ledger == balance
