@@ -33,7 +33,7 @@ from core.contracts import (
 )
 from core.costs import generation_cost
 from core.db import SessionFactory
-from core.images import ImageRejected, check_image, decode_output, decode_rgb, thumbnail_jpeg
+from core.images import ImageRejected, check_image, thumbnail_from_bytes
 from core.keys import thumbnail_key
 from core.models import Generation, Task, utcnow
 from core.settings import Settings
@@ -118,8 +118,8 @@ class GenerationActivities:
             key = thumbnail_key(task.input_key)
             if self.storage.stat(key) is not None:
                 continue
-            image = decode_rgb(self.storage.get_bytes(task.input_key))
-            self.storage.put_bytes(key, thumbnail_jpeg(image), "image/jpeg")
+            data = self.storage.get_bytes(task.input_key)
+            self.storage.put_bytes(key, thumbnail_from_bytes(data), "image/jpeg")
             made += 1
         return made
 
@@ -151,8 +151,8 @@ class GenerationActivities:
         jobs.set_task_progress(self.sessions, inp.task_id, jobs.PROGRESS_STORING, "storing")
         thumb_key = thumbnail_key(inp.output_key)
         if self.storage.stat(thumb_key) is None:
-            image = decode_output(self.storage.get_bytes(inp.output_key))
-            self.storage.put_bytes(thumb_key, thumbnail_jpeg(image), "image/jpeg")
+            data = self.storage.get_bytes(inp.output_key)
+            self.storage.put_bytes(thumb_key, thumbnail_from_bytes(data), "image/jpeg")
         with self.sessions.begin() as session:
             task = session.get(Task, inp.task_id)
             if task is not None and task.status != "completed":

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from sqlalchemy.orm import Session
 
 from core.db import SessionFactory, make_engine, make_session_factory
-from core.images import check_image, checkerboard, decode_rgb, encode_jpeg, thumbnail_jpeg
+from core.images import check_image, checkerboard, encode_jpeg, thumbnail_from_bytes
 from core.keys import catalog_key, thumbnail_key
 from core.models import CatalogItem
 from core.settings import Settings, get_settings
@@ -143,7 +143,7 @@ def _store(storage: Storage, item: SeedItem, settings: Settings) -> tuple[str, s
     if storage.stat(key) is None:
         storage.put_bytes(key, item.data, info.mime_type)
     if storage.stat(thumb) is None:
-        storage.put_bytes(thumb, thumbnail_jpeg(decode_rgb(item.data)), "image/jpeg")
+        storage.put_bytes(thumb, thumbnail_from_bytes(item.data), "image/jpeg")
     return key, thumb
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from api.deps import CurrentPrincipal, ServicesDep
 from api.errors import ApiError
 from api.schemas import Envelope, PresignedUpload, ServiceType, Thumbnail, ThumbnailBody
-from core.images import ImageRejected, check_image, decode_rgb, thumbnail_jpeg
+from core.images import ImageRejected, check_image, thumbnail_from_bytes
 from core.keys import thumbnail_key, upload_key
 from core.models import UploadedFile, new_id
 
@@ -63,26 +63,25 @@ def create_thumbnail(
         raise ApiError(404, "The file has not been uploaded yet.")
     data = services.storage.get_bytes(body.key, max_bytes=settings.max_upload_bytes)
     try:
-        check_image(
+        info = check_image(
             data, max_bytes=settings.max_upload_bytes, max_megapixels=settings.max_megapixels
         )
     except ImageRejected as error:
         raise ApiError(422, error.message) from None
-    image = decode_rgb(data)
     thumb = thumbnail_key(body.key)
-    services.storage.put_bytes(thumb, thumbnail_jpeg(image), "image/jpeg")
+    services.storage.put_bytes(thumb, thumbnail_from_bytes(data), "image/jpeg")
     with services.sessions.begin() as session:
         row = session.get(UploadedFile, upload.id)
         if row is not None:
             row.thumbnail_key = thumb
-            row.width, row.height = image.size
+            row.width, row.height = info.width, info.height
     return Envelope(
         data=Thumbnail(
             key=body.key,
             url=services.storage.presigned_get(body.key),
             thumbnailKey=thumb,
             thumbnailUrl=services.storage.presigned_get(thumb),
-            width=image.size[0],
-            height=image.size[1],
+            width=info.width,
+            height=info.height,
         )
     )
