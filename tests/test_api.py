@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 from sqlalchemy import select
 
+from api.security import issue_token
 from core.db import make_engine, make_session_factory
 from core.images import encode_jpeg
 from core.models import OutboxMessage
@@ -187,13 +188,17 @@ def test_files_sent_in_the_submit_itself(base_url: str, person: bytes) -> None:
     assert task["status"] == "completed"
 
 
-def test_tokens_and_validation(base_url: str) -> None:
+def test_tokens_and_validation(base_url: str, stack: Settings) -> None:
     anonymous = httpx.get(f"{base_url}/imageedit/users/getCreditsForGuests")
     assert anonymous.status_code == 401 and "message" in anonymous.json()
     forged = httpx.get(f"{base_url}/imageedit/users/getCreditsForGuests",
                        headers={"Authorization": "Bearer not-a-token"})
     assert forged.status_code == 401
     guest = Guest(base_url)
+    expired = issue_token(stack.jwt_secret, account_id="x", kind="guest",
+                          distributor_id="metamodel", ttl_seconds=-5)
+    assert httpx.get(f"{base_url}/imageedit/users/getCreditsForGuests",
+                     headers={"Authorization": f"Bearer {expired}"}).status_code == 401
     other_site = httpx.get(f"{base_url}/imageedit/users/getCreditsForGuests",
                            headers={**guest.headers, "x-distributor-id": "another-shop"})
     assert other_site.status_code == 401

@@ -20,7 +20,7 @@ from core.contracts import GENERATION_WORKFLOW, GenerationOptions, GenerationRes
 from core.db import SessionFactory
 from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
 from core.images import encode_jpeg
-from core.models import Generation, LedgerEntry, Task
+from core.models import Generation, LedgerEntry, OutboxMessage, Task
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
@@ -111,6 +111,10 @@ async def test_happy_path_body_swap_with_background(
     key = upload(sessions, storage, account, person.read_bytes())
     generation_id, (task_id,) = make_generation(
         sessions, account, "bodySwap", [key], model_id="model-1", background_id="bg-1")
+    with sessions.begin() as session:
+        row = session.get(Generation, generation_id)
+        assert row is not None
+        row.guest_email = "guest@example.com"
 
     async with running_worker(temporal, settings, real_engine()):
         result = await run_generation(temporal, settings, generation_id)
@@ -127,6 +131,11 @@ async def test_happy_path_body_swap_with_background(
     assert storage.stat(task.output_thumbnail_key) is not None
     assert balance(sessions, account) == 4
     assert ledger_kinds(sessions, generation_id) == ["charge"]
+    with sessions() as session:
+        mails = session.execute(select(OutboxMessage)).scalars().all()
+    assert [(m.to_address, m.subject) for m in mails] == [
+        ("guest@example.com", "Your images are ready")]
+    assert f"serviceId={generation_id}" in mails[0].body
 
 
 async def test_engine_failing_twice_then_succeeding_is_charged_once(
@@ -193,5 +202,26 @@ async def test_bad_upload_fails_before_charging(
         task = session.get(Task, task_id)
         assert task is not None and task.status == "failed"
         assert task.error == "The image is not a JPEG, PNG or WebP image."
+    assert balance(sessions, account) == 5
+    assert ledger_kinds(sessions, generation_id) == []
+
+
+async def test_unknown_model_fails_at_once_without_charge(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, fixture_images("people")[0].read_bytes())
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "bodySwap", [key], model_id="retired-model")
+    counting = FlakyEngine(real_engine(), failures=0)
+
+    async with running_worker(temporal, settings, counting):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert result.status == "failed" and counting.calls == 0
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        assert task is not None and task.error == "The chosen model is not available any more."
     assert balance(sessions, account) == 5
     assert ledger_kinds(sessions, generation_id) == []
