@@ -1,0 +1,302 @@
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useRef, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { Alert } from '@/components/ui/Alert'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { Spinner } from '@/components/ui/Spinner'
+import { IconArrowLeft, IconSparkle } from '@/components/ui/icons'
+import { creditsAtom, refreshCreditsAtom } from '@/features/credits/stores/credits'
+import { FlowShell } from '@/features/flow/components/FlowShell'
+import { mergeFlowAtom, stepsFlowAtom, updateJobAtom, usableFiles } from '@/features/flow/stores/stepsFlow'
+import { ApiError } from '@/lib/api'
+import { formatCredits, pluralize } from '@/lib/format'
+import { newUuid } from '@/lib/identity'
+import { useAsync } from '@/lib/useAsync'
+import type { RequestType } from '@/types/api'
+import { getCost, submitGeneration } from '../api/generate'
+import { jobFinished, useJobPolling } from '../hooks/useJobPolling'
+import { NotifyEmailForm } from './NotifyEmailForm'
+import { TaskCard } from './TaskCard'
+
+function SubmitError({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
+  if (error.status === 402) {
+    return (
+      <Alert
+        tone="error"
+        title="Not enough credits"
+        testId="insufficient-credits"
+        action={
+          <Link to="/subscription" className="btn btn--primary btn--small">
+            See pricing
+          </Link>
+        }
+      >
+        {error.message} Buy credits or reduce the number of images, then try again.
+      </Alert>
+    )
+  }
+  // Network errors and 5xx may not have reached the server: the retry reuses
+  // the same Idempotency-Key so it can never be charged twice.
+  const retryable = error.status === 0 || error.status >= 500
+  return (
+    <Alert
+      tone="error"
+      title="Generation could not be started"
+      testId="generate-error"
+      action={
+        retryable ? (
+          <button type="button" className="btn btn--secondary btn--small" onClick={onRetry}>
+            Try again
+          </button>
+        ) : undefined
+      }
+    >
+      {error.message}
+    </Alert>
+  )
+}
+
+export function GeneratePage() {
+  const flow = useAtomValue(stepsFlowAtom)
+  const { credits } = useAtomValue(creditsAtom)
+  const merge = useSetAtom(mergeFlowAtom)
+  const updateJob = useSetAtom(updateJobAtom)
+  const refreshCredits = useSetAtom(refreshCreditsAtom)
+  const navigate = useNavigate()
+
+  const [submitting, setSubmitting] = useState(false)
+  const [submitError, setSubmitError] = useState<ApiError | null>(null)
+  // One key per Generate click, kept until that click gets a definite answer.
+  const idempotencyKey = useRef<string | null>(null)
+
+  const files = usableFiles(flow.stepUploadImages.files)
+  const model = flow.stepSelectModel.selectedModel
+  const background = flow.stepSelectBackground.selectedBackground
+  const requestType: RequestType | null = model ? 'bodySwap' : background ? 'burstreplace' : null
+  const inputFiles = files.map((f) => f.key!)
+
+  const costRequest = {
+    backgroundId: background?._id ?? null,
+    modelId: model?._id ?? null,
+    inputFiles,
+    requestType: requestType ?? 'bodySwap',
+  }
+  const cost = useAsync(`cost:${JSON.stringify(costRequest)}`, (signal) =>
+    requestType && inputFiles.length ? getCost(costRequest, signal) : Promise.resolve(null),
+  )
+  const costCredits = cost.data?.credits
+
+  const jobs = flow.stepGenerateImage.generatedResponse
+  const job = jobs.length ? jobs[jobs.length - 1]! : null
+  const pollWarning = useJobPolling(job)
+  const running = job ? !jobFinished(job) : false
+
+  const generate = async () => {
+    if (!requestType || submitting) return
+    idempotencyKey.current ??= newUuid()
+    setSubmitting(true)
+    setSubmitError(null)
+    merge({ isGeneratedClicked: true })
+    try {
+      const res = await submitGeneration({
+        requestType,
+        modelId: model?._id ?? null,
+        backgroundId: background?._id ?? null,
+        inputFiles,
+        idempotencyKey: idempotencyKey.current,
+      })
+      idempotencyKey.current = null
+      updateJob({
+        serviceId: res.serviceId,
+        requestType,
+        taskIds: res.taskIds,
+        credits: res.credits,
+        createdAt: new Date().toISOString(),
+        modelName: model?.name ?? null,
+        backgroundName: background?.name ?? null,
+        tasks: res.taskIds.map((taskId) => ({
+          taskId,
+          status: 'queued',
+          progress: 0,
+          inputKey: '',
+          outputs: [],
+          error: null,
+        })),
+        notifyEmail: null,
+      })
+      merge({ stepUploadImages: { isGeneratedKey: true } })
+      void refreshCredits() // the credits were reserved
+    } catch (err) {
+      const apiErr = err instanceof ApiError ? err : new ApiError(0, 'Something went wrong. Please try again.')
+      // A 4xx is a definite answer for this click; the next click is a new request.
+      if (apiErr.status >= 400 && apiErr.status < 500) idempotencyKey.current = null
+      setSubmitError(apiErr)
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  const balance = credits?.total
+  const short = costCredits !== undefined && balance !== undefined && costCredits > balance
+  const overall = job && job.tasks.length ? job.tasks.reduce((s, t) => s + (t.status === 'completed' || t.status === 'failed' ? 100 : t.progress || 0), 0) / job.tasks.length : 0
+  const completed = job?.tasks.filter((t) => t.status === 'completed').length ?? 0
+  const failed = job?.tasks.filter((t) => t.status === 'failed').length ?? 0
+  const inputByKey = new Map(flow.stepUploadImages.files.map((f) => [f.key, f]))
+
+  return (
+    <FlowShell
+      step={3}
+      title="Generate your images"
+      subtitle="Check your choices, then generate. Each input image produces one new image."
+      footer={
+        <>
+          <button type="button" className="btn btn--ghost" onClick={() => navigate('/select-background')}>
+            <IconArrowLeft size={18} /> Back
+          </button>
+          {job && !running && completed > 0 && (
+            <Link to="/output-image" className="btn btn--secondary" data-testid="view-results">
+              View all results
+            </Link>
+          )}
+        </>
+      }
+    >
+      <div className="generate-grid">
+        <section className="card" aria-labelledby="summary-heading">
+          <h2 id="summary-heading" className="card__title">
+            Your choices
+          </h2>
+          <dl className="summary">
+            <div className="summary__row">
+              <dt>Images</dt>
+              <dd>
+                <div className="summary__thumbs">
+                  {files.slice(0, 6).map((f) => (
+                    <img key={f._id} src={f.thumbnailUrl || f.url || ''} alt={f.name} />
+                  ))}
+                  {files.length > 6 && <span className="summary__more">+{files.length - 6}</span>}
+                </div>
+                <Link to="/upload-images" className="link-small">
+                  Change
+                </Link>
+              </dd>
+            </div>
+            <div className="summary__row">
+              <dt>Model</dt>
+              <dd>
+                <span>{model ? model.name : 'Keep original'}</span>
+                <Link to="/select-model" className="link-small">
+                  Change
+                </Link>
+              </dd>
+            </div>
+            <div className="summary__row">
+              <dt>Background</dt>
+              <dd>
+                <span>{background ? background.name : 'Keep original'}</span>
+                <Link to="/select-background" className="link-small">
+                  Change
+                </Link>
+              </dd>
+            </div>
+          </dl>
+        </section>
+
+        <section className="card card--accent" aria-labelledby="cost-heading">
+          <h2 id="cost-heading" className="card__title">
+            Cost
+          </h2>
+          {!requestType ? (
+            <Alert tone="warning" title="Nothing to generate">
+              Choose a model or a background first. <Link to="/select-model">Select a model</Link>
+            </Alert>
+          ) : files.length === 0 ? (
+            <Alert tone="warning" title="No usable images">
+              <Link to="/upload-images">Upload at least one image.</Link>
+            </Alert>
+          ) : (
+            <>
+              <p className="cost" data-testid="cost" aria-live="polite">
+                {cost.loading && costCredits === undefined ? (
+                  <Spinner label="Calculating cost" />
+                ) : costCredits !== undefined ? (
+                  <>
+                    <span className="cost__value" data-testid="cost-value">
+                      {formatCredits(costCredits)}
+                    </span>
+                    <span className="cost__unit">{costCredits === 1 ? 'credit' : 'credits'}</span>
+                  </>
+                ) : (
+                  <span className="muted">Cost unavailable</span>
+                )}
+              </p>
+              <p className="muted">
+                {pluralize(files.length, 'image')} ·{' '}
+                {requestType === 'bodySwap' ? 'model swap' : 'background replace'}
+                {balance !== undefined && <> · balance {formatCredits(balance)}</>}
+              </p>
+              {cost.error && (
+                <Alert
+                  tone="error"
+                  title="Could not calculate the cost"
+                  action={
+                    <button type="button" className="btn btn--secondary btn--small" onClick={cost.reload}>
+                      Retry
+                    </button>
+                  }
+                >
+                  {cost.error}
+                </Alert>
+              )}
+              {short && (
+                <Alert tone="warning" title="Your balance may not cover this">
+                  <Link to="/subscription">Get more credits</Link>
+                </Alert>
+              )}
+              <button
+                type="button"
+                className="btn btn--primary btn--large btn--block"
+                onClick={() => void generate()}
+                disabled={submitting || running || costCredits === undefined}
+                data-testid="generate-button"
+              >
+                {submitting ? <Spinner label="Submitting" /> : <IconSparkle size={18} />}
+                {submitting ? 'Starting…' : running ? 'Generating…' : job ? 'Generate again' : 'Generate'}
+              </button>
+            </>
+          )}
+        </section>
+      </div>
+
+      {submitError && (
+        <SubmitError error={submitError} onRetry={() => void generate()} />
+      )}
+
+      {job && (
+        <section className="section" aria-labelledby="job-heading" data-testid="job">
+          <div className="job__header">
+            <h2 id="job-heading" className="section__title">
+              {running ? 'Generating…' : 'Results'}
+            </h2>
+            <p className="muted" aria-live="polite" data-testid="job-summary">
+              {completed} of {job.tasks.length} done{failed ? `, ${failed} failed` : ''}
+            </p>
+          </div>
+          {running && <ProgressBar value={overall} label="Overall progress" testId="overall-progress" />}
+          {pollWarning && <Alert tone="warning">{pollWarning}</Alert>}
+          {!running && failed > 0 && completed === 0 && (
+            <Alert tone="error" title="No image could be generated">
+              See the reasons below, then try different photos or choices.
+            </Alert>
+          )}
+          <ul className="task-grid">
+            {job.tasks.map((t, i) => (
+              <TaskCard key={t.taskId} task={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
+            ))}
+          </ul>
+          {running && <NotifyEmailForm job={job} />}
+        </section>
+      )}
+    </FlowShell>
+  )
+}

@@ -1,0 +1,84 @@
+import { DownloadButton } from '@/components/DownloadButton'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { IconAlert } from '@/components/ui/icons'
+import type { FlowFile } from '@/features/flow/stores/stepsFlow'
+import type { Task } from '@/types/api'
+
+const STATUS_TEXT: Record<Task['status'], string> = {
+  queued: 'Waiting in queue',
+  running: 'Generating',
+  completed: 'Done',
+  failed: 'Failed',
+}
+
+interface TaskCardProps {
+  task: Task
+  index: number
+  input?: FlowFile
+}
+
+export function TaskCard({ task, index, input }: TaskCardProps) {
+  const n = index + 1
+  const pct = task.status === 'completed' ? 100 : Math.max(0, Math.min(100, task.progress || 0))
+  const output = task.outputs[0]
+
+  return (
+    <li className={`task task--${task.status}`} data-testid="task-card" data-status={task.status}>
+      <div className="task__media">
+        {task.status === 'completed' && output ? (
+          <a href={output.url} target="_blank" rel="noreferrer" className="task__result-link">
+            <img
+              src={output.thumbnailUrl || output.url}
+              alt={`Generated image ${n}`}
+              data-testid="result-image"
+            />
+          </a>
+        ) : input?.thumbnailUrl ? (
+          <img src={input.thumbnailUrl} alt={`Input image ${n}`} className="task__input" />
+        ) : (
+          <span className="task__placeholder" aria-hidden="true" />
+        )}
+        {task.status === 'failed' && (
+          <span className="task__badge" aria-hidden="true">
+            <IconAlert size={20} />
+          </span>
+        )}
+      </div>
+
+      <div className="task__info">
+        <p className="task__title">
+          Image {n}
+          <span className={`status-pill status-pill--${task.status}`}>{STATUS_TEXT[task.status]}</span>
+        </p>
+
+        {task.status !== 'completed' && task.status !== 'failed' && (
+          <div className="task__progress" data-testid="task-progress">
+            <ProgressBar value={pct} label={`Progress of image ${n}`} />
+            <span className="task__pct">{Math.round(pct)}%</span>
+          </div>
+        )}
+
+        {task.status === 'failed' && (
+          <p className="task__error" role="alert" data-testid="task-error">
+            {task.error || 'The image could not be generated.'}
+          </p>
+        )}
+
+        {task.status === 'completed' && task.outputs.length === 0 && (
+          <p className="task__error">Finished, but no image was returned.</p>
+        )}
+
+        {task.status === 'completed' &&
+          task.outputs.map((o, i) => (
+            <DownloadButton
+              key={o.key || o.url}
+              url={o.url}
+              storageKey={o.key}
+              fileBaseName={`metamodel-${task.taskId}${task.outputs.length > 1 ? `-${i + 1}` : ''}`}
+              label={`Download image ${n}${task.outputs.length > 1 ? `, variant ${i + 1}` : ''}`}
+            />
+          ))}
+      </div>
+    </li>
+  )
+}

@@ -1,0 +1,126 @@
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useEffect } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { DownloadButton } from '@/components/DownloadButton'
+import { Alert } from '@/components/ui/Alert'
+import { stepsFlowAtom, updateJobAtom, type GeneratedJob } from '@/features/flow/stores/stepsFlow'
+import { getService } from '@/features/generate/api/generate'
+import { jobFinished, useJobPolling } from '@/features/generate/hooks/useJobPolling'
+import { resetFlowAndUploads } from '@/features/upload/stores/uploads'
+import { isAbortError } from '@/lib/api'
+
+function JobResults({ job, index }: { job: GeneratedJob; index: number }) {
+  const outputs = job.tasks.flatMap((t) => t.outputs.map((o, i) => ({ task: t, output: o, i })))
+  const failed = job.tasks.filter((t) => t.status === 'failed')
+  const when = new Date(job.createdAt)
+  return (
+    <section className="section" aria-labelledby={`job-${job.serviceId}`}>
+      <div className="job__header">
+        <h2 id={`job-${job.serviceId}`} className="section__title">
+          Generation {index}
+        </h2>
+        <p className="muted">
+          {[job.modelName && `Model: ${job.modelName}`, job.backgroundName && `Background: ${job.backgroundName}`]
+            .filter(Boolean)
+            .join(' · ')}
+          {Number.isNaN(when.getTime()) ? '' : ` · ${when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`}
+        </p>
+      </div>
+      {!jobFinished(job) && (
+        <Alert tone="info" title="Still generating">
+          <Link to="/generate">See progress</Link>
+        </Alert>
+      )}
+      {outputs.length > 0 && (
+        <ul className="output-grid">
+          {outputs.map(({ task, output, i }, n) => (
+            <li key={`${task.taskId}-${i}`} className="output">
+              <a href={output.url} target="_blank" rel="noreferrer" className="output__media">
+                <img src={output.thumbnailUrl || output.url} alt={`Generated image ${n + 1}`} data-testid="output-image" />
+              </a>
+              <DownloadButton
+                url={output.url}
+                storageKey={output.key}
+                fileBaseName={`metamodel-${task.taskId}${i ? `-${i + 1}` : ''}`}
+                label={`Download generated image ${n + 1}`}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {failed.length > 0 && (
+        <ul className="failure-list">
+          {failed.map((t) => (
+            <li key={t.taskId}>
+              <Alert tone="error" title="An image could not be generated">
+                {t.error || 'Unknown error.'}
+              </Alert>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+export function OutputImagePage() {
+  const jobs = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
+  const updateJob = useSetAtom(updateJobAtom)
+  const navigate = useNavigate()
+  const latest = jobs.length ? jobs[jobs.length - 1]! : null
+  useJobPolling(latest)
+
+  // Refresh finished jobs once: output URLs may be short-lived presigned links.
+  const ids = jobs.map((j) => j.serviceId).join(',')
+  useEffect(() => {
+    const ctrl = new AbortController()
+    for (const serviceId of ids.split(',').filter(Boolean)) {
+      getService(serviceId, ctrl.signal).then(
+        (svc) => {
+          if (!svc?.tasks?.length) return
+          const known = jobs.find((j) => j.serviceId === serviceId)
+          if (known) updateJob({ ...known, tasks: svc.tasks })
+        },
+        (err: unknown) => {
+          if (!isAbortError(err)) console.warn('Could not refresh results', err)
+        },
+      )
+    }
+    return () => ctrl.abort()
+    // Only when the set of jobs changes, not on every task update.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ids])
+
+  return (
+    <div className="page">
+      <header className="page-header page-header--row">
+        <div>
+          <h1>Your generated images</h1>
+          <p className="page-header__sub">Images from this session. Download the ones you want to keep.</p>
+        </div>
+        <button
+          type="button"
+          className="btn btn--primary"
+          onClick={() => {
+            // A new image starts a new flow; these results stay downloadable until then.
+            resetFlowAndUploads()
+            navigate('/upload-images')
+          }}
+          data-testid="create-another"
+        >
+          Create another image
+        </button>
+      </header>
+      {jobs.length === 0 ? (
+        <div className="empty-state">
+          <p>No images generated yet.</p>
+          <Link to="/generate" className="btn btn--secondary">
+            Go to Generate
+          </Link>
+        </div>
+      ) : (
+        [...jobs].reverse().map((job, i) => <JobResults key={job.serviceId} job={job} index={jobs.length - i} />)
+      )}
+    </div>
+  )
+}

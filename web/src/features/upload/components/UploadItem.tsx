@@ -1,0 +1,82 @@
+import { useAtomValue } from 'jotai'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { Spinner } from '@/components/ui/Spinner'
+import { IconAlert, IconImages, IconTrash } from '@/components/ui/icons'
+import { localPreviewAtom, uploadProgressAtom, type FlowFile } from '@/features/flow/stores/stepsFlow'
+import { formatBytes } from '@/lib/format'
+import { removeUpload } from '../stores/uploads'
+
+export function UploadItem({ file }: { file: FlowFile }) {
+  const progress = useAtomValue(uploadProgressAtom)[file._id] ?? 0
+  const preview = useAtomValue(localPreviewAtom)[file._id]
+  const done = file.status === 'done'
+  const src = done ? file.thumbnailUrl || file.url : preview
+
+  let caption: string
+  switch (file.status) {
+    case 'uploading':
+      caption = `Uploading… ${Math.round(progress * 100)}%`
+      break
+    case 'processing':
+      caption = 'Checking image…'
+      break
+    case 'done':
+      caption = file.source === 'sample' ? 'Sample image' : file.size ? formatBytes(file.size) : 'Uploaded'
+      break
+    case 'error':
+      caption = 'Failed'
+      break
+  }
+
+  return (
+    <li className={`upload-item upload-item--${file.status}`} data-testid="upload-item" data-status={file.status}>
+      <div className="upload-item__media">
+        {src ? (
+          <img
+            src={src}
+            alt={done ? `Thumbnail of ${file.name}` : ''}
+            data-testid={done ? 'upload-thumbnail' : undefined}
+            className={done ? '' : 'upload-item__preview'}
+            // Local previews of files the browser cannot decode would show a broken-image icon.
+            onError={(e) => {
+              e.currentTarget.style.visibility = 'hidden'
+            }}
+          />
+        ) : (
+          <span className="upload-item__placeholder" aria-hidden="true">
+            {file.status === 'error' ? <IconAlert size={28} /> : <IconImages size={28} />}
+          </span>
+        )}
+        {file.status === 'processing' && (
+          <span className="upload-item__overlay">
+            <Spinner label={`Checking ${file.name}`} />
+          </span>
+        )}
+      </div>
+      <div className="upload-item__info">
+        <p className="upload-item__name" title={file.name}>
+          {file.name}
+        </p>
+        <p className="upload-item__caption">{caption}</p>
+        {file.status === 'uploading' && (
+          <ProgressBar value={progress * 100} label={`Upload progress for ${file.name}`} testId="upload-progress" />
+        )}
+        {file.status === 'error' && file.error && (
+          <p className="upload-item__error" role="alert" data-testid="upload-error">
+            {file.error}
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        className="icon-btn icon-btn--small upload-item__remove"
+        aria-label={`Remove ${file.name}`}
+        title="Remove"
+        onClick={() => removeUpload(file._id)}
+        data-testid="upload-remove"
+      >
+        <IconTrash size={16} />
+      </button>
+    </li>
+  )
+}

@@ -1,0 +1,114 @@
+import { useAtomValue } from 'jotai'
+import { useId, useRef, useState, type DragEvent } from 'react'
+import { useNavigate } from 'react-router'
+import { Alert } from '@/components/ui/Alert'
+import { IconArrowRight, IconUpload } from '@/components/ui/icons'
+import { ACCEPTED_IMAGE_TYPES } from '@/config'
+import { FlowShell } from '@/features/flow/components/FlowShell'
+import { stepsFlowAtom, usableFiles } from '@/features/flow/stores/stepsFlow'
+import { addLocalFiles } from '../stores/uploads'
+import { SampleList } from './SampleList'
+import { UploadItem } from './UploadItem'
+
+export function UploadPage() {
+  const flow = useAtomValue(stepsFlowAtom)
+  const navigate = useNavigate()
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [dragging, setDragging] = useState(false)
+  const hintId = useId()
+
+  const { files, isAllImagesUploaded } = flow.stepUploadImages
+  const pending = files.filter((f) => f.status === 'uploading' || f.status === 'processing').length
+  const failed = files.filter((f) => f.status === 'error').length
+  const ready = usableFiles(files).length
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault()
+    setDragging(false)
+    if (e.dataTransfer.files.length) addLocalFiles(Array.from(e.dataTransfer.files))
+  }
+
+  let status = 'Add at least one image to continue.'
+  if (pending) status = `Uploading ${pending} image${pending === 1 ? '' : 's'}…`
+  else if (ready) status = `${ready} image${ready === 1 ? '' : 's'} ready${failed ? `, ${failed} failed (they will be skipped)` : ''}.`
+
+  return (
+    <FlowShell
+      step={0}
+      title="Upload your images"
+      subtitle="Photos of a garment worn by a person work best: one person, facing the camera, evenly lit."
+      footer={
+        <>
+          <p className="flow__status" aria-live="polite" data-testid="upload-status">
+            {status}
+          </p>
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={!isAllImagesUploaded}
+            onClick={() => navigate('/select-model')}
+            data-testid="next-button"
+          >
+            Next: select model <IconArrowRight size={18} />
+          </button>
+        </>
+      }
+    >
+      <div
+        className={`dropzone${dragging ? ' dropzone--active' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault()
+          setDragging(true)
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="dropzone"
+      >
+        <span className="dropzone__icon" aria-hidden="true">
+          <IconUpload size={28} />
+        </span>
+        <p className="dropzone__title">Drag and drop images here</p>
+        <p className="dropzone__hint" id={hintId}>
+          JPG, PNG or WebP, up to 25 MB each. You can add several at once.
+        </p>
+        <button type="button" className="btn btn--secondary" onClick={() => inputRef.current?.click()}>
+          Choose files
+        </button>
+        <input
+          ref={inputRef}
+          className="visually-hidden"
+          type="file"
+          multiple
+          accept={ACCEPTED_IMAGE_TYPES.join(',')}
+          aria-label="Choose images to upload"
+          aria-describedby={hintId}
+          data-testid="upload-input"
+          onChange={(e) => {
+            if (e.target.files?.length) addLocalFiles(Array.from(e.target.files))
+            e.target.value = '' // allow picking the same file again after removing it
+          }}
+        />
+      </div>
+
+      {files.length > 0 && (
+        <section aria-labelledby="uploads-heading" className="section">
+          <h2 id="uploads-heading" className="section__title">
+            Your images
+          </h2>
+          <ul className="upload-grid" data-testid="upload-list">
+            {files.map((file) => (
+              <UploadItem key={file._id} file={file} />
+            ))}
+          </ul>
+          {failed > 0 && !pending && ready === 0 && (
+            <Alert tone="error" title="None of the images could be used">
+              Remove them and try different photos.
+            </Alert>
+          )}
+        </section>
+      )}
+
+      <SampleList />
+    </FlowShell>
+  )
+}

@@ -1,0 +1,165 @@
+/**
+ * Upload orchestration. Lives outside components so an upload keeps going
+ * (and can be cancelled) regardless of which component is mounted.
+ */
+import { appStore } from '@/app/store'
+import { ACCEPTED_IMAGE_TYPES, MAX_UPLOAD_BYTES, UPLOAD_REQUEST_TYPE } from '@/config'
+import { ApiError, errorMessage, isAbortError, putToStorage } from '@/lib/api'
+import { formatBytes } from '@/lib/format'
+import { newUuid } from '@/lib/identity'
+import type { SampleImage } from '@/types/api'
+import {
+  addFilesAtom,
+  localPreviewAtom,
+  removeFileAtom,
+  resetFlowAtom,
+  stepsFlowAtom,
+  updateFileAtom,
+  uploadProgressAtom,
+  type FlowFile,
+} from '@/features/flow/stores/stepsFlow'
+import { createThumbnail, getPresignedUrl } from '../api/upload'
+
+const inFlight = new Map<string, AbortController>()
+
+function validate(file: File): string | null {
+  if (!(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
+    return 'Unsupported file type. Use a JPG, PNG or WebP image.'
+  }
+  if (file.size > MAX_UPLOAD_BYTES) {
+    return `The file is ${formatBytes(file.size)}; the limit is ${formatBytes(MAX_UPLOAD_BYTES)}.`
+  }
+  if (file.size === 0) return 'The file is empty.'
+  return null
+}
+
+function setProgress(id: string, value: number | null): void {
+  appStore.set(uploadProgressAtom, (prev) => {
+    const next = { ...prev }
+    if (value === null) delete next[id]
+    else next[id] = value
+    return next
+  })
+}
+
+function setPreview(id: string, url: string | null): void {
+  appStore.set(localPreviewAtom, (prev) => {
+    const next = { ...prev }
+    const old = next[id]
+    if (old) URL.revokeObjectURL(old)
+    if (url === null) delete next[id]
+    else next[id] = url
+    return next
+  })
+}
+
+function update(_id: string, patch: Partial<FlowFile>): void {
+  appStore.set(updateFileAtom, { _id, patch })
+}
+
+function rejectionMessage(err: unknown): string {
+  if (err instanceof ApiError && err.status === 422) return `This image can't be used: ${err.message}`
+  return errorMessage(err)
+}
+
+async function upload(entry: FlowFile, file: File): Promise<void> {
+  const ctrl = new AbortController()
+  inFlight.set(entry._id, ctrl)
+  try {
+    const presigned = await getPresignedUrl(
+      { filename: file.name, mimeType: file.type, requestType: UPLOAD_REQUEST_TYPE },
+      ctrl.signal,
+    )
+    update(entry._id, { key: presigned.key, serverId: presigned._id })
+    setProgress(entry._id, 0)
+    await putToStorage(presigned.url, file, file.type, (f) => setProgress(entry._id, f), ctrl.signal)
+
+    update(entry._id, { status: 'processing' })
+    const thumb = await createThumbnail(presigned.key, ctrl.signal)
+    update(entry._id, {
+      status: 'done',
+      key: thumb.key || presigned.key,
+      url: thumb.url,
+      thumbnailUrl: thumb.thumbnailUrl,
+      width: thumb.width,
+      height: thumb.height,
+      error: null,
+    })
+  } catch (err) {
+    if (isAbortError(err)) return // removed by the user
+    update(entry._id, { status: 'error', error: rejectionMessage(err) })
+  } finally {
+    inFlight.delete(entry._id)
+    setProgress(entry._id, null)
+  }
+}
+
+/** Adds picked/dropped files to the flow and starts uploading the valid ones. */
+export function addLocalFiles(files: Iterable<File>): void {
+  const jobs: Array<[FlowFile, File]> = []
+  const entries: FlowFile[] = []
+  for (const file of files) {
+    const problem = validate(file)
+    const entry: FlowFile = {
+      _id: newUuid(),
+      name: file.name,
+      mimeType: file.type,
+      size: file.size,
+      source: 'upload',
+      status: problem ? 'error' : 'uploading',
+      key: null,
+      serverId: null,
+      url: null,
+      thumbnailUrl: null,
+      width: null,
+      height: null,
+      error: problem,
+    }
+    entries.push(entry)
+    if (!problem) {
+      jobs.push([entry, file])
+      setPreview(entry._id, URL.createObjectURL(file))
+    }
+  }
+  appStore.set(addFilesAtom, entries)
+  for (const [entry, file] of jobs) void upload(entry, file)
+}
+
+/** A sample is already in storage: it joins the flow as an uploaded file. */
+export function addSample(sample: SampleImage): void {
+  const files = appStore.get(stepsFlowAtom).stepUploadImages.files
+  if (files.some((f) => f.source === 'sample' && f.serverId === sample._id)) return
+  appStore.set(addFilesAtom, [
+    {
+      _id: newUuid(),
+      name: `Sample ${sample._id}`,
+      mimeType: 'image/jpeg',
+      size: 0,
+      source: 'sample',
+      status: 'done',
+      key: sample.key,
+      serverId: sample._id,
+      url: sample.url,
+      thumbnailUrl: sample.thumbnailUrl || sample.url,
+      width: null,
+      height: null,
+      error: null,
+    },
+  ])
+}
+
+export function removeUpload(_id: string): void {
+  inFlight.get(_id)?.abort()
+  setPreview(_id, null)
+  appStore.set(removeFileAtom, _id)
+}
+
+/** Resets the whole flow, cancelling uploads still running. */
+export function resetFlowAndUploads(): void {
+  for (const ctrl of inFlight.values()) ctrl.abort()
+  inFlight.clear()
+  for (const url of Object.values(appStore.get(localPreviewAtom))) URL.revokeObjectURL(url)
+  appStore.set(localPreviewAtom, {})
+  appStore.set(uploadProgressAtom, {})
+  appStore.set(resetFlowAtom)
+}

@@ -1,0 +1,241 @@
+/**
+ * The one module through which the app talks to the network.
+ *
+ * Server calls (same origin, /api and /imageedit):
+ *  - add Authorization (guest token), x-distributor-id and x-fingerprint-id
+ *  - unwrap the `{ data }` envelope
+ *  - turn `{ message }` error bodies into a thrown ApiError(status, message)
+ *  - on a 401 with the guest token, silently log in as guest again once and retry
+ *
+ * Object-storage calls (another origin, presigned URLs) deliberately send no
+ * auth headers: they would break the signature and trigger CORS preflights.
+ */
+import { getDistributorId, getFingerprint, getGuestToken, setGuestToken } from './identity'
+
+export class ApiError extends Error {
+  readonly status: number
+
+  constructor(status: number, message: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError'
+}
+
+/** A message that is safe to show to the user for any thrown value. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.message
+  if (err instanceof Error && err.message) return err.message
+  return 'Something went wrong. Please try again.'
+}
+
+type QueryValue = string | number | boolean | null | undefined
+export type Query = Record<string, QueryValue>
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  query?: Query
+  json?: unknown
+  form?: FormData
+  headers?: Record<string, string>
+  signal?: AbortSignal
+  /** Set false for the guest-login call itself. */
+  auth?: boolean
+}
+
+const FALLBACK_MESSAGES: Record<number, string> = {
+  0: "Can't reach the server. Check your connection and try again.",
+  401: 'Your session has expired. Please reload the page.',
+  402: 'Not enough credits for this request.',
+  403: 'You are not allowed to do that.',
+  404: 'Not found.',
+  413: 'The file is too large.',
+  422: 'The request could not be processed.',
+  429: 'Too many requests. Please wait a moment and try again.',
+}
+
+function buildUrl(path: string, query?: Query): string {
+  if (!query) return path
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) {
+    // Empty strings are kept on purpose (e.g. `category=` means "all").
+    if (v !== undefined && v !== null) params.append(k, String(v))
+  }
+  const qs = params.toString()
+  return qs ? `${path}?${qs}` : path
+}
+
+async function readError(res: Response): Promise<ApiError> {
+  let message = ''
+  try {
+    const text = await res.text()
+    try {
+      const body = JSON.parse(text) as { message?: unknown; detail?: unknown }
+      if (typeof body.message === 'string') message = body.message
+      else if (typeof body.detail === 'string') message = body.detail
+    } catch {
+      // Non-JSON error pages (proxies, gateways) are not useful to show.
+    }
+  } catch {
+    /* body unreadable */
+  }
+  const fallback = FALLBACK_MESSAGES[res.status] ?? `Request failed (${res.status}). Please try again.`
+  return new ApiError(res.status, message || fallback)
+}
+
+// ---------------------------------------------------------------------------
+// Guest session
+
+export interface GuestLoginResponse {
+  token: string
+  credits: number
+}
+
+let guestLogin: Promise<string> | null = null
+
+/** Logs in as a guest. Concurrent callers share a single request. */
+export function loginAsGuest(): Promise<string> {
+  guestLogin ??= (async () => {
+    const fingerprintId = getFingerprint()
+    const data = await request<GuestLoginResponse>('/imageedit/users/guestlogin', {
+      method: 'POST',
+      json: { fingerprintId },
+      auth: false,
+    })
+    if (!data?.token) throw new ApiError(500, 'Could not start a guest session.')
+    setGuestToken(data.token)
+    return data.token
+  })().finally(() => {
+    guestLogin = null
+  })
+  return guestLogin
+}
+
+/** Returns the stored guest token, creating a guest session if there is none. */
+export async function ensureGuestToken(): Promise<string> {
+  return getGuestToken() ?? loginAsGuest()
+}
+
+// ---------------------------------------------------------------------------
+// Requests
+
+async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'x-distributor-id': getDistributorId(),
+    'x-fingerprint-id': getFingerprint(),
+    ...opts.headers,
+  }
+  if (token) headers.Authorization = `Bearer ${token}`
+
+  let body: BodyInit | undefined
+  if (opts.form) {
+    body = opts.form // the browser sets the multipart boundary itself
+  } else if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    body = JSON.stringify(opts.json)
+  }
+
+  try {
+    return await fetch(buildUrl(path, opts.query), {
+      method: opts.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      signal: opts.signal,
+    })
+  } catch (err) {
+    if (isAbortError(err)) throw err
+    throw new ApiError(0, FALLBACK_MESSAGES[0]!)
+  }
+}
+
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const useAuth = opts.auth !== false
+  let token = useAuth ? await ensureGuestToken() : null
+  let res = await send(path, opts, token)
+
+  // Guest tokens expire or get revoked (e.g. a server reset). Re-login once,
+  // without bothering the user, and replay the same request (same headers,
+  // so an Idempotency-Key is reused too).
+  if (res.status === 401 && useAuth) {
+    setGuestToken(null)
+    token = await loginAsGuest()
+    res = await send(path, opts, token)
+  }
+
+  if (!res.ok) throw await readError(res)
+  if (res.status === 204) return undefined as T
+
+  let payload: unknown
+  try {
+    payload = await res.json()
+  } catch {
+    throw new ApiError(res.status, 'The server sent an unreadable response.')
+  }
+  if (payload && typeof payload === 'object' && 'data' in payload) {
+    return (payload as { data: T }).data
+  }
+  return payload as T
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
+    request<T>(path, { method: 'GET', query, signal }),
+  post: <T>(path: string, json?: unknown, opts: Omit<RequestOptions, 'json' | 'method'> = {}) =>
+    request<T>(path, { ...opts, method: 'POST', json: json ?? {} }),
+  postForm: <T>(path: string, form: FormData, opts: Omit<RequestOptions, 'form' | 'method'> = {}) =>
+    request<T>(path, { ...opts, method: 'POST', form }),
+}
+
+// ---------------------------------------------------------------------------
+// Object storage (presigned URLs on another origin)
+
+/**
+ * PUTs a file to a presigned URL. XMLHttpRequest rather than fetch because
+ * fetch has no upload progress events.
+ */
+export function putToStorage(
+  url: string,
+  file: Blob,
+  contentType: string,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('PUT', url)
+    xhr.setRequestHeader('Content-Type', contentType)
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total)
+    }
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1)
+        resolve()
+      } else {
+        reject(new ApiError(xhr.status, `Upload to storage failed (${xhr.status}). Please try again.`))
+      }
+    }
+    xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the storage server could not be reached.'))
+    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'))
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true })
+    xhr.send(file)
+  })
+}
+
+/** Downloads a storage URL as a Blob (storage allows CORS from the app origin). */
+export async function fetchBlob(url: string, signal?: AbortSignal): Promise<Blob> {
+  let res: Response
+  try {
+    res = await fetch(url, { signal, mode: 'cors', credentials: 'omit' })
+  } catch (err) {
+    if (isAbortError(err)) throw err
+    throw new ApiError(0, 'Download failed: the file could not be reached.')
+  }
+  if (!res.ok) throw new ApiError(res.status, `Download failed (${res.status}).`)
+  return res.blob()
+}

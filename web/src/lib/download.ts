@@ -1,0 +1,36 @@
+import { fetchBlob } from './api'
+
+const EXT_BY_TYPE: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+}
+
+/** A file name for a download: keeps the extension of the storage key if any. */
+export function downloadName(base: string, keyOrUrl: string, blobType?: string): string {
+  const path = keyOrUrl.split('?')[0] ?? ''
+  const match = /\.([a-z0-9]{2,5})$/i.exec(path)
+  const ext = match?.[1] ?? (blobType ? EXT_BY_TYPE[blobType] : undefined) ?? 'png'
+  return `${base}.${ext.toLowerCase()}`
+}
+
+/**
+ * Saves a remote file. The `download` attribute is ignored for cross-origin
+ * hrefs, so fetch the bytes first and link to a same-origin object URL.
+ */
+export async function downloadFile(url: string, baseName: string, key?: string): Promise<void> {
+  const blob = await fetchBlob(url)
+  const objectUrl = URL.createObjectURL(blob)
+  try {
+    const a = document.createElement('a')
+    a.href = objectUrl
+    a.download = downloadName(baseName, key ?? url, blob.type)
+    a.rel = 'noopener'
+    document.body.appendChild(a)
+    a.click()
+    a.remove()
+  } finally {
+    // Revoke on the next tick: revoking synchronously can cancel the download in some browsers.
+    setTimeout(() => URL.revokeObjectURL(objectUrl), 1000)
+  }
+}
