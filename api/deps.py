@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -12,7 +13,7 @@ from temporalio.client import Client
 from api.errors import ApiError
 from api.security import Principal, TokenInvalid, read_token
 from core.db import SessionFactory
-from core.models import Account
+from core.models import Account, AuthSession, as_utc, utcnow
 from core.settings import Settings
 from core.storage import Storage
 
@@ -36,7 +37,7 @@ def get_services(request: Request) -> AppServices:
 ServicesDep = Annotated[AppServices, Depends(get_services)]
 
 
-def get_session(services: ServicesDep) -> object:
+def get_session(services: ServicesDep) -> Iterator[Session]:
     with services.sessions() as session:
         yield session
 
@@ -62,10 +63,24 @@ def get_principal(
     with services.sessions() as session:
         if session.get(Account, principal.account_id) is None:
             raise ApiError(401, UNAUTHORISED)
+        if principal.kind == "user":
+            # Users' tokens name a session; logout or a password reset ends it for good.
+            auth = session.get(AuthSession, principal.session_id or "")
+            if auth is None or auth.revoked_at is not None or as_utc(auth.expires_at) <= utcnow():
+                raise ApiError(401, "Unauthorised: please log in again.")
     return principal
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]
+
+
+def get_user_principal(principal: CurrentPrincipal) -> Principal:
+    if principal.kind != "user" or principal.user_id is None:
+        raise ApiError(401, "Please log in to see this.")
+    return principal
+
+
+CurrentUser = Annotated[Principal, Depends(get_user_principal)]
 
 
 def distributor_id(

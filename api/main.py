@@ -15,7 +15,7 @@ from temporalio.client import Client
 
 from api.deps import AppServices
 from api.errors import ApiError, install_error_handlers
-from api.routers import catalog, costs, guests, services, tasks, uploads
+from api.routers import auth, catalog, costs, guests, services, tasks, uploads, users
 from core.db import make_engine, make_session_factory
 from core.observability import setup_observability, temporal_interceptors
 from core.settings import Settings, get_settings
@@ -76,6 +76,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     for router in (
+        auth.router,
+        auth.aliases,
+        users.router,
+        users.aliases,
         guests.router,
         uploads.router,
         costs.router,

@@ -183,3 +183,83 @@ class GuestEmailBody(Schema):
 
 class Ok(Schema):
     ok: bool
+
+
+# Accounts
+
+EMAIL_PATTERN = r"^[^\s@]+@[^\s@]+\.[^\s@]+$"
+
+
+class EmailBody(Schema):
+    email: str = Field(min_length=3, max_length=320)
+
+
+class CodeBody(Schema):
+    email: str = Field(min_length=3, max_length=320)
+    otp: str = Field(min_length=6, max_length=6, pattern=r"^\d{6}$")
+
+
+class SignupBody(Schema):
+    email: str = Field(min_length=3, max_length=320)
+    otp: str = Field(min_length=6, max_length=6, pattern=r"^\d{6}$")
+    name: str = Field(min_length=1, max_length=128)
+    password: str
+    distributorId: str | None = Field(default=None, max_length=64)
+    rememberMe: bool = True
+
+
+class LoginBody(Schema):
+    email: str = Field(min_length=1, max_length=320)
+    password: str = Field(min_length=1, max_length=1024)
+    rememberMe: bool = True
+
+
+class ExternalLoginBody(Schema):
+    email: str = Field(default="", max_length=320)
+    name: str = Field(default="", max_length=128)
+    distributorId: str | None = Field(default=None, max_length=64)
+    accessToken: str = Field(min_length=1, max_length=4096)
+    rememberMe: bool = True
+
+
+class ResetBody(Schema):
+    email: str = Field(min_length=3, max_length=320)
+    otp: str = Field(min_length=6, max_length=6, pattern=r"^\d{6}$")
+    password: str
+
+
+class UserView(Schema):
+    userId: str
+    userEmail: str
+    userName: str
+    createdAt: str
+
+
+class LoggedIn(Schema):
+    token: str
+    user: UserView
+
+
+class Sent(Schema):
+    sent: bool
+
+
+class Verified(Schema):
+    verified: bool
+
+
+class AccessToken(Schema):
+    token: str
+
+
+class UserUpdateBody(Schema):
+    name: str = Field(min_length=1, max_length=128)
+
+
+class PasswordUpdateBody(Schema):
+    currentPassword: str = Field(min_length=1, max_length=1024)
+    newPassword: str
+
+
+class CreditsAvailable(Schema):
+    creditsAvailable: Credits

@@ -14,9 +14,11 @@ class Principal:
     """Who is calling: the account that owns credits and generations."""
 
     account_id: str
-    kind: str
+    kind: str  # guest | user
     distributor_id: str
     token_id: str
+    user_id: str | None = None
+    session_id: str | None = None
 
 
 class TokenInvalid(Exception):
@@ -24,10 +26,17 @@ class TokenInvalid(Exception):
 
 
 def issue_token(
-    secret: str, *, account_id: str, kind: str, distributor_id: str, ttl_seconds: int
+    secret: str,
+    *,
+    account_id: str,
+    kind: str,
+    distributor_id: str,
+    ttl_seconds: int,
+    user_id: str | None = None,
+    session_id: str | None = None,
 ) -> str:
     now = int(time.time())
-    claims = {
+    claims: dict[str, object] = {
         "sub": account_id,
         "kind": kind,
         "did": distributor_id,
@@ -35,6 +44,9 @@ def issue_token(
         "exp": now + ttl_seconds,
         "jti": uuid.uuid4().hex,
     }
+    if user_id:
+        claims["uid"] = user_id
+        claims["sid"] = session_id
     return jwt.encode(claims, secret, algorithm="HS256")
 
 
@@ -50,4 +62,6 @@ def read_token(secret: str, token: str) -> Principal:
         kind=str(claims.get("kind", "guest")),
         distributor_id=str(claims["did"]),
         token_id=str(claims.get("jti", "")),
+        user_id=str(claims["uid"]) if claims.get("uid") else None,
+        session_id=str(claims["sid"]) if claims.get("sid") else None,
     )

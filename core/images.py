@@ -101,10 +101,10 @@ def encode_output(image: Image.Image) -> tuple[bytes, str, str]:
 
 def thumbnail_from_bytes(data: bytes, long_side: int = THUMBNAIL_LONG_SIDE) -> bytes:
     """A thumbnail straight from encoded bytes; JPEGs are decoded at reduced scale (fast)."""
-    image = Image.open(io.BytesIO(data))
-    if image.format == "JPEG":
-        image.draft("RGB", (long_side, long_side))
-    image = ImageOps.exif_transpose(image)
+    encoded = Image.open(io.BytesIO(data))
+    if encoded.format == "JPEG":
+        encoded.draft("RGB", (long_side, long_side))
+    image: Image.Image = ImageOps.exif_transpose(encoded)
     keep_alpha = image.mode in ("RGBA", "LA", "PA")
     return thumbnail_jpeg(image.convert("RGBA" if keep_alpha else "RGB"), long_side)
 

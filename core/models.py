@@ -21,6 +21,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; everything we store is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def new_id() -> str:
     return uuid.uuid4().hex
 
@@ -160,3 +165,62 @@ class OutboxMessage(Base):
     dedupe_key: Mapped[str] = mapped_column(String(160), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class User(Base):
+    """A registered user. Their credits and generations live on `account_id`."""
+
+    __tablename__ = "users"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    # Lower-cased, so "Ann@Example.com" and "ann@example.com" are one user.
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    name: Mapped[str] = mapped_column(String(128), default="")
+    # Empty for users who only ever signed in with Google.
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    distributor_id: Mapped[str] = mapped_column(String(64))
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AuthSession(Base):
+    """One signed-in session. Access tokens name it; logout revokes it for good."""
+
+    __tablename__ = "auth_sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    # Hash of the long-lived refresh token that renews this session's access tokens.
+    refresh_hash: Mapped[str] = mapped_column(String(128), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class OneTimeCode(Base):
+    """A 6-digit code mailed for sign-up or password reset. Only its hash is kept."""
+
+    __tablename__ = "one_time_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    email: Mapped[str] = mapped_column(String(320), index=True)
+    purpose: Mapped[str] = mapped_column(String(16))  # signup | reset
+    code_hash: Mapped[str] = mapped_column(String(128))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RateEvent(Base):
+    """One attempt at a rate-limited action; counted over a sliding window. Kept in the
+    database so the limit holds across API processes."""
+
+    __tablename__ = "rate_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    bucket: Mapped[str] = mapped_column(String(200), index=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -49,6 +49,22 @@ class Settings(BaseSettings):
     default_distributor_id: str = "metamodel"
     guest_free_credits: int = 5
 
+    # Accounts: short-lived access tokens, renewed with a refresh token kept in a cookie.
+    access_token_ttl_seconds: int = 3600
+    refresh_token_ttl_seconds: int = 30 * 24 * 3600
+    signup_free_credits: int = 10
+    # Google's user-info endpoint; tests point it at a local server speaking the same protocol.
+    google_userinfo_url: str = "https://openidconnect.googleapis.com/v1/userinfo"
+    # Outgoing mail. Without SMTP_HOST, mail is written to the log and kept in the outbox.
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_from: str = "MetaModel <no-reply@metamodel.local>"
+    smtp_username: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = False
+    # Set false only where the app is served over plain http to non-local hosts.
+    secure_cookies: bool = True
+
     # Upload limits, checked on submit and again by the workflow.
     max_upload_bytes: int = 20 * 1024 * 1024
     max_megapixels: float = 40.0

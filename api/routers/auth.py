@@ -1,0 +1,189 @@
+"""Sign-up, login (email or Google), password reset, refresh and logout: /api/v1/auth/...
+The /imageedit/users/... forms of the same calls are thin aliases of these functions."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from anyio import to_thread
+from fastapi import APIRouter, Cookie, Header, Request, Response
+
+from api import accounts
+from api.deps import CurrentUser, DistributorDep, ServicesDep
+from api.errors import ApiError
+from api.schemas import (
+    AccessToken,
+    CodeBody,
+    EmailBody,
+    Envelope,
+    ExternalLoginBody,
+    LoggedIn,
+    LoginBody,
+    Ok,
+    ResetBody,
+    Sent,
+    SignupBody,
+    Verified,
+)
+from core import mail
+
+router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
+aliases = APIRouter(prefix="/imageedit/users", tags=["auth"])
+
+REFRESH_COOKIE = "mm_refresh"
+Fingerprint = Annotated[str | None, Header(alias="x-fingerprint-id", max_length=128)]
+RefreshCookie = Annotated[str | None, Cookie(alias=REFRESH_COOKIE)]
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _logged_in(
+    services: ServicesDep, response: Response, tokens: accounts.SessionTokens
+) -> Envelope[LoggedIn]:
+    """The access token in the body; the refresh token in an HttpOnly cookie the page's
+    scripts cannot read. Without "remember me" it is a browser-session cookie."""
+    response.set_cookie(
+        REFRESH_COOKIE,
+        tokens.refresh,
+        max_age=services.settings.refresh_token_ttl_seconds if tokens.remember else None,
+        httponly=True,
+        secure=services.settings.secure_cookies,
+        samesite="lax",
+        path="/",
+    )
+    return Envelope(data=LoggedIn(token=tokens.access, user=tokens.user))
+
+
+async def _send(services: ServicesDep, message: mail.Mail | None) -> None:
+    if message is None:
+        return
+    outbox_id = await to_thread.run_sync(mail.keep, services.sessions, message)
+    if outbox_id is not None:
+        await mail.deliver(services.settings, services.sessions, message, outbox_id)
+
+
+@router.post("/generateSignupOTP", response_model=Envelope[Sent])
+@aliases.post("/generateSignUpOTP", response_model=Envelope[Sent])
+async def generate_signup_code(
+    services: ServicesDep, request: Request, body: EmailBody
+) -> Envelope[Sent]:
+    """Mail a 6-digit sign-up code (valid 10 minutes)."""
+    message = await to_thread.run_sync(
+        accounts.request_signup_code, services, body.email, _address(request)
+    )
+    await _send(services, message)
+    return Envelope(data=Sent(sent=True))
+
+
+@router.post("/verifySignupOTP", response_model=Envelope[Verified])
+def verify_signup_code(services: ServicesDep, body: CodeBody) -> Envelope[Verified]:
+    """Check a sign-up code before asking for name and password (it is used up at sign-up)."""
+    accounts.check_code(services, body.email, body.otp, "signup")
+    return Envelope(data=Verified(verified=True))
+
+
+@router.post("/signup", response_model=Envelope[LoggedIn])
+@aliases.post("/signupV2", response_model=Envelope[LoggedIn])
+def signup(
+    services: ServicesDep,
+    response: Response,
+    body: SignupBody,
+    distributor: DistributorDep,
+    fingerprint: Fingerprint = None,
+) -> Envelope[LoggedIn]:
+    """Create the account (10 free credits) and log in. A guest keeps their generations."""
+    tokens = accounts.signup(
+        services,
+        body.email,
+        body.otp,
+        body.name,
+        body.password,
+        body.distributorId or distributor,
+        fingerprint,
+        body.rememberMe,
+    )
+    return _logged_in(services, response, tokens)
+
+
+@router.post("/login", response_model=Envelope[LoggedIn])
+@aliases.post("/login", response_model=Envelope[LoggedIn])
+@aliases.post("/loginv2", response_model=Envelope[LoggedIn])
+def login(
+    services: ServicesDep,
+    request: Request,
+    response: Response,
+    body: LoginBody,
+    fingerprint: Fingerprint = None,
+) -> Envelope[LoggedIn]:
+    """Email and password. 400 with a message when they do not match."""
+    tokens = accounts.login(
+        services, body.email, body.password, fingerprint, _address(request), body.rememberMe
+    )
+    return _logged_in(services, response, tokens)
+
+
+@router.post("/externalLogin", response_model=Envelope[LoggedIn])
+def external_login(
+    services: ServicesDep,
+    request: Request,
+    response: Response,
+    body: ExternalLoginBody,
+    distributor: DistributorDep,
+    fingerprint: Fingerprint = None,
+) -> Envelope[LoggedIn]:
+    """Google: the access token is checked with Google; only the email it returns counts."""
+    tokens = accounts.google_login(
+        services,
+        body.accessToken,
+        body.name,
+        body.distributorId or distributor,
+        fingerprint,
+        _address(request),
+        body.rememberMe,
+    )
+    return _logged_in(services, response, tokens)
+
+
+@router.post("/generateResetPasswordOTP", response_model=Envelope[Sent])
+@aliases.post("/generateResetPasswordOTP", response_model=Envelope[Sent])
+async def generate_reset_code(
+    services: ServicesDep, request: Request, body: EmailBody
+) -> Envelope[Sent]:
+    """Mail a reset code if the email has an account; the answer is the same either way."""
+    message = await to_thread.run_sync(
+        accounts.request_reset_code, services, body.email, _address(request)
+    )
+    await _send(services, message)
+    return Envelope(data=Sent(sent=True))
+
+
+@router.post("/verifyResetPasswordOTP", response_model=Envelope[Verified])
+def verify_reset_code(services: ServicesDep, body: CodeBody) -> Envelope[Verified]:
+    accounts.check_code(services, body.email, body.otp, "reset")
+    return Envelope(data=Verified(verified=True))
+
+
+@router.post("/resetPassword", response_model=Envelope[Ok])
+@aliases.post("/resetPassword", response_model=Envelope[Ok])
+def reset_password(services: ServicesDep, request: Request, body: ResetBody) -> Envelope[Ok]:
+    """Set a new password with the mailed code; every session of the account ends."""
+    accounts.reset_password(services, body.email, body.otp, body.password, _address(request))
+    return Envelope(data=Ok(ok=True))
+
+
+@router.post("/refresh", response_model=Envelope[AccessToken])
+def refresh(services: ServicesDep, mm_refresh: RefreshCookie = None) -> Envelope[AccessToken]:
+    """A new access token for the session named by the refresh cookie."""
+    if not mm_refresh:
+        raise ApiError(401, "Unauthorised: please log in again.")
+    return Envelope(data=AccessToken(token=accounts.refresh_session(services, mm_refresh)))
+
+
+@router.post("/logout", response_model=Envelope[Ok])
+def logout(services: ServicesDep, response: Response, principal: CurrentUser) -> Envelope[Ok]:
+    """End this session for good: its access and refresh tokens stop working."""
+    accounts.end_session(services, principal)
+    response.delete_cookie(REFRESH_COOKIE, path="/")
+    return Envelope(data=Ok(ok=True))
