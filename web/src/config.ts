@@ -5,7 +5,30 @@ export const STORAGE_KEYS = {
   fingerprint: 'mm:fingerprint', // localStorage
   guestToken: 'mm:guestToken', // localStorage
   leadId: 'mm:leadId', // localStorage
+  user: 'mm:user', // localStorage: {userEmail, userToken, userName, userId}
+  token: 'mm:token', // localStorage: the raw user access token
 } as const
+
+/** Local-storage keys that survive a logout (plus the plain `leadId`, see features/auth/logout). */
+export const KEPT_ON_LOGOUT = {
+  local: [STORAGE_KEYS.leadId, STORAGE_KEYS.fingerprint, 'leadId'],
+  session: [STORAGE_KEYS.distributorId],
+} as const
+
+/** Remember me: only the email is remembered, never the password (spec §9: 3600 s, secure, path /). */
+export const REMEMBER_EMAIL_COOKIE = 'mm_remember_email'
+export const REMEMBER_COOKIE_MAX_AGE_S = 3600
+
+/** Google sign-in (implicit flow). Empty → the Google button is shown disabled. */
+export const GOOGLE_CLIENT_ID = (import.meta.env.VITE_GOOGLE_CLIENT_ID ?? '').trim()
+export const GOOGLE_SCOPE = 'openid profile email'
+export const GOOGLE_USERINFO_URL = 'https://www.googleapis.com/oauth2/v3/userinfo'
+
+/** Account rules shared with the server. */
+export const PASSWORD_MIN_LENGTH = 8
+export const PASSWORD_MAX_LENGTH = 128
+export const OTP_LENGTH = 6
+export const SIGNUP_FREE_CREDITS = 10
 
 export const DEFAULT_DISTRIBUTOR_ID = 'metamodel'
 

@@ -2,23 +2,38 @@
  * The one module through which the app talks to the network.
  *
  * Server calls (same origin, /api and /imageedit):
- *  - add Authorization (guest token), x-distributor-id and x-fingerprint-id
+ *  - add Authorization (the user token when logged in, else the guest token),
+ *    x-distributor-id and x-fingerprint-id
  *  - unwrap the `{ data }` envelope
  *  - turn `{ message }` error bodies into a thrown ApiError(status, message)
  *  - on a 401 with the guest token, silently log in as guest again once and retry
+ *  - on a 401 with the user token, try POST /api/v1/auth/refresh once (the
+ *    refresh token is an HttpOnly cookie) and retry; if that fails, report the
+ *    expired session to the handler set with setSessionExpiredHandler
+ *    (toast 'Unauthorised' and log out) and throw
  *
  * Object-storage calls (another origin, presigned URLs) deliberately send no
  * auth headers: they would break the signature and trigger CORS preflights.
  */
-import { getDistributorId, getFingerprint, getGuestToken, setGuestToken } from './identity'
+import {
+  getDistributorId,
+  getFingerprint,
+  getGuestToken,
+  getUserToken,
+  setGuestToken,
+  setUserToken,
+} from './identity'
 
 export class ApiError extends Error {
   readonly status: number
+  /** The `message` the server sent, when it sent one (no fallback text). */
+  readonly serverMessage: string | null
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, serverMessage: string | null = null) {
     super(message)
     this.name = 'ApiError'
     this.status = status
+    this.serverMessage = serverMessage
   }
 }
 
@@ -43,9 +58,14 @@ export interface RequestOptions {
   form?: FormData
   headers?: Record<string, string>
   signal?: AbortSignal
-  /** Set false for the guest-login call itself. */
+  /** Set false for calls made without a session (guest login, login, sign-up, OTPs). */
   auth?: boolean
+  /** fetch credentials mode; same-origin by default. */
+  credentials?: RequestCredentials
 }
+
+/** The message of a 401 that ended a logged-in session (spec §8). */
+export const UNAUTHORISED_MESSAGE = 'Unauthorised'
 
 const FALLBACK_MESSAGES: Record<number, string> = {
   0: "Can't reach the server. Check your connection and try again.",
@@ -84,7 +104,7 @@ async function readError(res: Response): Promise<ApiError> {
     /* body unreadable */
   }
   const fallback = FALLBACK_MESSAGES[res.status] ?? `Request failed (${res.status}). Please try again.`
-  return new ApiError(res.status, message || fallback)
+  return new ApiError(res.status, message || fallback, message || null)
 }
 
 // ---------------------------------------------------------------------------
@@ -146,6 +166,7 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
       headers,
       body,
       signal: opts.signal,
+      credentials: opts.credentials ?? 'same-origin',
     })
   } catch (err) {
     if (isAbortError(err)) throw err
@@ -153,18 +174,84 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   }
 }
 
+// ---------------------------------------------------------------------------
+// User session expiry
+
+let refreshing: Promise<string | null> | null = null
+
+/**
+ * Asks for a new access token with the HttpOnly refresh cookie. Concurrent
+ * callers share one request. Resolves to the new token, or null when the
+ * session cannot be renewed (no cookie, revoked, network error).
+ */
+export function refreshUserToken(): Promise<string | null> {
+  refreshing ??= (async () => {
+    try {
+      const res = await send('/api/v1/auth/refresh', { method: 'POST', json: {}, credentials: 'include' }, null)
+      if (!res.ok) return null
+      const token = unwrap<{ token?: unknown }>(await res.json())?.token
+      if (typeof token !== 'string' || !token) return null
+      // Logged out while the refresh was under way: do not bring the session back.
+      if (!getUserToken()) return null
+      setUserToken(token)
+      return token
+    } catch {
+      return null
+    }
+  })().finally(() => {
+    refreshing = null
+  })
+  return refreshing
+}
+
+let sessionExpiredHandler: (() => void) | null = null
+let expiredToken: string | null = null
+
+/** Called once per expired user token (the app toasts 'Unauthorised' and logs out). */
+export function setSessionExpiredHandler(handler: (() => void) | null): void {
+  sessionExpiredHandler = handler
+}
+
+function sessionExpired(failedToken: string): void {
+  // Only the token still in use ends the session, and only once: many calls
+  // may fail at the same time with the same dead token.
+  if (getUserToken() !== failedToken || expiredToken === failedToken) return
+  expiredToken = failedToken
+  sessionExpiredHandler?.()
+}
+
+function unwrap<T>(payload: unknown): T {
+  if (payload && typeof payload === 'object' && 'data' in payload) {
+    return (payload as { data: T }).data
+  }
+  return payload as T
+}
+
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const useAuth = opts.auth !== false
-  let token = useAuth ? await ensureGuestToken() : null
+  const userToken = useAuth ? getUserToken() : null
+  let token = userToken ?? (useAuth ? await ensureGuestToken() : null)
   let res = await send(path, opts, token)
 
-  // Guest tokens expire or get revoked (e.g. a server reset). Re-login once,
-  // without bothering the user, and replay the same request (same headers,
-  // so an Idempotency-Key is reused too).
   if (res.status === 401 && useAuth) {
-    setGuestToken(null)
-    token = await loginAsGuest()
-    res = await send(path, opts, token)
+    if (userToken) {
+      // The access token expired: renew it once with the refresh cookie (or
+      // take the one another call just renewed) and replay the request.
+      const current = getUserToken()
+      const fresh = current && current !== userToken ? current : await refreshUserToken()
+      if (fresh) res = await send(path, opts, fresh)
+      if (res.status === 401) {
+        sessionExpired(fresh ?? userToken)
+        throw new ApiError(401, UNAUTHORISED_MESSAGE)
+      }
+    } else {
+      // Guest tokens expire or get revoked (e.g. a server reset). Re-login once,
+      // without bothering the user, and replay the same request (same headers,
+      // so an Idempotency-Key is reused too).
+      setGuestToken(null)
+      token = await loginAsGuest()
+      res = await send(path, opts, token)
+    }
   }
 
   if (!res.ok) throw await readError(res)
@@ -176,10 +263,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   } catch {
     throw new ApiError(res.status, 'The server sent an unreadable response.')
   }
-  if (payload && typeof payload === 'object' && 'data' in payload) {
-    return (payload as { data: T }).data
-  }
-  return payload as T
+  return unwrap<T>(payload)
 }
 
 export const api = {
@@ -189,6 +273,32 @@ export const api = {
     request<T>(path, { ...opts, method: 'POST', json: json ?? {} }),
   postForm: <T>(path: string, form: FormData, opts: Omit<RequestOptions, 'form' | 'method'> = {}) =>
     request<T>(path, { ...opts, method: 'POST', form }),
+  patch: <T>(path: string, json?: unknown, opts: Omit<RequestOptions, 'json' | 'method'> = {}) =>
+    request<T>(path, { ...opts, method: 'PATCH', json: json ?? {} }),
+}
+
+// ---------------------------------------------------------------------------
+// Third-party JSON APIs (another origin, e.g. Google's user-info endpoint)
+
+/** GET of a JSON document on another origin with a bearer token, no app headers or cookies. */
+export async function getExternalJson<T>(url: string, bearer: string, signal?: AbortSignal): Promise<T> {
+  let res: Response
+  try {
+    res = await fetch(url, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${bearer}` },
+      credentials: 'omit',
+      signal,
+    })
+  } catch (err) {
+    if (isAbortError(err)) throw err
+    throw new ApiError(0, FALLBACK_MESSAGES[0]!)
+  }
+  if (!res.ok) throw new ApiError(res.status, `Request failed (${res.status}). Please try again.`)
+  try {
+    return (await res.json()) as T
+  } catch {
+    throw new ApiError(res.status, 'The server sent an unreadable response.')
+  }
 }
 
 // ---------------------------------------------------------------------------

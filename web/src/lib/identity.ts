@@ -1,5 +1,5 @@
 import { DEFAULT_DISTRIBUTOR_ID, STORAGE_KEYS } from '@/config'
-import { readItem, removeItem, writeItem } from './storage'
+import { readItem, readJson, removeItem, writeItem, writeJson } from './storage'
 
 /** crypto.randomUUID needs a secure context; fall back for plain-http LAN hosts. */
 export function newUuid(): string {
@@ -30,6 +30,61 @@ export function getGuestToken(): string | null {
 export function setGuestToken(token: string | null): void {
   if (token) writeItem('local', STORAGE_KEYS.guestToken, token)
   else removeItem('local', STORAGE_KEYS.guestToken)
+}
+
+// ---------------------------------------------------------------------------
+// User session (spec §3): `mm:user` holds the whole session, `mm:token` the raw
+// token. The raw item is the one requests use, so a refreshed or replaced token
+// wins over the copy inside `mm:user`.
+
+export interface UserSession {
+  userEmail: string
+  userToken: string
+  userName: string
+  userId: string
+}
+
+function isUserSession(value: unknown): value is UserSession {
+  if (!value || typeof value !== 'object') return false
+  const v = value as Record<string, unknown>
+  return (
+    typeof v.userEmail === 'string' &&
+    v.userEmail !== '' &&
+    typeof v.userToken === 'string' &&
+    typeof v.userName === 'string' &&
+    typeof v.userId === 'string'
+  )
+}
+
+/** The stored session, or null when there is none (or it is unreadable). */
+export function loadUserSession(): UserSession | null {
+  const stored = readJson<unknown>('local', STORAGE_KEYS.user)
+  if (!isUserSession(stored)) return null
+  const token = readItem('local', STORAGE_KEYS.token)
+  return token ? { ...stored, userToken: token } : stored
+}
+
+export function saveUserSession(user: UserSession): void {
+  writeJson('local', STORAGE_KEYS.user, user)
+  writeItem('local', STORAGE_KEYS.token, user.userToken)
+}
+
+export function clearUserSession(): void {
+  removeItem('local', STORAGE_KEYS.user)
+  removeItem('local', STORAGE_KEYS.token)
+}
+
+/** The logged-in user's access token, or null for guests. */
+export function getUserToken(): string | null {
+  if (!readItem('local', STORAGE_KEYS.user)) return null
+  return readItem('local', STORAGE_KEYS.token) || loadUserSession()?.userToken || null
+}
+
+/** Stores a refreshed access token in both places. */
+export function setUserToken(token: string): void {
+  const user = loadUserSession()
+  if (user) saveUserSession({ ...user, userToken: token })
+  else writeItem('local', STORAGE_KEYS.token, token)
 }
 
 export function getDistributorId(): string {
