@@ -16,6 +16,7 @@ from temporalio.client import Client
 from api.deps import AppServices
 from api.errors import ApiError, install_error_handlers
 from api.routers import auth, catalog, costs, guests, services, tasks, uploads, users
+from api.tracing import TracingMiddleware
 from core.db import make_engine, make_session_factory
 from core.observability import setup_observability, temporal_interceptors
 from core.settings import Settings, get_settings
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
     )
     install_error_handlers(app)
+    app.add_middleware(TracingMiddleware)
     for router in (
         auth.router,
         auth.aliases,

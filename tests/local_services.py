@@ -10,6 +10,7 @@ import re
 import threading
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -20,13 +21,19 @@ from ops.stack import free_port
 class MailSink:
     """An SMTP server on 127.0.0.1 that keeps every message."""
 
-    def __init__(self) -> None:
+    def __init__(self, spool: Path | None = None) -> None:
+        # With a spool folder every message is also written there as an .eml file, so another
+        # process (the browser test) can read the codes.
+        self.spool = spool
         self.messages: list[Message] = []
         self.port = free_port()
         self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
 
     async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:  # noqa: N802
         self.messages.append(email.message_from_bytes(envelope.content))
+        if self.spool is not None:
+            self.spool.mkdir(parents=True, exist_ok=True)
+            (self.spool / f"{len(self.messages):05d}.eml").write_bytes(envelope.content)
         return "250 Message accepted"
 
     def start(self) -> MailSink:
