@@ -1,5 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { AppLayout } from '@/components/layout/AppLayout'
+import { RootLayout } from '@/components/layout/RootLayout'
+import { AUTH_SCREEN_PATHS } from '@/features/auth/paths'
 import { clearFlowOnStart, requireUploadedImages } from '@/features/flow/guards'
 import { ComingSoonPage } from '@/pages/ComingSoonPage'
 import { HomePage } from '@/pages/HomePage'
@@ -44,7 +46,6 @@ const placeholders: Array<[path: string, title: string]> = [
   ['contact', 'Contact Us'],
   ['my-images', 'My Images'],
   ['dashboard', 'Dashboard'],
-  ['user-setting', 'User Setting'],
   ['plan-details', 'Plan details'],
   ['enterprise-plan', 'Enterprise plan'],
   ['billing-info', 'Billing'],
@@ -52,30 +53,43 @@ const placeholders: Array<[path: string, title: string]> = [
   ['failure', 'Payment failed'],
 ]
 
-const loginRoute = () => import('@/pages/LoginPage').then((m) => ({ Component: m.LoginPage }))
+const authScreen = () =>
+  import('@/features/auth/components/AuthScreen').then((m) => ({ Component: m.AuthScreen }))
 
 export const router = createBrowserRouter([
-  // Login, sign-up and forgot-password share one screen, without the app shell.
-  ...['/login', '/signup', '/forgot-password'].map((path) => ({
-    path,
-    lazy: loginRoute,
-    errorElement: <RouteErrorPage />,
-    hydrateFallbackElement: <LoadingBlock />,
-  })),
   {
-    path: '/',
-    element: <AppLayout />,
+    // Toasts, the login modal and session handling, on every route.
+    element: <RootLayout />,
     // Shown while the first route's code and loader resolve on a cold load.
     hydrateFallbackElement: <LoadingBlock />,
     children: [
-      {
-        // Errors render inside the layout so the navigation stays usable.
+      // Login, sign-up and forgot-password share one screen, without the app shell.
+      ...AUTH_SCREEN_PATHS.map((path) => ({
+        path,
+        lazy: authScreen,
         errorElement: <RouteErrorPage />,
+      })),
+      {
+        path: '/',
+        element: <AppLayout />,
         children: [
-          { index: true, loader: clearFlowOnStart, element: <HomePage /> },
-          ...flowRoutes,
-          ...placeholders.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
-          { path: '*', element: <NotFoundPage /> },
+          {
+            // Errors render inside the layout so the navigation stays usable.
+            errorElement: <RouteErrorPage />,
+            children: [
+              { index: true, loader: clearFlowOnStart, element: <HomePage /> },
+              ...flowRoutes,
+              {
+                path: 'user-setting',
+                lazy: () =>
+                  import('@/features/account/components/UserSettingPage').then((m) => ({
+                    Component: m.UserSettingPage,
+                  })),
+              },
+              ...placeholders.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
         ],
       },
     ],

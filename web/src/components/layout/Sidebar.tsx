@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai'
-import { Link, NavLink, useLocation } from 'react-router'
-import { isAuthenticatedAtom } from '@/features/auth/stores/auth'
+import { Link, NavLink, useLocation, useNavigate } from 'react-router'
+import { useAuth } from '@/features/auth/hooks/useAuth'
+import { logout } from '@/features/auth/session'
 import { creditsAtom } from '@/features/credits/stores/credits'
 import { IconCalendar, IconCoins, IconLogin, IconLogout } from '@/components/ui/icons'
 import { formatCredits } from '@/lib/format'
@@ -32,7 +33,8 @@ function Item({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) 
 }
 
 export function Sidebar({ variant, onNavigate }: SidebarProps) {
-  const isAuthenticated = useAtomValue(isAuthenticatedAtom)
+  const { isAuthenticated, openLoginPopup } = useAuth()
+  const navigate = useNavigate()
   const { credits } = useAtomValue(creditsAtom)
   const visible = (items: NavItem[]) => items.filter((i) => !i.requiresAuth || isAuthenticated)
   const total = credits ? formatCredits(credits.total) : '–'
@@ -58,7 +60,7 @@ export function Sidebar({ variant, onNavigate }: SidebarProps) {
       <ul className="nav-list">
         <li>
           <NavLink
-            // Guests top up on the pricing page; accounts will link to /user-setting?from=credit.
+            // Guests top up on the pricing page; accounts see their balance in the settings.
             to={isAuthenticated ? '/user-setting?from=credit' : '/subscription'}
             className="nav-link nav-link--credit"
             title={creditLabel}
@@ -80,19 +82,38 @@ export function Sidebar({ variant, onNavigate }: SidebarProps) {
         ))}
         <li>
           {isAuthenticated ? (
-            <Link to="/login" className="nav-link" title="Logout" onClick={onNavigate} data-testid="nav-logout">
+            <button
+              type="button"
+              className="nav-link"
+              title="Logout"
+              onClick={() => {
+                onNavigate?.()
+                logout(navigate)
+              }}
+              data-testid="nav-logout"
+            >
               <span className="nav-link__icon">
                 <IconLogout />
               </span>
               <span className="nav-link__label">Logout</span>
-            </Link>
+            </button>
           ) : (
-            <Link to="/login" className="nav-link" title="Login" onClick={onNavigate} data-testid="nav-login">
+            <button
+              type="button"
+              className="nav-link"
+              title="Login"
+              onClick={() => {
+                onNavigate?.()
+                openLoginPopup()
+              }}
+              aria-haspopup="dialog"
+              data-testid="nav-login"
+            >
               <span className="nav-link__icon">
                 <IconLogin />
               </span>
               <span className="nav-link__label">Login</span>
-            </Link>
+            </button>
           )}
         </li>
       </ul>
