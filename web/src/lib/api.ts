@@ -186,22 +186,27 @@ let refreshing: Promise<string | null> | null = null
  */
 export function refreshUserToken(): Promise<string | null> {
   refreshing ??= (async () => {
-    try {
-      const res = await send('/api/v1/auth/refresh', { method: 'POST', json: {}, credentials: 'include' }, null)
-      if (!res.ok) return null
-      const token = unwrap<{ token?: unknown }>(await res.json())?.token
-      if (typeof token !== 'string' || !token) return null
-      // Logged out while the refresh was under way: do not bring the session back.
-      if (!getUserToken()) return null
-      setUserToken(token)
-      return token
-    } catch {
-      return null
-    }
+    const token = await requestAccessToken()
+    // Logged out while the refresh was under way: do not bring the session back.
+    if (!token || !getUserToken()) return null
+    setUserToken(token)
+    return token
   })().finally(() => {
     refreshing = null
   })
   return refreshing
+}
+
+/** POST /api/v1/auth/refresh with the cookie; the new access token, or null. Stores nothing. */
+export async function requestAccessToken(): Promise<string | null> {
+  try {
+    const res = await send('/api/v1/auth/refresh', { method: 'POST', json: {}, credentials: 'include' }, null)
+    if (!res.ok) return null
+    const token = unwrap<{ token?: unknown }>(await res.json())?.token
+    return typeof token === 'string' && token ? token : null
+  } catch {
+    return null
+  }
 }
 
 let sessionExpiredHandler: (() => void) | null = null

@@ -1,0 +1,56 @@
+import { useAtomValue } from 'jotai'
+import { useId } from 'react'
+import { Link, Navigate, useLocation, useNavigate } from 'react-router'
+import { isAuthenticatedAtom } from '../stores/auth'
+import { AuthHeading, type AuthView } from './AuthViews'
+import { ForgotPasswordFlow } from './ForgotPasswordFlow'
+import { LoginForm } from './LoginForm'
+import { SignupFlow } from './SignupFlow'
+
+const VIEW_BY_PATH: Record<string, AuthView> = {
+  '/login': 'login',
+  '/signup': 'signup',
+  '/forgot-password': 'forgot',
+}
+
+/** /login, /signup and /forgot-password: one screen, without the app shell (spec §2). */
+export function AuthScreen() {
+  const { pathname } = useLocation()
+  const navigate = useNavigate()
+  const isAuthenticated = useAtomValue(isAuthenticatedAtom)
+  const titleId = useId()
+  const view = VIEW_BY_PATH[pathname] ?? 'login'
+
+  if (isAuthenticated) return <Navigate to="/" replace />
+
+  const home = () => navigate('/', { replace: true })
+  const toLogin = () => navigate('/login')
+
+  return (
+    <div className="auth-screen" data-testid="auth-screen" data-view={view}>
+      <main className="auth-card" aria-labelledby={titleId}>
+        <Link to="/" className="brand" aria-label="MetaModel home">
+          <span className="brand__mark" aria-hidden="true">
+            M
+          </span>
+          <span className="brand__name">MetaModel</span>
+        </Link>
+        <AuthHeading view={view} titleId={titleId} />
+        {view === 'login' && (
+          <LoginForm
+            key={pathname}
+            onLoggedIn={home}
+            onCreateAccount={() => navigate('/signup')}
+            onForgotPassword={() => navigate('/forgot-password')}
+            autoFocus
+          />
+        )}
+        {view === 'signup' && <SignupFlow key={pathname} onLoggedIn={home} onLogin={toLogin} />}
+        {view === 'forgot' && <ForgotPasswordFlow key={pathname} onDone={toLogin} onLogin={toLogin} />}
+        <Link to="/upload-images" className="btn btn--ghost btn--block" data-testid="continue-as-guest">
+          Continue as guest
+        </Link>
+      </main>
+    </div>
+  )
+}

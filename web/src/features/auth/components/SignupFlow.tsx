@@ -1,0 +1,76 @@
+import { useState } from 'react'
+import { SIGNUP_FREE_CREDITS } from '@/config'
+import { getDistributorId } from '@/lib/identity'
+import { toast } from '@/lib/toast'
+import { generateSignupOtp, signup, verifySignupOtp } from '../api/auth'
+import { completeLogin } from '../session'
+import { CodeStep, EmailStep, PasswordStep } from './steps'
+
+type Step = { name: 'email' } | { name: 'code'; email: string } | { name: 'details'; email: string; otp: string }
+
+interface SignupFlowProps {
+  onLoggedIn: () => void
+  onLogin: () => void
+}
+
+/** Sign-up: email → 6-digit code (mailed) → name and password. Ends logged in. */
+export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
+  const [step, setStep] = useState<Step>({ name: 'email' })
+  const [email, setEmail] = useState('')
+
+  return (
+    <div className="auth-form" data-testid="signup-flow" data-step={step.name}>
+      {step.name === 'email' && (
+        <EmailStep
+          intro={`Sign up with your email and get ${SIGNUP_FREE_CREDITS} free credits. We will email you a code to confirm it.`}
+          initialEmail={email}
+          submitLabel="Send code"
+          onSubmit={async (address) => {
+            await generateSignupOtp(address)
+            setEmail(address)
+            setStep({ name: 'code', email: address })
+          }}
+        />
+      )}
+      {step.name === 'code' && (
+        <CodeStep
+          email={step.email}
+          onSubmit={async (otp) => {
+            await verifySignupOtp(step.email, otp)
+            setStep({ name: 'details', email: step.email, otp })
+          }}
+          onResend={async () => {
+            await generateSignupOtp(step.email)
+          }}
+          onChangeEmail={() => setStep({ name: 'email' })}
+        />
+      )}
+      {step.name === 'details' && (
+        <PasswordStep
+          withName
+          withRemember
+          submitLabel="Create account"
+          onSubmit={async ({ name, password, rememberMe }) => {
+            const result = await signup({
+              email: step.email,
+              otp: step.otp,
+              name,
+              password,
+              distributorId: getDistributorId(),
+              rememberMe,
+            })
+            completeLogin(result, rememberMe)
+            toast.success(`Welcome, ${result.user.userName || name}! Your ${SIGNUP_FREE_CREDITS} free credits are ready.`)
+            onLoggedIn()
+          }}
+        />
+      )}
+      <p className="auth-form__switch">
+        Already have an account?{' '}
+        <button type="button" className="link-btn" onClick={onLogin} data-testid="back-to-login">
+          Log in
+        </button>
+      </p>
+    </div>
+  )
+}
