@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from api.deps import AppServices
 from api.errors import ApiError
 from api.schemas import UserView
-from api.security import Principal, issue_token
+from api.security import Principal, TokenInvalid, issue_token, read_token
 from core import codes, credits, mail, ratelimit
 from core.models import Account, AuthSession, Generation, UploadedFile, User, as_utc, utcnow
 from core.passwords import hash_password, password_problem, verify_password
@@ -120,11 +120,26 @@ def refresh_session(services: AppServices, refresh: str) -> str:
         return access_token(services, user, auth.id)
 
 
-def end_session(services: AppServices, principal: Principal) -> None:
+def end_session(services: AppServices, token: str | None, refresh: str | None) -> None:
+    """Revoke the session named by the access token (even an expired one: its signature still
+    proves who issued it) or by the refresh token."""
+    session_id = None
+    if token:
+        try:
+            session_id = read_token(services.jwt_secret, token, verify_expiry=False).session_id
+        except TokenInvalid:
+            session_id = None
+    condition = (
+        AuthSession.id == session_id
+        if session_id
+        else AuthSession.refresh_hash == _hash_refresh(refresh or "")
+    )
+    if not session_id and not refresh:
+        return
     with services.sessions.begin() as session:
         session.execute(
             update(AuthSession)
-            .where(AuthSession.id == principal.session_id, AuthSession.revoked_at.is_(None))
+            .where(condition, AuthSession.revoked_at.is_(None))
             .values(revoked_at=utcnow())
         )
 

@@ -50,10 +50,13 @@ def issue_token(
     return jwt.encode(claims, secret, algorithm="HS256")
 
 
-def read_token(secret: str, token: str) -> Principal:
+def read_token(secret: str, token: str, verify_expiry: bool = True) -> Principal:
     try:
         claims = jwt.decode(
-            token, secret, algorithms=["HS256"], options={"require": ["sub", "exp", "did"]}
+            token,
+            secret,
+            algorithms=["HS256"],
+            options={"require": ["sub", "exp", "did"], "verify_exp": verify_expiry},
         )
     except jwt.PyJWTError as error:
         raise TokenInvalid(str(error)) from None

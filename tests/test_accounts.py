@@ -251,6 +251,13 @@ def test_logout_ends_the_session_and_refresh_renews_it(
         assert refused.status_code == 401
     assert api.post("/api/v1/auth/refresh", headers=cookie).status_code == 401
 
+    # With an expired access token, the refresh cookie alone is enough to log out.
+    other = signup(api, mailbox, unique_email())
+    other_cookie = {"Cookie": f"mm_refresh={other['refresh']}"}
+    assert api.post("/api/v1/auth/logout", headers=other_cookie).status_code == 200
+    assert api.post("/api/v1/auth/refresh", headers=other_cookie).status_code == 401
+    assert api.get("/api/v1/user/userInfo", headers=bearer(other["token"])).status_code == 401
+
 
 def test_password_reset_and_change(api: httpx.Client, mailbox: MailSink) -> None:
     email = unique_email()

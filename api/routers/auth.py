@@ -9,7 +9,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Cookie, Header, Request, Response
 
 from api import accounts
-from api.deps import CurrentUser, DistributorDep, ServicesDep
+from api.deps import DistributorDep, ServicesDep
 from api.errors import ApiError
 from api.schemas import (
     AccessToken,
@@ -182,8 +182,20 @@ def refresh(services: ServicesDep, mm_refresh: RefreshCookie = None) -> Envelope
 
 
 @router.post("/logout", response_model=Envelope[Ok])
-def logout(services: ServicesDep, response: Response, principal: CurrentUser) -> Envelope[Ok]:
-    """End this session for good: its access and refresh tokens stop working."""
-    accounts.end_session(services, principal)
+def logout(
+    services: ServicesDep,
+    response: Response,
+    authorization: Annotated[str | None, Header()] = None,
+    mm_refresh: RefreshCookie = None,
+) -> Envelope[Ok]:
+    """End this session for good: its access and refresh tokens stop working. Works with the
+    access token or, when that has expired, with the refresh cookie alone."""
+    accounts.end_session(services, _bearer(authorization), mm_refresh)
     response.delete_cookie(REFRESH_COOKIE, path="/")
     return Envelope(data=Ok(ok=True))
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
