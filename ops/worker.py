@@ -92,6 +92,10 @@ def build_workers(
 async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
     setup_observability("metamodel-worker", settings)
     engine = build_engine(settings)
+    # Load the engine's models before taking work, so no user's first image waits for them.
+    warm_up = getattr(engine, "warm_up", None)
+    if callable(warm_up):
+        await asyncio.to_thread(warm_up)
     client = await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
