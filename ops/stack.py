@@ -73,25 +73,17 @@ class Stack:
 
     def env(self) -> dict[str, str]:
         """Settings for the child processes, as the environment variables Settings reads."""
-        s = self.settings
         env = dict(os.environ)
+        # Every setting, so a child process sees exactly this stack's configuration.
+        for name, value in self.settings.model_dump().items():
+            if value is not None:
+                env[name.upper()] = str(value)
         env.update(
             {
                 "DATA_DIR": str(self.data_dir),
-                "DATABASE_URL": s.resolved_database_url,
-                "APP_HOST": s.app_host,
-                "APP_PORT": str(s.app_port),
-                "TEMPORAL_ADDRESS": s.temporal_address,
-                "TASK_QUEUE": s.task_queue,
-                "IMAGING_TASK_QUEUE": s.imaging_task_queue,
-                "S3_ENDPOINT": s.s3_endpoint,
-                "S3_PUBLIC_ENDPOINT": s.resolved_public_s3_endpoint,
-                "S3_ACCESS_KEY": s.s3_access_key,
-                "S3_SECRET_KEY": s.s3_secret_key,
-                "S3_BUCKET": s.s3_bucket,
-                "JWT_SECRET": s.resolved_jwt_secret(),
-                "IMAGING_HEARTBEAT_TIMEOUT_SECONDS": str(s.imaging_heartbeat_timeout_seconds),
-                "IMAGING_CONCURRENCY": str(s.imaging_concurrency),
+                "DATABASE_URL": self.settings.resolved_database_url,
+                "S3_PUBLIC_ENDPOINT": self.settings.resolved_public_s3_endpoint,
+                "JWT_SECRET": self.settings.resolved_jwt_secret(),
                 "PYTHONUNBUFFERED": "1",
             }
         )
