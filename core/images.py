@@ -86,7 +86,8 @@ def decode_rgb(data: bytes) -> Image.Image:
 
 def encode_jpeg(image: Image.Image, quality: int = 92) -> bytes:
     out = io.BytesIO()
-    image.convert("RGB").save(out, "JPEG", quality=quality, optimize=True)
+    # No `optimize`: its extra Huffman pass costs more time than the bytes it saves are worth.
+    image.convert("RGB").save(out, "JPEG", quality=quality)
     return out.getvalue()
 
 
