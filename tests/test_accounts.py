@@ -17,7 +17,7 @@ from core.models import LedgerEntry, OneTimeCode, utcnow
 from core.settings import Settings
 from ops.stack import Stack, private_settings
 from tests.api_client import Guest
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, fixture_images
 from tests.local_services import MailSink, UserInfoServer
 
 PASSWORD = "correct-horse-42"
@@ -190,7 +190,7 @@ def test_guest_upgrade_keeps_generations_without_double_credits(
     api: httpx.Client, mailbox: MailSink, stack: Settings
 ) -> None:
     guest = Guest(stack.app_url)
-    key = guest.upload((FIXTURES / "people").glob("*.jpg").__next__().read_bytes())
+    key = guest.upload(fixture_images("people")[0].read_bytes())
     made = guest.submit("burstreplace", [key], backgroundId="white").json()["data"]
     guest.wait(made["taskIds"])
     assert guest.credits() == 4
@@ -204,7 +204,7 @@ def test_guest_upgrade_keeps_generations_without_double_credits(
 
     # An existing user logging in from another guest browser takes that guest's work along.
     second = Guest(stack.app_url)
-    key2 = second.upload((FIXTURES / "people").glob("*.jpg").__next__().read_bytes())
+    key2 = second.upload(fixture_images("people")[0].read_bytes())
     made2 = second.submit("burstreplace", [key2], backgroundId="white").json()["data"]
     second.wait(made2["taskIds"])
     login = api.post("/api/v1/auth/login", headers={"x-fingerprint-id": second.fingerprint},

@@ -166,7 +166,7 @@ async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
     blank = encode_jpeg(Image.new("RGB", (768, 1024), (128, 128, 128)))
     key = upload(sessions, storage, account, blank)
     generation_id, (task_id,) = make_generation(
-        sessions, account, "bodySwap", [key], model_id="model-1")
+        sessions, account, "burstreplace", [key], background_id="white")
     counting = FlakyEngine(real_engine(), failures=0)
 
     async with running_worker(temporal, settings, counting):
