@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from PIL import Image
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
@@ -21,9 +22,11 @@ from core import jobs
 from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import Background, EngineError, ImageEngine
-from core.images import decode_rgb, encode_output
-from core.keys import output_key
+from core.images import decode_rgb, encode_output, thumbnail_jpeg
+from core.keys import output_key, thumbnail_key
 from core.storage import Storage
+
+CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
 
 
 @contextmanager
@@ -58,6 +61,22 @@ class ImagingActivities:
         self.storage = storage
         self.engine = engine
         self.heartbeat_interval = heartbeat_interval
+        self._catalog_cache: dict[str, Image.Image] = {}
+        self._cache_lock = threading.Lock()
+
+    def _catalog_image(self, key: str) -> Image.Image:
+        """Catalog photos (models, backgrounds) recur in every generation: keep them decoded.
+        Their keys never change content (re-seeding writes new keys), so caching is safe."""
+        with self._cache_lock:
+            cached = self._catalog_cache.get(key)
+        if cached is not None:
+            return cached
+        image = decode_rgb(self.storage.get_bytes(key))
+        with self._cache_lock:
+            self._catalog_cache[key] = image
+            while len(self._catalog_cache) > CATALOG_CACHE_SIZE:
+                self._catalog_cache.pop(next(iter(self._catalog_cache)))
+        return image
 
     def _background(self, kind: str | None, key: str | None) -> Background | None:
         if kind is None:
@@ -65,7 +84,7 @@ class ImagingActivities:
         if kind == "image":
             if key is None:
                 raise ApplicationError("background photo has no key", non_retryable=True)
-            return Background.photo(decode_rgb(self.storage.get_bytes(key)))
+            return Background.photo(self._catalog_image(key))
         return Background.builtin(kind)
 
     @activity.defn(name=RUN_IMAGING)
@@ -92,7 +111,7 @@ class ImagingActivities:
                         raise ApplicationError(
                             "A model swap needs a model.", type="EngineRejected", non_retryable=True
                         )
-                    model = decode_rgb(self.storage.get_bytes(inp.model_key))
+                    model = self._catalog_image(inp.model_key)
                     result = self.engine.body_swap(photo, model, background, progress)
                 else:
                     if background is None:
@@ -111,5 +130,7 @@ class ImagingActivities:
             data, content_type, extension = encode_output(result)
             key = output_key(inp.generation_id, inp.task_id, extension)
             self.storage.put_bytes(key, data, content_type)
+            # The thumbnail from the image in hand, so storing needs no second download.
+            self.storage.put_bytes(thumbnail_key(key), thumbnail_jpeg(result), "image/jpeg")
         jobs.set_task_progress(self.sessions, inp.task_id, high, "rendered")
         return ImagingOutput(output_key=key, content_type=content_type)

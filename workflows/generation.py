@@ -1,9 +1,10 @@
 """The generation workflow: one per submit, workflow id = generation id.
 
-verify uploads → thumbnails → cost → charge (idempotent per generation) → per input image the
-engine on the imaging task queue, then store output → notify. A task that fails in a way
-retrying cannot fix gets its share of the charge back (a compensating ledger entry) and a
-reason a person understands. Failures before the charge fail the generation without charging.
+verify uploads → cost → charge (idempotent per generation) → per input image the engine on the
+imaging task queue, then store output (input thumbnails are made alongside) → notify. A task
+that fails in a way retrying cannot fix gets its share of the charge back (a compensating
+ledger entry) and a reason a person understands. Failures before the charge fail the
+generation without charging.
 """
 
 from __future__ import annotations
@@ -104,7 +105,6 @@ class GenerationWorkflow:
             plan = await self._step(VERIFY_UPLOADS, ref, GenerationPlan)
             assert isinstance(plan, GenerationPlan)
             self._plan = plan
-            await self._step(MAKE_THUMBNAILS, ref, int)
             cost = await self._step(COMPUTE_COST, ref, int)
             assert isinstance(cost, int)
             charged = await self._step(
@@ -120,9 +120,15 @@ class GenerationWorkflow:
             return GenerationResult("failed", 0, 0, 0, 0)
 
         share = task_share(self._charged, len(plan.tasks))
+        # Input thumbnails are for display only: made beside the engine work, not before it.
+        thumbnails = asyncio.ensure_future(self._step(MAKE_THUMBNAILS, ref, int))
         outcomes = await asyncio.gather(
             *(self._run_task(plan, task, share, start.options) for task in plan.tasks)
         )
+        try:
+            await thumbnails
+        except (ActivityError, ApplicationError):
+            workflow.logger.warning("input thumbnails failed for %s", plan.generation_id)
         done = sum(1 for ok in outcomes if ok)
         failed = len(outcomes) - done
         status = "completed" if done else "failed"
