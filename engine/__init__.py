@@ -7,14 +7,15 @@
 from __future__ import annotations
 
 from core.engine import ImageEngine
+from engine.cpu import CpuEngine
+
+__all__ = ["CpuEngine", "build_engine"]
 
 
 def build_engine(
-    kind: str, remote_url: str | None = None, timeout_seconds: float = 300.0
+    kind: str, remote_url: str | None = None, timeout_seconds: float = 120.0
 ) -> ImageEngine:
     if kind == "cpu":
-        from engine.cpu import CpuEngine
-
         return CpuEngine()
     if kind == "remote":
         if not remote_url:

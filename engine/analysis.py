@@ -13,6 +13,7 @@ from engine.compose import Cutout
 
 MIN_SIDE = 256
 WORK_SIDE = 512  # models look at this size; mattes are refined at full size
+OUTLINE_SIDE = 384  # a garment's outline is traced at this size (see garment_outline)
 
 
 @dataclass(frozen=True)
@@ -67,30 +68,102 @@ def _feet_visible(pose: models.Pose, height: int) -> bool:
 
 def person_coarse(
     rgb: np.ndarray, small: np.ndarray, pose: models.Pose, back: matting.Backdrop
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Coarse person mask (full size), and on a plain backdrop its sure interior and the
+    colour-distance matte (see `tighten`)."""
     h, w = rgb.shape[:2]
-    model_mask = np.maximum(pose.mask, models.selfie_mask(small))
-    model_mask = cv2.resize(model_mask, (w, h), interpolation=cv2.INTER_LINEAR)
-    if not back.plain:
-        return model_mask
-    # In a studio the backdrop's colour gives finer edges (hair); trust it near the person.
-    # "Near the person": dilated at the model's own resolution, which is much cheaper.
     sh, sw = small.shape[:2]
+    if not back.plain:
+        # A real scene behind the person: the models are all there is; two agree better.
+        model_small = np.maximum(pose.mask, models.selfie_mask(small))
+        return cv2.resize(model_small, (w, h), interpolation=cv2.INTER_LINEAR), None, None
+    # In a studio the backdrop's colour gives finer edges (hair) than any model at 256 px;
+    # trust it near the person, as the pose model's own mask places the person.
+    model_small = pose.mask
     near_small = cv2.dilate(
-        (cv2.resize(model_mask, (sw, sh)) > 0.3).astype(np.uint8),
+        (model_small > 0.3).astype(np.uint8),
         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sh // 30 | 1,) * 2),
     )
     near = cv2.resize(near_small, (w, h), interpolation=cv2.INTER_NEAREST)
-    distance = matting.colour_distance_matte(rgb, back) * near
-    return np.maximum(model_mask * (model_mask > 0.7), distance).astype(np.float32)
+    # The model's mask is blurry at its 256 px and reaches past the body's edge (a grey halo
+    # in the cut-out), so only its eroded core counts; the colour distance draws the edge.
+    core_small = cv2.erode(
+        (model_small > 0.7).astype(np.uint8),
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sh // 60 | 1,) * 2),
+    )
+    core = cv2.resize(core_small, (w, h), interpolation=cv2.INTER_NEAREST)
+    distance = matting.colour_distance_matte(rgb, back, matting.PERSON_WEIGHTS)
+    coarse = np.maximum(core.astype(np.float32), distance * near).astype(np.float32)
+    return coarse, core, distance
 
 
-def garment_coarse(rgb: np.ndarray, back: matting.Backdrop) -> np.ndarray:
+def garment_outline(small_rgb: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """The garment's filled silhouette (uint8 0/1, working size), from colour and edges.
+
+    Colour distance alone loses a white garment on a light backdrop (they differ by a few
+    levels over large areas), but the garment's outline is still an edge: edges at a reduced
+    size close the silhouette, and hole filling makes its inside solid.
+    """
+    # At a long side of OUTLINE_SIDE: small enough that JPEG noise makes few edges and that
+    # the closing below bridges the faint stretches of the outline, large enough that the
+    # outline itself survives.
+    sh, sw = small_rgb.shape[:2]
+    scale = OUTLINE_SIDE / max(sh, sw)
+    size = (max(8, round(sw * scale)), max(8, round(sh * scale)))
+    grey = cv2.cvtColor(
+        cv2.resize(small_rgb, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY
+    )
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 10, 30) > 0
+    small = cv2.resize(distance, size, interpolation=cv2.INTER_AREA) > 0.5
+    joined = (small | edges).astype(np.uint8)
+    # Keep what the colour says is garment plus the edges that touch it: stray edges far
+    # from the garment (backdrop texture, JPEG noise) are dropped.
+    grown = cv2.dilate(small.astype(np.uint8), np.ones((9, 9), np.uint8))
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    touching = np.unique(labels[(grown > 0) & (joined > 0)])
+    keep = np.zeros(count, np.uint8)
+    keep[touching] = 1
+    keep[0] = 0
+    outline = keep[labels]
+    # Close the outline's gaps (a few pixels where the edge is faintest) before filling.
+    closed = cv2.morphologyEx(
+        outline, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    )
+    filled = matting.clean_mask(closed.astype(np.float32))
+    # Closing and filling grew the outline by about a pixel of the reduced size; take it back.
+    filled = cv2.erode(filled, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.resize(filled, (sw, sh), interpolation=cv2.INTER_NEAREST))
+
+
+def garment_coarse(
+    rgb: np.ndarray, small_rgb: np.ndarray, back: matting.Backdrop
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Coarse garment mask (full size), its sure interior and the colour-distance matte.
+
+    The garment's shape (which blobs, holes filled) is decided at the working size, where
+    the morphology is cheap; full size is only used for the soft colour matte at its edge.
+    """
+    h, w = rgb.shape[:2]
+    sh, sw = small_rgb.shape[:2]
     distance = matting.colour_distance_matte(rgb, back)
-    kept = matting.clean_mask(distance)
-    # Inside the kept blobs the garment is solid even where it matches the backdrop's colour.
-    solid = cv2.erode(kept, np.ones((5, 5), np.uint8)).astype(np.float32)
-    return np.maximum(distance * kept, solid)
+    # Reduced from the full-size matte rather than computed on the reduced photo: averaging
+    # the matte keeps a faint outline's partial values, averaging the photo first loses them.
+    small_distance = cv2.resize(distance, (sw, sh), interpolation=cv2.INTER_AREA)
+    kept = matting.clean_mask(small_distance)
+    outline = garment_outline(small_rgb, small_distance)
+    # The outline fills in what colour missed (a white garment on a light backdrop), but its
+    # closing also bridges real gaps (between a hanging sleeve and the body), so it is only
+    # used when colour clearly missed a large part of the garment.
+    if cv2.countNonZero(outline) > 1.15 * cv2.countNonZero(kept):
+        kept = np.maximum(kept, outline)
+    # Inside the kept blobs the garment is solid even where it matches the backdrop's colour;
+    # around them the colour matte may add soft edge pixels.
+    solid_small = cv2.erode(kept, np.ones((3, 3), np.uint8))
+    grown_small = cv2.dilate(kept, np.ones((3, 3), np.uint8))
+    solid = cv2.resize(solid_small, (w, h), interpolation=cv2.INTER_NEAREST)
+    grown = cv2.resize(grown_small, (w, h), interpolation=cv2.INTER_NEAREST)
+    coarse = np.maximum(distance * grown, solid.astype(np.float32))
+    return coarse.astype(np.float32), solid, distance
 
 
 def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
@@ -104,12 +177,12 @@ def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
     back = matting.backdrop(rgb)
     pose = detect_person(small, scale) if want != "garment" else None
     if pose is not None:
-        coarse = person_coarse(rgb, small, pose, back)
+        coarse, interior, distance = person_coarse(rgb, small, pose, back)
         kind = "person"
     elif want == "person":
         raise NoSubjectFound("No person was found in the photo.")
     elif back.plain:
-        coarse = garment_coarse(rgb, back)
+        coarse, interior, distance = garment_coarse(rgb, small, back)
         kind = "garment"
     else:
         raise NoSubjectFound(
@@ -117,6 +190,8 @@ def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
             "on a plain background."
         )
     alpha = matting.refine(rgb, coarse)
+    if interior is not None and distance is not None:
+        alpha = matting.tighten(alpha, interior, distance)
     share = float((alpha > 0.5).mean())
     if share < 0.02 or share > 0.97:
         raise NoSubjectFound(

@@ -9,7 +9,7 @@ import numpy as np
 
 GROUND_LINE = 0.94  # full-body shots stand with their feet here (fraction of height)
 FULL_BODY_HEIGHT = 0.84  # and are at most this tall
-GARMENT_MARGIN = 0.08  # garments keep this margin on every side
+GARMENT_MARGIN = 0.12  # garments keep this margin on every side of a scene
 WHITE_MARGIN = 0.06
 
 
@@ -29,17 +29,22 @@ def bbox(alpha: np.ndarray, threshold: float = 0.5) -> tuple[int, int, int, int]
 
 
 def cover(background: np.ndarray, width: int, height: int) -> np.ndarray:
-    """The background scaled to cover the canvas and centre-cropped (no distortion)."""
+    """The background scaled to cover the canvas and centre-cropped (no distortion).
+
+    The crop is taken in the source first, so only the visible part is resampled.
+    """
     bh, bw = background.shape[:2]
     scale = max(width / bw, height / bh)
-    resized = cv2.resize(
-        background,
-        (max(width, round(bw * scale)), max(height, round(bh * scale))),
+    crop_w = min(bw, max(1, round(width / scale)))
+    crop_h = min(bh, max(1, round(height / scale)))
+    x0 = (bw - crop_w) // 2
+    y0 = (bh - crop_h) // 2
+    crop = background[y0 : y0 + crop_h, x0 : x0 + crop_w]
+    return cv2.resize(
+        crop,
+        (width, height),
         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
     )
-    y0 = (resized.shape[0] - height) // 2
-    x0 = (resized.shape[1] - width) // 2
-    return resized[y0 : y0 + height, x0 : x0 + width]
 
 
 def placement(cut: Cutout, width: int, height: int, margin: float) -> np.ndarray:
@@ -47,8 +52,9 @@ def placement(cut: Cutout, width: int, height: int, margin: float) -> np.ndarray
     x0, y0, x1, y1 = bbox(cut.alpha)
     h, w = cut.alpha.shape
     touches_frame = y1 >= h - 2 or y0 <= 1 or x0 <= 1 or x1 >= w - 2
-    if cut.kind == "person" and touches_frame and not cut.feet_visible:
-        # Cropped by the photographer (half-body): keep the framing as it was.
+    if cut.kind == "person" and touches_frame:
+        # Cropped by the photographer (half-body, or the head cut by the frame's top): moving
+        # or shrinking it would show the cut edge floating in the scene, so the framing stays.
         scale = min(width / w, height / h)
         return np.array(
             [[scale, 0, (width - w * scale) / 2], [0, scale, (height - h * scale) / 2]], np.float32
@@ -66,6 +72,9 @@ def placement(cut: Cutout, width: int, height: int, margin: float) -> np.ndarray
 
 
 def warp(cut: Cutout, matrix: np.ndarray, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    identity = np.array([[1, 0, 0], [0, 1, 0]], np.float32)
+    if cut.alpha.shape == (height, width) and np.allclose(matrix, identity, atol=1e-3):
+        return cut.rgb, cut.alpha  # the framing stays (a cropped person): nothing to move
     rgb = cv2.warpAffine(
         cut.rgb, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
@@ -102,24 +111,32 @@ def harmonise(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np.
 
 
 def contact_shadow(alpha: np.ndarray, cut: Cutout) -> np.ndarray:
-    """How much to darken the background under the subject (0..1)."""
+    """How much to darken the background under the subject (0..1).
+
+    Drawn and blurred at a quarter of the size: a shadow has no detail, and a wide blur at
+    full size would cost more than the whole matte.
+    """
     h, w = alpha.shape
     if not (alpha > 0.5).any():
         return np.zeros_like(alpha)
-    x0, y0, x1, y1 = bbox(alpha)
-    shadow = np.zeros((h, w), np.float32)
+    q = 4
+    small = cv2.resize(alpha, (max(1, w // q), max(1, h // q)), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape
+    x0, y0, x1, y1 = bbox(small)
     if cut.kind == "person" and cut.feet_visible:
-        centre = ((x0 + x1) // 2, y1 - max(2, (y1 - y0) // 200))
-        axes = (max(4, int((x1 - x0) * 0.42)), max(2, int((y1 - y0) * 0.018)))
+        # An ellipse on the ground under the feet.
+        shadow = np.zeros((sh, sw), np.float32)
+        centre = ((x0 + x1) // 2, y1 - max(1, (y1 - y0) // 200))
+        axes = (max(2, int((x1 - x0) * 0.42)), max(1, int((y1 - y0) * 0.018)))
         cv2.ellipse(shadow, centre, axes, 0, 0, 360, 1.0, -1)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), max(2.0, axes[1] * 1.2)) * 0.45
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, axes[1] * 1.2)) * 0.45
     else:
         # A soft drop shadow just below and behind the subject.
-        offset = max(2, int(0.012 * h))
-        moved = np.zeros_like(alpha)
-        moved[offset:] = alpha[:-offset]
-        shadow = cv2.GaussianBlur(moved, (0, 0), max(2.0, 0.012 * h)) * 0.28
-    return np.clip(shadow, 0, 1)
+        offset = max(1, int(0.012 * sh))
+        shadow = np.zeros_like(small)
+        shadow[offset:] = small[:-offset]
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.012 * sh)) * 0.28
+    return np.clip(cv2.resize(shadow, (w, h), interpolation=cv2.INTER_LINEAR), 0, 1)
 
 
 def over(
@@ -152,11 +169,13 @@ def on_white(cut: Cutout) -> np.ndarray:
     scale = min(
         (1 - 2 * WHITE_MARGIN) * width / (x1 - x0), (1 - 2 * WHITE_MARGIN) * height / (y1 - y0), 1.6
     )
-    if cut.kind == "person" and not cut.feet_visible and (y1 >= height - 2):
-        scale = 1.0  # a cropped half-body keeps its framing
     tx = width / 2 - (x0 + x1) / 2 * scale
     ty = height / 2 - (y0 + y1) / 2 * scale
-    if scale == 1.0 and cut.kind == "person" and not cut.feet_visible:
+    if cut.kind == "person" and (y1 >= height - 2 or y0 <= 1):
+        # A person cut by the frame's top or bottom keeps the size and height it had (the cut
+        # stays on the frame's edge); it is only centred sideways.
+        scale = 1.0
+        tx = width / 2 - (x0 + x1) / 2
         ty = 0.0
     matrix = np.array([[scale, 0, tx], [0, scale, ty]], np.float32)
     rgb, alpha = warp(cut, matrix, width, height)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from core.engine import Background, NoGarmentFound, NoPersonFound, NoSubjectFound, ProgressFn
-from core.engine import no_progress as _no_progress
-from engine import compose, models
-from engine.analysis import Subject, find_subject
+from core.engine import Background, NoSubjectFound, ProgressFn, no_progress
+from engine import matting, models
+from engine.analysis import check_size, find_subject
+from engine.background import apply_background
+from engine.compose import Cutout
+from engine.digital_model import analyse_person, digital_model
 
-MAX_SIDE = 2048
+MAX_SIDE = 2048  # outputs keep the input's size, the long side capped here
 
 
-def _to_array(image: Image.Image) -> np.ndarray:
+def to_array(image: Image.Image) -> np.ndarray:
     """RGB array, the long side capped at MAX_SIDE (the output keeps this size)."""
     rgb = image.convert("RGB")
     if max(rgb.size) > MAX_SIDE:
@@ -24,31 +26,21 @@ def _to_array(image: Image.Image) -> np.ndarray:
     return np.asarray(rgb)
 
 
-def apply_background(subject: Subject, background: Background) -> Image.Image:
-    cut = subject.cutout
-    if background.kind == "transparent":
-        return Image.fromarray(compose.transparent(cut), "RGBA")
-    if background.kind == "white":
-        return Image.fromarray(compose.on_white(cut), "RGB")
-    assert background.image is not None
-    back = np.asarray(background.image.convert("RGB"))
-    return Image.fromarray(compose.on_photo(cut, back), "RGB")
-
-
 class CpuEngine:
     """Implements core.engine.ImageEngine on the CPU. Safe to call from several threads."""
 
     def warm_up(self) -> None:
+        """Load every model now (the worker calls this at start, so no user waits for it)."""
         models.warm_up()
 
     def replace_background(
-        self, photo: Image.Image, background: Background, progress: ProgressFn = _no_progress
+        self, photo: Image.Image, background: Background, progress: ProgressFn = no_progress
     ) -> Image.Image:
-        rgb = _to_array(photo)
+        rgb = to_array(photo)
         progress(0.05, "finding the subject")
         subject = find_subject(rgb)
         progress(0.7, "placing on the background")
-        result = apply_background(subject, background)
+        result = apply_background(subject.cutout, background)
         progress(1.0, "done")
         return result
 
@@ -57,12 +49,15 @@ class CpuEngine:
         photo: Image.Image,
         model: Image.Image,
         background: Background | None,
-        progress: ProgressFn = _no_progress,
+        progress: ProgressFn = no_progress,
     ) -> Image.Image:
-        from engine import swap
+        from engine.swap_garment import dress_model
+        from engine.swap_person import identity_swap
 
-        rgb = _to_array(photo)
-        model_rgb = _to_array(model)
+        rgb = to_array(photo)
+        model_rgb = to_array(model)
+        check_size(rgb)
+        check_size(model_rgb, "The model photo")
         progress(0.05, "analysing the photo")
         try:
             subject = find_subject(rgb)
@@ -72,18 +67,24 @@ class CpuEngine:
                 "the garment, or of the garment alone on a plain background."
             ) from None
         progress(0.25, "analysing the model")
+        digital = digital_model(model_rgb)
         if subject.cutout.kind == "person":
-            result = swap.identity_swap(rgb, subject, model_rgb, progress)
+            person = analyse_person(rgb, subject)
+            result = identity_swap(person, digital, progress)
+            # The swap only recolours face and skin: the photo's matte still fits.
+            alpha = subject.cutout.alpha
+            feet = subject.cutout.feet_visible
         else:
-            result = swap.dress_model(rgb, subject, model_rgb, progress)
+            result, alpha = dress_model(subject, digital, progress)
+            feet = digital.subject.cutout.feet_visible
         progress(0.85, "finishing")
-        if background is not None:
-            result_subject = find_subject(result, want="person")
-            image = apply_background(result_subject, background)
-        else:
+        if background is None:
             image = Image.fromarray(result, "RGB")
+        else:
+            clean = matting.decontaminate(result, alpha)
+            image = apply_background(Cutout(clean, alpha, "person", feet), background)
         progress(1.0, "done")
         return image
 
 
-__all__ = ["CpuEngine", "NoGarmentFound", "NoPersonFound"]
+__all__ = ["CpuEngine"]

@@ -15,7 +15,7 @@ from PIL import Image
 from core.engine import Background, ImageTooSmall, NoSubjectFound
 from engine.analysis import find_subject
 from engine.cpu import CpuEngine
-from engine.swap import face_points
+from engine.digital_model import face_points
 from tests.conftest import REPO, fixture_images
 
 ENGINE = CpuEngine()
@@ -31,7 +31,7 @@ def synthetic_garment() -> tuple[Image.Image, np.ndarray]:
     mask = np.zeros((height, width), np.uint8)
     body = np.array([[250, 230], [518, 230], [600, 330], [540, 380], [520, 330], [520, 820],
                      [248, 820], [248, 330], [228, 380], [168, 330]], np.int32)
-    cv2.fillPoly(mask, [body], 1)
+    cv2.fillPoly(mask, [body], (1,))
     rng = np.random.default_rng(7)
     texture = np.clip(rng.normal(0, 12, (height, width, 3)) + [40, 90, 170], 0, 255)
     stripes = ((np.arange(height) // 24) % 2 == 0)[:, None, None] * np.array([60, 40, 0])
@@ -71,8 +71,8 @@ def test_identity_swap_leaves_garment_pixels_untouched() -> None:
     # (the classic YCrCb skin ranges, widened by a margin) and minus the head.
     person = find_subject(rgb).cutout.alpha > 0.9
     ycrcb = cv2.cvtColor(rgb, cv2.COLOR_RGB2YCrCb)
-    skinlike = cv2.inRange(ycrcb, (0, 133, 77), (255, 173, 127))
-    skinlike = cv2.dilate(skinlike, np.ones((15, 15), np.uint8)) > 0
+    skin_range = cv2.inRange(ycrcb, np.array([0, 133, 77]), np.array([255, 173, 127]))
+    skinlike = np.asarray(cv2.dilate(skin_range, np.ones((15, 15), np.uint8))) > 0
     head = np.zeros(rgb.shape[:2], bool)
     points = face_points(rgb)
     assert points is not None

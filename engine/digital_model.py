@@ -1,0 +1,263 @@
+"""What the engine needs to know about a person photo: body pose, matte, face, skin.
+
+Used for the digital model in both swaps and for the person in an on-model photo. Catalog
+models are reused for many jobs, so their analysis is cached by image content (a pure function
+of the pixels, so caching cannot change any output).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from core.engine import NoPersonFound
+from engine import models
+from engine.analysis import Subject, detect_person, find_subject, work_copy
+
+# Face mesh indices of the face outline (forehead to chin), for the blend mask.
+FACE_OVAL = [
+    10,
+    338,
+    297,
+    332,
+    284,
+    251,
+    389,
+    356,
+    454,
+    323,
+    361,
+    288,
+    397,
+    365,
+    379,
+    378,
+    400,
+    377,
+    152,
+    148,
+    176,
+    149,
+    150,
+    136,
+    172,
+    58,
+    132,
+    93,
+    234,
+    127,
+    162,
+    21,
+    54,
+    103,
+    67,
+    109,
+]
+# Inner-cheek points whose colour stands for the skin tone.
+CHEEKS = [50, 101, 118, 117, 280, 330, 347, 346]
+FACE_CROP_SIDE = 256  # face mesh sees the head at this size, whatever the photo's size
+
+
+@dataclass(frozen=True)
+class Person:
+    rgb: np.ndarray
+    subject: Subject  # matte (cutout.alpha) and pose (full-size landmarks)
+    pose: models.Pose
+    face: np.ndarray | None  # (468, 2) face mesh points in full-size pixels
+    tone: np.ndarray | None  # Lab skin tone from the cheeks
+    skin: np.ndarray  # float32 0/1: visible skin inside the person
+
+
+def face_points(rgb: np.ndarray, pose: models.Pose | None = None) -> np.ndarray | None:
+    """Face mesh points in full-size pixels, or None.
+
+    With a pose the head is cropped first: on a full-length photo the face is ~60 px wide at
+    the models' working size, too small for precise landmarks; the crop gives face mesh the
+    whole head at FACE_CROP_SIDE.
+    """
+    h, w = rgb.shape[:2]
+    if pose is not None:
+        head = pose.points[[models.NOSE, 7, 8]]  # nose and both ears
+        if pose.visibility[[models.NOSE, 7, 8]].min() > 0.5 and 0 < head[0, 1] < h:
+            span = float(np.linalg.norm(pose.points[7] - pose.points[8]))
+            shoulders = float(
+                np.linalg.norm(
+                    pose.points[models.LEFT_SHOULDER] - pose.points[models.RIGHT_SHOULDER]
+                )
+            )
+            side = int(max(2.6 * span, 0.9 * shoulders, 64))
+            cx, cy = int(head[0, 0]), int(head[0, 1])
+            x0, y0 = max(0, cx - side // 2), max(0, cy - side // 2)
+            x1, y1 = min(w, x0 + side), min(h, y0 + side)
+            crop = rgb[y0:y1, x0:x1]
+            if crop.shape[0] > 32 and crop.shape[1] > 32:
+                scale = FACE_CROP_SIDE / max(crop.shape[:2])
+                resized = cv2.resize(
+                    crop,
+                    (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale))),
+                    interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                )
+                points = models.face_landmarks(np.ascontiguousarray(resized))
+                if points is not None:
+                    return points / scale + np.array([x0, y0], np.float32)
+    small, scale = work_copy(rgb)
+    points = models.face_landmarks(small)
+    return None if points is None else points / scale
+
+
+def tone(rgb: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Median Lab colour of the cheeks."""
+    h, w = rgb.shape[:2]
+    radius = max(2, int(np.linalg.norm(points[234] - points[454]) * 0.04))
+    samples = []
+    for index in CHEEKS:
+        x, y = np.clip(points[index], [radius, radius], [w - radius - 1, h - radius - 1]).astype(
+            int
+        )
+        patch = rgb[y - radius : y + radius + 1, x - radius : x + radius + 1]
+        samples.append(cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).reshape(-1, 3))
+    return np.median(np.concatenate(samples), axis=0).astype(np.float32)
+
+
+def skin_mask(rgb: np.ndarray, person: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
+    """Likely skin inside the person (float32 0..1, soft).
+
+    With a reference tone (Lab, from the person's own cheeks) skin is what is close to it, which
+    works for every skin tone; lightness counts a quarter (shading on an arm changes lightness
+    far more than colour), and the weight falls off softly so recolouring leaves no blotches
+    where a highlight or a shadow is just outside the tolerance. Without a reference, the
+    classic YCrCb ranges.
+    """
+    if reference is not None:
+        lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+        diff = cv2.subtract(lab, np.full_like(lab, reference))
+        weighted = cv2.transform(cv2.multiply(diff, diff), np.array([[0.15, 1.0, 1.0]], np.float32))
+        skin = np.clip((24.0 - cv2.sqrt(weighted)) / 8.0, 0.0, 1.0)
+        # Skin always has some colour; white, grey and black fabric have almost none, and with
+        # lightness counting little they would otherwise pass for skin in shadow or light.
+        chroma = cv2.magnitude(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+        reference_chroma = max(6.0, float(np.hypot(reference[1] - 128.0, reference[2] - 128.0)))
+        skin *= np.clip((chroma - 0.35 * reference_chroma) / (0.2 * reference_chroma), 0.0, 1.0)
+    else:
+        ycrcb = cv2.cvtColor(rgb, cv2.COLOR_RGB2YCrCb)
+        skin = (cv2.inRange(ycrcb, (20, 133, 77), (255, 180, 135)) > 0).astype(np.float32)
+    skin = skin * (person > 0.5)
+    # Drop specks (a print's skin-coloured dots): what survives an opening of the hard core.
+    core = cv2.morphologyEx(
+        (skin > 0.5).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
+    near = cv2.dilate(core, np.ones((5, 5), np.uint8))
+    return (skin * near).astype(np.float32)
+
+
+def _line(mask: np.ndarray, a: np.ndarray, b: np.ndarray, radius: float) -> None:
+    cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, max(1, int(2 * radius)))
+
+
+def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: np.ndarray | None) -> np.ndarray:
+    """Where visible skin is looked for (uint8 0/1): face, neck and neckline, arms and hands.
+
+    Skin colour alone is not enough: beige trousers, a tan print or light-brown hair can sit
+    within a skin tone's tolerance, and garment pixels must not change. Legs are left out on
+    purpose: trousers cover them more often than not, and their colour is the riskiest.
+    """
+    h, w = shape[:2]
+    p = pose.points
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    regions = np.zeros((h, w), np.uint8)
+    for shoulder, elbow, wrist, fingers in (
+        (models.LEFT_SHOULDER, models.LEFT_ELBOW, models.LEFT_WRIST, (17, 19, 21)),
+        (models.RIGHT_SHOULDER, models.RIGHT_ELBOW, models.RIGHT_WRIST, (18, 20, 22)),
+    ):
+        _line(regions, p[shoulder], p[elbow], 0.2 * width)
+        _line(regions, p[elbow], p[wrist], 0.16 * width)
+        for finger in fingers:
+            _line(regions, p[wrist], p[finger], 0.12 * width)
+        cv2.circle(regions, (int(p[wrist][0]), int(p[wrist][1])), int(0.15 * width), 1, -1)
+    # Neck and neckline: from the jaw down to a little below the shoulder line.
+    if face is not None:
+        jaw = face[[172, 152, 397]]
+        neck_top = float(jaw[:, 1].min())
+    else:
+        neck_top = float(p[models.NOSE, 1])
+    left, right = p[models.RIGHT_SHOULDER], p[models.LEFT_SHOULDER]
+    drop = np.array([0.0, 0.35 * width], np.float32)
+    centre_x = float((left[0] + right[0]) / 2)
+    polygon = np.array(
+        [
+            [centre_x - 0.3 * width, neck_top],
+            [centre_x + 0.3 * width, neck_top],
+            right + drop,
+            left + drop,
+        ],
+        np.int32,
+    )
+    cv2.fillConvexPoly(regions, polygon, 1)
+    if face is not None:
+        cv2.fillConvexPoly(regions, cv2.convexHull(face[FACE_OVAL].astype(np.int32)), 1)
+    return regions
+
+
+def analyse_person(rgb: np.ndarray, subject: Subject | None = None) -> Person:
+    """Pose, matte, face and skin of the person in `rgb`; NoPersonFound if there is none."""
+    if subject is None or subject.pose is None:
+        small, scale = work_copy(rgb)
+        if detect_person(small, scale) is None:
+            raise NoPersonFound(
+                "No person could be found in the model photo; choose another model."
+            )
+        subject = find_subject(rgb, want="person")
+    assert subject.pose is not None
+    face = face_points(rgb, subject.pose)
+    regions = bare_regions(rgb.shape, subject.pose, face)
+    person = subject.cutout.alpha * regions
+    skin_tone = tone(rgb, face) if face is not None else None
+    if skin_tone is None:
+        # No face (cropped at the chin): the tone of what looks like skin on the arms and
+        # neck, by the classic YCrCb ranges, then the same tolerance as with a face.
+        rough = skin_mask(rgb, person, None) > 0.5
+        if cv2.countNonZero(rough.astype(np.uint8)) > 200:
+            skin_tone = np.median(
+                cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)[rough].astype(np.float32), axis=0
+            )
+    skin = (
+        skin_mask(rgb, person, skin_tone)
+        if skin_tone is not None
+        else np.zeros(rgb.shape[:2], np.float32)
+    )
+    return Person(rgb, subject, subject.pose, face, skin_tone, skin)
+
+
+_CACHE: OrderedDict[bytes, Person] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+CACHE_SIZE = 6  # a catalog's worth of digital models; ~10 MB each at 768x1024
+
+
+def digital_model(rgb: np.ndarray) -> Person:
+    """`analyse_person` for a catalog model, cached by the image's content."""
+    key = hashlib.blake2b(rgb.tobytes(), digest_size=16).digest() + repr(rgb.shape).encode()
+    with _CACHE_LOCK:
+        found = _CACHE.get(key)
+        if found is not None:
+            _CACHE.move_to_end(key)
+            return found
+    try:
+        person = analyse_person(rgb)
+    except NoPersonFound:
+        raise NoPersonFound(
+            "No person could be found in the chosen model photo; choose another model."
+        ) from None
+    if person.face is None:
+        raise NoPersonFound(
+            "The chosen model's face could not be found; choose a model whose face is visible."
+        )
+    with _CACHE_LOCK:
+        _CACHE[key] = person
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return person

@@ -1,0 +1,393 @@
+"""Model swap, case (b): the photo is a garment alone (flat lay or ghost mannequin).
+
+The digital model is dressed in it:
+1. key points from the garment's matte: shoulders, armpits, sleeves, hem;
+2. the torso part is placed on the model's torso (shoulder line from the pose landmarks), the
+   sleeves are cut off at the armpits and turned about the shoulders to lie along the model's
+   arms (a flat lay spreads them sideways; the catalog models' arms hang down);
+3. the garment is shaded with the model photo's own lighting (folds and fall-off of the top the
+   model wears, which is light-coloured in the catalog);
+4. the model's arms stay in front of the torso part, hands and hair in front of everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from core.engine import NoGarmentFound, ProgressFn
+from engine import models
+from engine.analysis import Subject
+from engine.digital_model import FACE_OVAL, Person
+
+SCAN_WIDTH = 256  # garment key points are read from the matte at this width
+# Where the garment's shoulder seams land, as a multiple of the distance between the pose's
+# shoulder joints (seams sit just outside the joints), and how much a flat lay narrows when it
+# wraps around a body (front view).
+SEAM_WIDTH = 1.12
+WRAP = 0.92
+# Garments without sleeves (camis, bandeaus) are fitted by their chest to the model's chest.
+CHEST_WIDTH = 1.05
+
+
+@dataclass(frozen=True)
+class Sleeve:
+    mask: np.ndarray  # bool, garment photo's size
+    pivot: np.ndarray  # (2,) where it joins the body, garment pixels
+    end: np.ndarray  # (2,) its far end, garment pixels
+
+
+@dataclass(frozen=True)
+class GarmentShape:
+    left_shoulder: np.ndarray  # image-left, garment pixels
+    right_shoulder: np.ndarray
+    chest_y: float  # a row through the chest (below the armpits)
+    chest_width: float
+    sleeves: tuple[Sleeve, Sleeve] | None  # image-left, image-right
+
+
+def _centre_runs(mask: np.ndarray, cx: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the extent of the run of garment pixels through column cx (-1 where none)."""
+    h, w = mask.shape
+    left = np.full(h, -1, np.int32)
+    right = np.full(h, -1, np.int32)
+    for y in range(h):
+        row = mask[y]
+        if not row[cx]:
+            continue
+        gaps_left = np.nonzero(~row[:cx])[0]
+        gaps_right = np.nonzero(~row[cx:])[0]
+        left[y] = gaps_left[-1] + 1 if len(gaps_left) else 0
+        right[y] = cx + gaps_right[0] - 1 if len(gaps_right) else w - 1
+    return left, right
+
+
+def garment_shape(alpha: np.ndarray) -> GarmentShape:
+    """Shoulders, chest and sleeves of a garment from its matte (garment photo's pixels)."""
+    h, w = alpha.shape
+    scale = SCAN_WIDTH / w
+    small = cv2.resize(alpha, (SCAN_WIDTH, max(8, round(h * scale))), interpolation=cv2.INTER_AREA)
+    mask = small > 0.5
+    rows = np.nonzero(mask.any(axis=1))[0]
+    if len(rows) < 10:
+        raise NoGarmentFound("No garment could be separated from the background of the photo.")
+    top, bottom = int(rows[0]), int(rows[-1])
+    height = bottom - top + 1
+    # The torso's centre line: the middle of the lower half, where sleeves rarely reach.
+    lower = mask[top + height // 2 : bottom + 1]
+    cols = np.nonzero(lower.any(axis=0))[0]
+    cx = int((cols[0] + cols[-1]) // 2)
+    left, right = _centre_runs(mask, cx)
+    # Armpits: going up from the hem, the run through the centre suddenly widens where a
+    # sleeve joins it (tees), or where a hanging sleeve meets the body (long sleeves).
+    step = max(2, height // 40)
+    jump = 0.07 * SCAN_WIDTH
+
+    def armpit(side: np.ndarray, outward: int) -> int | None:
+        # Armpits sit in the upper part; lower down, a jump is a cuff touching the body.
+        for y in range(top + int(0.7 * height), top + height // 10, -1):
+            below = side[min(bottom, y + step)]
+            if side[y] < 0 or below < 0:
+                continue
+            if (side[y] - below) * outward > jump:
+                return y
+        return None
+
+    left_pit, right_pit = armpit(left, -1), armpit(right, 1)
+    # Garments are symmetric: one armpit found gives the other's height.
+    if left_pit is None and right_pit is not None:
+        left_pit = right_pit if left[right_pit] >= 0 else None
+    if right_pit is None and left_pit is not None:
+        right_pit = left_pit if right[left_pit] >= 0 else None
+    chest_row = top + int(0.35 * height)
+    if left_pit is not None and right_pit is not None:
+        chest_row = max(left_pit, right_pit) + step * 2
+    chest_row = min(chest_row, bottom)
+    chest_left, chest_right = int(left[chest_row]), int(right[chest_row])
+    if chest_left < 0:
+        xs = np.nonzero(mask[chest_row])[0]
+        chest_left, chest_right = int(xs[0]), int(xs[-1])
+    sleeves: tuple[Sleeve, Sleeve] | None = None
+    if left_pit is not None and right_pit is not None and min(left_pit, right_pit) > top + 2:
+        # The torso's sides just below the armpits; above them the torso is the columns between
+        # those sides, below them the run through the centre, kept from jumping outward where a
+        # hanging sleeve touches it. Whatever garment lies outside is sleeve.
+        side_l = int(left[min(bottom, left_pit + step)])
+        side_r = int(right[min(bottom, right_pit + step)])
+        # A long sleeve hanging against the body can make one side's run reach out to the
+        # cuff; garments are symmetric, so the narrower half stands for both.
+        half_l, half_r = cx - side_l, side_r - cx
+        if abs(half_l - half_r) > 0.15 * (half_l + half_r):
+            half = min(half_l, half_r)
+            side_l, side_r = cx - half, cx + half
+        shoulder_l = np.array([side_l, np.nonzero(mask[:, side_l])[0][0]], np.float32)
+        shoulder_r = np.array([side_r, np.nonzero(mask[:, side_r])[0][0]], np.float32)
+        torso = np.zeros_like(mask)
+        # A flared body widens by well under half a pixel per row (at SCAN_WIDTH); faster
+        # is a sleeve touching it.
+        last_l, last_r = float(side_l), float(side_r)
+        for y in range(top, bottom + 1):
+            if y > min(left_pit, right_pit) and left[y] >= 0:
+                last_l = max(float(left[y]), last_l - 0.5)
+                last_r = min(float(right[y]), last_r + 0.5)
+            torso[y, int(round(last_l)) : int(round(last_r)) + 1] = True
+        outside = mask & ~torso
+        columns = np.arange(SCAN_WIDTH)[None, :]
+        made = []
+        for side, shoulder, pit, outward in (
+            (side_l, shoulder_l, left_pit, -1),
+            (side_r, shoulder_r, right_pit, 1),
+        ):
+            part = (outside & ((columns - side) * outward > 0)).astype(np.uint8)
+            count, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+            if count < 2:
+                break
+            biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            ys, xs = np.nonzero(labels == biggest)
+            if len(ys) < 20:
+                break
+            # Turning about the shoulder's top keeps the shoulder line closed; the underarm
+            # swings in over the body, where the sleeve is drawn on top anyway.
+            pivot = np.array([side, shoulder[1] + 0.15 * (pit - shoulder[1])], np.float32)
+            distance = np.hypot(xs - pivot[0], ys - pivot[1])
+            far = distance >= np.percentile(distance, 90)
+            end = np.array([xs[far].mean(), ys[far].mean()], np.float32)
+            small_part = (labels == biggest).astype(np.uint8)
+            full = cv2.resize(small_part, (w, h), interpolation=cv2.INTER_LINEAR) > 0
+            made.append(Sleeve(full & (alpha > 0.01), pivot / scale, end / scale))
+        # Sleeves hang off shoulders at least half as wide as the chest; narrower "shoulders"
+        # mean the jumps were something else (a halter's neck tie, ruffles).
+        if len(made) == 2 and abs(side_r - side_l) >= 0.5 * (chest_right - chest_left + 1):
+            sleeves = (made[0], made[1])
+    if sleeves is None:
+        chest_row = top + int(0.35 * height)
+        xs = np.nonzero(mask[chest_row])[0]
+        chest_left, chest_right = int(xs[0]), int(xs[-1])
+        # No separate sleeves: the top edge's outer points (straps, the edge of a bandeau, or
+        # shoulders whose sleeves hang against the body).
+        band = mask[top : top + max(2, height // 16)]
+        xs = np.nonzero(band.any(axis=0))[0]
+        shoulder_l = np.array([xs[0], top], np.float32)
+        shoulder_r = np.array([xs[-1], top], np.float32)
+    return GarmentShape(
+        shoulder_l / scale,
+        shoulder_r / scale,
+        chest_row / scale,
+        (chest_right - chest_left + 1) / scale,
+        sleeves,
+    )
+
+
+def _rotation_about(point: np.ndarray, angle: float) -> np.ndarray:
+    """3x3 rotation by `angle` radians about `point`."""
+    c, s = np.cos(angle), np.sin(angle)
+    x, y = float(point[0]), float(point[1])
+    return np.array([[c, -s, x - c * x + s * y], [s, c, y - s * x - c * y], [0, 0, 1]], np.float64)
+
+
+def _angle(vector: np.ndarray) -> float:
+    return float(np.arctan2(vector[1], vector[0]))
+
+
+def torso_transform(shape: GarmentShape, model: Person) -> np.ndarray:
+    """3x3 affine from garment pixels to model pixels for the garment's body."""
+    points = model.pose.points
+    # The model's right shoulder is on the image's left.
+    joint_l, joint_r = points[models.RIGHT_SHOULDER], points[models.LEFT_SHOULDER]
+    hip_l, hip_r = points[models.RIGHT_HIP], points[models.LEFT_HIP]
+    joints = float(np.linalg.norm(joint_r - joint_l))
+    across = (joint_r - joint_l) / max(joints, 1.0)
+    # "Down" follows the body's axis (shoulders' middle to hips' middle), not the image's.
+    axis = (hip_l + hip_r) / 2 - (joint_l + joint_r) / 2
+    down = axis / max(float(np.linalg.norm(axis)), 1.0)
+    seam = float(np.linalg.norm(shape.right_shoulder - shape.left_shoulder))
+    if shape.sleeves is not None or seam >= 0.6 * shape.chest_width:
+        scale = SEAM_WIDTH * joints / max(seam, 1.0)
+        anchor_g = (shape.left_shoulder + shape.right_shoulder) / 2
+        # Seams sit slightly above the joints.
+        anchor_m = (joint_l + joint_r) / 2 - down * joints * 0.12
+    else:
+        scale = CHEST_WIDTH * joints / max(shape.chest_width * WRAP, 1.0)
+        anchor_g = np.array(
+            [(shape.left_shoulder[0] + shape.right_shoulder[0]) / 2, shape.chest_y], np.float32
+        )
+        torso = float(np.linalg.norm(axis))
+        anchor_m = (joint_l + joint_r) / 2 + down * torso * 0.3
+    # Columns: garment x and y axes in model pixels. x narrows by WRAP (the flat lay wraps
+    # around the body); y keeps the garment's length at the same scale.
+    x_axis = across * scale * WRAP
+    y_axis = down * scale
+    linear = np.stack([x_axis, y_axis], axis=1).astype(np.float64)
+    offset = anchor_m - linear @ anchor_g
+    return np.array(
+        [
+            [linear[0, 0], linear[0, 1], offset[0]],
+            [linear[1, 0], linear[1, 1], offset[1]],
+            [0, 0, 1],
+        ],
+        np.float64,
+    )
+
+
+def sleeve_transform(sleeve: Sleeve, torso: np.ndarray, model: Person, left: bool) -> np.ndarray:
+    """The torso's transform, then a turn about the shoulder so the sleeve follows the arm."""
+    points = model.pose.points
+    # Image-left sleeve on the model's right arm.
+    shoulder, elbow, wrist = (
+        (models.RIGHT_SHOULDER, models.RIGHT_ELBOW, models.RIGHT_WRIST)
+        if left
+        else (models.LEFT_SHOULDER, models.LEFT_ELBOW, models.LEFT_WRIST)
+    )
+    pivot = (torso @ np.append(sleeve.pivot, 1.0))[:2]
+    end = (torso @ np.append(sleeve.end, 1.0))[:2]
+    upper_arm = float(np.linalg.norm(points[elbow] - points[shoulder]))
+    # Long sleeves aim at the wrist, short ones along the upper arm.
+    target = points[wrist] if np.linalg.norm(end - pivot) > 1.2 * upper_arm else points[elbow]
+    turn = _angle(target - points[shoulder]) - _angle(end - pivot)
+    turn = (turn + np.pi) % (2 * np.pi) - np.pi
+    return _rotation_about(pivot, turn) @ torso
+
+
+def _warp(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], linear: bool) -> np.ndarray:
+    return cv2.warpAffine(
+        image,
+        matrix[:2].astype(np.float32),
+        size,
+        flags=cv2.INTER_LINEAR if linear else cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+
+
+def _capsule(shape: tuple[int, int], a: np.ndarray, b: np.ndarray, radius: float) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.line(mask, tuple(int(v) for v in a), tuple(int(v) for v in b), 1, max(1, int(2 * radius)))
+    return mask
+
+
+def arm_masks(model: Person) -> tuple[np.ndarray, np.ndarray]:
+    """The model's bare arms and hands (float32 0/1): skin along the pose's arm bones."""
+    h, w = model.rgb.shape[:2]
+    p = model.pose.points
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    arms = np.zeros((h, w), np.uint8)
+    hands = np.zeros((h, w), np.uint8)
+    for s, e, wr in (
+        (models.LEFT_SHOULDER, models.LEFT_ELBOW, models.LEFT_WRIST),
+        (models.RIGHT_SHOULDER, models.RIGHT_ELBOW, models.RIGHT_WRIST),
+    ):
+        arms |= _capsule((h, w), p[s], p[e], 0.2 * width)
+        arms |= _capsule((h, w), p[e], p[wr], 0.17 * width)
+        cv2.circle(hands, tuple(int(v) for v in p[wr]), int(0.22 * width), 1, -1)
+    skin = model.skin > 0.5
+    return (arms.astype(bool) & skin).astype(np.float32), (hands.astype(bool) & skin).astype(
+        np.float32
+    )
+
+
+def hair_mask(model: Person) -> np.ndarray:
+    """The model's hair that can fall in front of a garment: dark, not skin, near the head."""
+    h, w = model.rgb.shape[:2]
+    p = model.pose.points
+    shoulder_y = float(min(p[models.LEFT_SHOULDER, 1], p[models.RIGHT_SHOULDER, 1]))
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    zone = np.zeros((h, w), bool)
+    zone[: int(max(0, shoulder_y + 0.45 * width))] = True
+    grey = cv2.cvtColor(model.rgb, cv2.COLOR_RGB2GRAY)
+    hair = zone & (grey < 90) & (model.subject.cutout.alpha > 0.5) & (model.skin < 0.5)
+    return hair.astype(np.float32)
+
+
+def shading(model: Person, where: np.ndarray) -> np.ndarray:
+    """The model photo's light on its torso, as a multiplier around 1 (float32).
+
+    Measured on the model's own top (bright, plain fabric in the catalog): its lightness over its
+    local average gives folds and fall-off, which are then laid onto the new garment. Other
+    regions (skin, jeans) would add their colour, not light, so they stay at 1.
+    """
+    h, w = model.rgb.shape[:2]
+    p = model.pose.points
+    top = float(min(p[models.LEFT_SHOULDER, 1], p[models.RIGHT_SHOULDER, 1]))
+    hips = float(max(p[models.LEFT_HIP, 1], p[models.RIGHT_HIP, 1]))
+    region = np.zeros((h, w), np.float32)
+    region[int(max(0, top)) : int(max(0, top + 0.75 * (hips - top)))] = 1.0
+    region *= (model.subject.cutout.alpha > 0.9) * (model.skin < 0.5) * (where > 0.5)
+    grey = cv2.cvtColor(model.rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    if region.sum() < 500:
+        return np.ones((h, w), np.float32)
+    # Only the brightest plain cloth: a light top reflects the light, not its own pattern.
+    cloth = region * (grey > np.percentile(grey[region > 0], 40))
+    # Smooth ratios at a quarter of the size: the light varies slowly, and small texture
+    # (a rib knit) must not be printed onto the new garment.
+    sw, sh = max(8, w // 4), max(8, h // 4)
+    g = cv2.resize(grey * cloth, (sw, sh), interpolation=cv2.INTER_AREA)
+    c = cv2.resize(cloth, (sw, sh), interpolation=cv2.INTER_AREA)
+    local = cv2.GaussianBlur(g, (0, 0), 1.2) / (cv2.GaussianBlur(c, (0, 0), 1.2) + 1e-3)
+    level = float(np.percentile(grey[cloth > 0], 80))
+    ratio = np.where(c > 0.5, local / max(level, 1.0), 1.0).astype(np.float32)
+    # Where no cloth was measured (under the arms, past the hem) the light fades to neutral.
+    weight = cv2.GaussianBlur((c > 0.5).astype(np.float32), (0, 0), 2.0)
+    ratio = 1.0 + (cv2.GaussianBlur(ratio, (0, 0), 1.0) - 1.0) * weight
+    ratio = np.clip(ratio, 0.7, 1.1) ** 0.8
+    return cv2.resize(ratio, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def dress_model(
+    garment: Subject, model: Person, progress: ProgressFn
+) -> tuple[np.ndarray, np.ndarray]:
+    """Case (b): the model wearing the garment, and the person's new matte (garment included)."""
+    alpha = garment.cutout.alpha
+    if float((alpha > 0.5).mean()) < 0.02:
+        raise NoGarmentFound("No garment could be separated from the background of the photo.")
+    progress(0.4, "fitting the garment")
+    shape = garment_shape(alpha)
+    h, w = model.rgb.shape[:2]
+    torso_m = torso_transform(shape, model)
+    body_alpha = alpha.copy()
+    layers: list[tuple[np.ndarray, np.ndarray]] = []
+    if shape.sleeves is not None:
+        for sleeve in shape.sleeves:
+            # Grown a little so the sleeve's soft outer edge goes with it; left behind, it
+            # would draw a faint outline where the sleeve lay in the flat lay.
+            grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+            body_alpha[grown] = 0.0
+    torso_rgb = _warp(garment.cutout.rgb, torso_m, (w, h), True)
+    torso_alpha = _warp(body_alpha, torso_m, (w, h), True)
+    layers.append((torso_rgb, torso_alpha))
+    if shape.sleeves is not None:
+        for sleeve, left in zip(shape.sleeves, (True, False), strict=True):
+            matrix = sleeve_transform(sleeve, torso_m, model, left)
+            grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+            sleeve_alpha = np.where(grown, alpha, 0.0).astype(np.float32)
+            layers.append(
+                (
+                    _warp(garment.cutout.rgb, matrix, (w, h), True),
+                    _warp(sleeve_alpha, matrix, (w, h), True),
+                )
+            )
+    progress(0.55, "shading")
+    coverage = np.maximum.reduce([a for _, a in layers])
+    light = shading(model, coverage)
+    arms, hands = arm_masks(model)
+    hair = hair_mask(model)
+    if model.face is not None:
+        # The face is always in front (a halter's neck tie must not cross it).
+        head = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(head, cv2.convexHull(model.face[FACE_OVAL].astype(np.int32)), 1)
+        hair = np.maximum(hair, head.astype(np.float32))
+    soft = lambda m: cv2.GaussianBlur(m, (0, 0), 1.5)  # noqa: E731 - a one-line helper
+    arms, hands, hair = soft(arms), soft(hands), soft(hair)
+    out = model.rgb.astype(np.float32)
+    for i, (rgb, layer_alpha) in enumerate(layers):
+        visible = layer_alpha * (1.0 - hands) * (1.0 - hair)
+        if i == 0 and shape.sleeves is None:
+            # Bare arms hang in front of a sleeveless garment's body. (With sleeves the arms
+            # are inside them; the sleeve layers are drawn over the body.)
+            visible *= 1.0 - arms
+        lit = rgb.astype(np.float32) * light[..., None]
+        out += (lit - out) * visible[..., None]
+    result = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    person = np.maximum(model.subject.cutout.alpha, coverage)
+    return result, person.astype(np.float32)
