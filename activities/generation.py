@@ -1,4 +1,6 @@
-"""Orchestration activities of a generation: verify, thumbnails, cost, charge, store, fail, notify.
+"""Orchestration activities of a generation: verify, cost, charge, fail, notify.
+
+(Rendering, thumbnails and storing the output are the imaging activity's, in activities/imaging.)
 
 All are synchronous and run in the worker's thread pool, so database and storage calls never
 block the worker's event loop. Each one is idempotent: Temporal may run it again after a crash.
@@ -18,9 +20,7 @@ from core.contracts import (
     CHARGE_CREDITS,
     COMPUTE_COST,
     FAIL_TASK,
-    MAKE_THUMBNAILS,
     NOTIFY,
-    STORE_OUTPUT,
     VERIFY_UPLOADS,
     ChargeInput,
     FailTaskInput,
@@ -28,13 +28,11 @@ from core.contracts import (
     GenerationPlan,
     GenerationRef,
     NotifyInput,
-    StoreOutputInput,
     TaskPlan,
 )
 from core.costs import generation_cost
 from core.db import SessionFactory
-from core.images import ImageRejected, check_image, thumbnail_from_bytes
-from core.keys import thumbnail_key
+from core.images import ImageRejected, check_image
 from core.models import Generation, Task, utcnow
 from core.settings import Settings
 from core.storage import Storage
@@ -105,23 +103,7 @@ class GenerationActivities:
             except ImageRejected as error:
                 raise rejected(error.message) from None
             plan.tasks.append(TaskPlan(task_id=task.id, input_key=task.input_key))
-        jobs.set_generation_tasks_progress(
-            self.sessions, ref.generation_id, jobs.PROGRESS_VERIFIED, "verified"
-        )
         return plan
-
-    @activity.defn(name=MAKE_THUMBNAILS)
-    def make_thumbnails(self, ref: GenerationRef) -> int:
-        """Thumbnails of the inputs (EXIF orientation applied), skipping ones that exist."""
-        made = 0
-        for task in self._tasks(ref.generation_id):
-            key = thumbnail_key(task.input_key)
-            if self.storage.stat(key) is not None:
-                continue
-            data = self.storage.get_bytes(task.input_key)
-            self.storage.put_bytes(key, thumbnail_from_bytes(data), "image/jpeg")
-            made += 1
-        return made
 
     @activity.defn(name=COMPUTE_COST)
     def compute_cost(self, ref: GenerationRef) -> int:
@@ -140,33 +122,21 @@ class GenerationActivities:
             )
         except credits.InsufficientCredits as error:
             raise rejected(str(error), "InsufficientCredits") from None
-        jobs.set_generation_tasks_progress(
-            self.sessions, inp.generation_id, jobs.PROGRESS_CHARGED, "charged"
-        )
+        # The generation is under way; its tasks stay "queued" until an imaging slot takes
+        # them, which is what a person waiting should see.
+        jobs.mark_generation_running(self.sessions, inp.generation_id)
         return result.free + result.paid
-
-    @activity.defn(name=STORE_OUTPUT)
-    def store_output(self, inp: StoreOutputInput) -> str:
-        """Thumbnail the engine's output and record the task as completed."""
-        jobs.set_task_progress(self.sessions, inp.task_id, jobs.PROGRESS_STORING, "storing")
-        thumb_key = thumbnail_key(inp.output_key)
-        if self.storage.stat(thumb_key) is None:
-            data = self.storage.get_bytes(inp.output_key)
-            self.storage.put_bytes(thumb_key, thumbnail_from_bytes(data), "image/jpeg")
-        with self.sessions.begin() as session:
-            task = session.get(Task, inp.task_id)
-            if task is not None and task.status != "completed":
-                task.status = "completed"
-                task.stage = "completed"
-                task.progress = 100
-                task.error = None
-                task.output_key = inp.output_key
-                task.output_thumbnail_key = thumb_key
-        return thumb_key
 
     @activity.defn(name=FAIL_TASK)
     def fail_task(self, inp: FailTaskInput) -> FailTaskOutput:
-        """Give back the task's share of the charge (once) and mark it failed with the reason."""
+        """Give back the task's share of the charge (once) and mark it failed with the reason.
+
+        A task whose output was stored (its activity finished but its report was lost) keeps
+        its result and its charge: the person has the image."""
+        with self.sessions() as session:
+            task = session.get(Task, inp.task_id)
+            if task is not None and task.status == "completed":
+                return FailTaskOutput(refunded=0)
         refunded = credits.refund(
             self.sessions,
             inp.account_id,

@@ -1,9 +1,15 @@
-"""The imaging activity: runs the engine for one input image, on the imaging task queue.
+"""The imaging activity: renders one input image and stores the result, on the imaging queue.
 
 The engine is CPU-bound and synchronous; this activity is synchronous too and runs in the
 imaging worker's thread pool, so it never blocks the event loop. It heartbeats from a side
 thread while the engine works (so a killed worker is noticed within the heartbeat timeout),
 and turns the engine's stage reports into the task's visible progress.
+
+It also makes the thumbnails and stores the output, and records the task as completed in the
+same step: the decoded photo and the rendered image are already in memory here, and the person
+waiting sees the result as soon as it exists, without one more trip through the workflow.
+Running it again (a retry after a crash) is safe: a task already completed returns its stored
+output without rendering again.
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ from temporalio.exceptions import ApplicationError
 from core import jobs
 from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
-from core.engine import Background, EngineError, ImageEngine
+from core.engine import Background, EngineError, ImageEngine, ProgressFn
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
 from core.keys import output_key, thumbnail_key
+from core.models import Task
 from core.storage import Storage
 
 CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
@@ -87,8 +94,44 @@ class ImagingActivities:
             return Background.photo(self._catalog_image(key))
         return Background.builtin(kind)
 
+    def _already_done(self, task_id: str) -> ImagingOutput | None:
+        with self.sessions() as session:
+            task = session.get(Task, task_id)
+            if task is None or task.status != "completed" or not task.output_key:
+                return None
+            key = task.output_key
+        content_type = "image/png" if key.endswith(".png") else "image/jpeg"
+        return ImagingOutput(output_key=key, content_type=content_type)
+
+    def _render(self, inp: ImagingInput, photo: Image.Image, progress: ProgressFn) -> Image.Image:
+        background = self._background(inp.background_kind, inp.background_key)
+        try:
+            if inp.service == "bodySwap":
+                if inp.model_key is None:
+                    raise ApplicationError(
+                        "A model swap needs a model.", type="EngineRejected", non_retryable=True
+                    )
+                model = self._catalog_image(inp.model_key)
+                return self.engine.body_swap(photo, model, background, progress)
+            if background is None:
+                raise ApplicationError(
+                    "A background replace needs a background.",
+                    type="EngineRejected",
+                    non_retryable=True,
+                )
+            return self.engine.replace_background(photo, background, progress)
+        except EngineError as error:
+            raise ApplicationError(
+                error.message,
+                type="EngineRejected" if not error.retryable else "EngineUnavailable",
+                non_retryable=not error.retryable,
+            ) from None
+
     @activity.defn(name=RUN_IMAGING)
     def run_imaging(self, inp: ImagingInput) -> ImagingOutput:
+        done = self._already_done(inp.task_id)
+        if done is not None:
+            return done
         low, high = jobs.IMAGING_RANGE
         jobs.set_task_progress(self.sessions, inp.task_id, low, "starting")
         last_write = [0.0]
@@ -104,33 +147,16 @@ class ImagingActivities:
 
         with heartbeating(self.heartbeat_interval):
             photo = decode_rgb(self.storage.get_bytes(inp.input_key))
-            background = self._background(inp.background_kind, inp.background_key)
-            try:
-                if inp.service == "bodySwap":
-                    if inp.model_key is None:
-                        raise ApplicationError(
-                            "A model swap needs a model.", type="EngineRejected", non_retryable=True
-                        )
-                    model = self._catalog_image(inp.model_key)
-                    result = self.engine.body_swap(photo, model, background, progress)
-                else:
-                    if background is None:
-                        raise ApplicationError(
-                            "A background replace needs a background.",
-                            type="EngineRejected",
-                            non_retryable=True,
-                        )
-                    result = self.engine.replace_background(photo, background, progress)
-            except EngineError as error:
-                raise ApplicationError(
-                    error.message,
-                    type="EngineRejected" if not error.retryable else "EngineUnavailable",
-                    non_retryable=not error.retryable,
-                ) from None
+            # The input's thumbnail, for the progress view; usually the browser made it already.
+            input_thumb = thumbnail_key(inp.input_key)
+            if self.storage.stat(input_thumb) is None:
+                self.storage.put_bytes(input_thumb, thumbnail_jpeg(photo), "image/jpeg")
+            result = self._render(inp, photo, progress)
             data, content_type, extension = encode_output(result)
             key = output_key(inp.generation_id, inp.task_id, extension)
+            thumb_key = thumbnail_key(key)
             self.storage.put_bytes(key, data, content_type)
             # The thumbnail from the image in hand, so storing needs no second download.
-            self.storage.put_bytes(thumbnail_key(key), thumbnail_jpeg(result), "image/jpeg")
-        jobs.set_task_progress(self.sessions, inp.task_id, high, "rendered")
+            self.storage.put_bytes(thumb_key, thumbnail_jpeg(result), "image/jpeg")
+        jobs.complete_task(self.sessions, inp.task_id, key, thumb_key)
         return ImagingOutput(output_key=key, content_type=content_type)

@@ -12,6 +12,7 @@ from temporalio.client import Client
 
 from api.errors import ApiError
 from api.security import Principal, TokenInvalid, read_token
+from api.task_watch import TaskWatcher
 from core.db import SessionFactory
 from core.models import Account, AuthSession, as_utc, utcnow
 from core.settings import Settings
@@ -27,9 +28,11 @@ class AppServices:
     storage: Storage
     temporal: Client
     jwt_secret: str
+    task_watcher: TaskWatcher
 
 
-def get_services(request: Request) -> AppServices:
+# Async on purpose: a plain function here would cost every request a thread-pool round trip.
+async def get_services(request: Request) -> AppServices:
     services: AppServices = request.app.state.services
     return services
 

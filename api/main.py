@@ -16,6 +16,7 @@ from temporalio.client import Client
 from api.deps import AppServices
 from api.errors import ApiError, install_error_handlers
 from api.routers import auth, catalog, costs, guests, services, tasks, uploads, users
+from api.task_watch import TaskWatcher
 from api.tracing import TracingMiddleware
 from core.db import make_engine, make_session_factory
 from core.observability import setup_observability, temporal_interceptors
@@ -35,7 +36,7 @@ async def connect_temporal(settings: Settings, attempts: int = 60) -> Client:
             return await Client.connect(
                 settings.temporal_address,
                 namespace=settings.temporal_namespace,
-                interceptors=temporal_interceptors(),
+                interceptors=temporal_interceptors(settings),
             )
         except Exception:
             if attempt == attempts - 1:
@@ -51,16 +52,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.resolved_database_url)
+        sessions = make_session_factory(engine)
+        watcher = TaskWatcher(sessions, settings.resolved_database_url)
         app.state.services = AppServices(
             settings=settings,
-            sessions=make_session_factory(engine),
+            sessions=sessions,
             storage=Storage(settings),
             temporal=await connect_temporal(settings),
             jwt_secret=settings.resolved_jwt_secret(),
+            task_watcher=watcher,
         )
         try:
             yield
         finally:
+            await watcher.close()
             engine.dispose()
 
     app = FastAPI(

@@ -14,11 +14,9 @@ SERVICES = ("bodySwap", "burstreplace")
 
 # Activity names: the orchestration ones run on the `task_queue`, imaging on `imaging_task_queue`.
 VERIFY_UPLOADS = "verify_uploads"
-MAKE_THUMBNAILS = "make_thumbnails"
 COMPUTE_COST = "compute_cost"
 CHARGE_CREDITS = "charge_credits"
 RUN_IMAGING = "run_imaging"
-STORE_OUTPUT = "store_output"
 FAIL_TASK = "fail_task"
 NOTIFY = "notify"
 
@@ -98,13 +96,6 @@ class ImagingInput:
 class ImagingOutput:
     output_key: str
     content_type: str
-
-
-@dataclass
-class StoreOutputInput:
-    generation_id: str
-    task_id: str
-    output_key: str
 
 
 @dataclass

@@ -16,11 +16,9 @@ log = logging.getLogger(__name__)
 
 TERMINAL = ("completed", "failed")
 
-# Task progress milestones outside the engine; the engine reports within IMAGING_RANGE.
-PROGRESS_VERIFIED = 3
-PROGRESS_CHARGED = 6
-IMAGING_RANGE = (10, 92)
-PROGRESS_STORING = 95
+# Task progress while the engine works (it reports fractions of its work within this range);
+# 100 when the output is stored.
+IMAGING_RANGE = (10, 95)
 
 
 def set_task_progress(
@@ -41,20 +39,27 @@ def set_task_progress(
         task.progress = max(task.progress, progress)
 
 
-def set_generation_tasks_progress(
-    sessions: SessionFactory, generation_id: str, progress: int, stage: str
+def complete_task(
+    sessions: SessionFactory, task_id: str, output_key: str, output_thumbnail_key: str
 ) -> None:
+    """Record a task's stored output; once completed, a task never changes again."""
+    with sessions.begin() as session:
+        task = session.get(Task, task_id)
+        if task is None or task.status in TERMINAL:
+            return
+        task.status = "completed"
+        task.stage = "completed"
+        task.progress = 100
+        task.error = None
+        task.output_key = output_key
+        task.output_thumbnail_key = output_thumbnail_key
+
+
+def mark_generation_running(sessions: SessionFactory, generation_id: str) -> None:
     with sessions.begin() as session:
         generation = session.get(Generation, generation_id)
         if generation is not None and generation.status == "queued":
             generation.status = "running"
-        for task in session.execute(
-            select(Task).where(Task.generation_id == generation_id)
-        ).scalars():
-            if task.status not in TERMINAL:
-                task.status = "running"
-                task.stage = stage
-                task.progress = max(task.progress, progress)
 
 
 def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> None:

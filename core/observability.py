@@ -48,7 +48,11 @@ def setup_observability(service_name: str, settings: Settings) -> None:
         log.info("Sentry error reporting on")
 
 
-def temporal_interceptors() -> list[Any]:
+def temporal_interceptors(settings: Settings) -> list[Any]:
+    """Temporal's tracing interceptor, only when traces go somewhere: it makes spans for every
+    workflow task and activity, which a worker under load pays for in CPU."""
+    if settings.otel_exporter == "none":
+        return []
     from temporalio.contrib.opentelemetry import TracingInterceptor
 
     return [TracingInterceptor()]

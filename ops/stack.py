@@ -161,7 +161,12 @@ class Stack:
             engine.dispose()
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
-        return self._spawn(name, [sys.executable, "-m", "ops.worker"])
+        """The orchestration worker: workflows and their quick database/storage steps."""
+        return self._spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "orchestration"])
+
+    def start_imaging(self, name: str = "imaging") -> subprocess.Popen[bytes]:
+        """The imaging worker: the engine, in its own process (its own interpreter lock)."""
+        return self._spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "imaging"])
 
     def start_api(self) -> None:
         s = self.settings
@@ -193,6 +198,7 @@ class Stack:
             self.start_storage()
             self.prepare_data(seed_catalog)
             self.start_worker()
+            self.start_imaging()
             self.start_api()
         except BaseException:
             self.stop()

@@ -1,9 +1,11 @@
 """The worker process: the composition root that builds the real engine, storage and database
 and registers the workflow and activities.
 
-One process polls both task queues: orchestration (workflow + quick activities) and imaging
-(engine work, as many at once as `imaging_concurrency`). In production they can run apart:
-`--queues imaging` on GPU/CPU-heavy nodes, `--queues orchestration` elsewhere.
+A process polls one or both task queues: orchestration (workflow + quick activities) and imaging
+(engine work, as many at once as `imaging_concurrency`). The embedded stack runs them as two
+processes, `--queues orchestration` and `--queues imaging`, so the workflow machinery and the
+engine's Python never compete for one interpreter lock; in production the imaging processes go
+on the GPU/CPU-heavy nodes.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def build_engine(settings: Settings) -> ImageEngine:
 def build_workers(
     client: Client,
     settings: Settings,
-    engine: ImageEngine,
+    engine: ImageEngine | None,
     queues: tuple[str, ...] = ("orchestration", "imaging"),
 ) -> list[Worker]:
     sessions = make_session_factory(make_engine(settings.resolved_database_url))
@@ -57,10 +59,8 @@ def build_workers(
                 workflows=[GenerationWorkflow],
                 activities=[
                     steps.verify_uploads,
-                    steps.make_thumbnails,
                     steps.compute_cost,
                     steps.charge_credits,
-                    steps.store_output,
                     steps.fail_task,
                     steps.notify,
                 ],
@@ -69,6 +69,8 @@ def build_workers(
             )
         )
     if "imaging" in queues:
+        if engine is None:
+            raise ValueError("the imaging queue needs an engine")
         imaging = ImagingActivities(
             sessions,
             storage,
@@ -91,15 +93,17 @@ def build_workers(
 
 async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
     setup_observability("metamodel-worker", settings)
-    engine = build_engine(settings)
-    # Load the engine's models before taking work, so no user's first image waits for them.
-    warm_up = getattr(engine, "warm_up", None)
-    if callable(warm_up):
-        await asyncio.to_thread(warm_up)
+    engine: ImageEngine | None = None
+    if "imaging" in queues:
+        engine = build_engine(settings)
+        # Load the engine's models before taking work, so no user's first image waits for them.
+        warm_up = getattr(engine, "warm_up", None)
+        if callable(warm_up):
+            await asyncio.to_thread(warm_up)
     client = await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
-        interceptors=temporal_interceptors(),
+        interceptors=temporal_interceptors(settings),
     )
     workers = build_workers(client, settings, engine, queues)
     stop = asyncio.Event()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,6 +95,45 @@ def test_guest_path_end_to_end(base_url: str, person: bytes, stack: Settings) ->
     engine.dispose()
     assert [(m.to_address, m.subject) for m in mails] == [
         ("guest@example.com", "Your images are ready")]
+
+
+def _state(tasks: list[dict[str, object]]) -> str:
+    return ",".join(f"{t['status']}:{t['progress']}" for t in tasks)
+
+
+def test_long_poll_answers_when_a_task_moves_on(base_url: str, person: bytes) -> None:
+    guest = Guest(base_url)
+    key = guest.upload(person)
+    submitted = guest.submit("bodySwap", [key], modelId="model-1", backgroundId="bg-1")
+    task_ids = submitted.json()["data"]["taskIds"]
+    ids = json.dumps(task_ids)
+
+    # Follow the task as the web app does: each answer differs from what was last seen, and
+    # arrives long before the 20 s wait runs out (the engine needs about a second).
+    since, answers, started = "queued:0", 0, time.monotonic()
+    while True:
+        response = guest.get("/api/v1/task/pollTasks", taskIds=ids, since=since, waitMs=20000)
+        assert response.status_code == 200, response.text
+        tasks = response.json()["data"]
+        answers += 1
+        assert _state(tasks) != since, f"answered without a change after {answers} polls"
+        since = _state(tasks)
+        if tasks[0]["status"] in ("completed", "failed"):
+            break
+    assert tasks[0]["status"] == "completed" and tasks[0]["outputs"], tasks
+    assert time.monotonic() - started < 15 and answers <= 25
+
+    # Nothing changes any more: the server holds the request for the whole wait, then answers
+    # with the same state.
+    held = time.monotonic()
+    response = guest.get("/api/v1/task/pollTasks", taskIds=ids, since=since, waitMs=1500)
+    assert _state(response.json()["data"]) == since and time.monotonic() - held >= 1.4
+
+    # A stale `since` is answered at once; no `since` means a plain poll.
+    quick = time.monotonic()
+    response = guest.get("/api/v1/task/pollTasks", taskIds=ids, since="queued:0", waitMs=20000)
+    assert _state(response.json()["data"]) == since and time.monotonic() - quick < 5
+    assert guest.get("/api/v1/task/pollTasks", taskIds=ids, waitMs=60000).status_code == 422
 
 
 def test_402_when_credits_do_not_cover_the_cost(base_url: str, person: bytes) -> None:

@@ -1,4 +1,4 @@
-"""The worker is killed with SIGKILL in the middle of the imaging activity and restarted.
+"""The imaging worker is killed with SIGKILL in the middle of the imaging activity and restarted.
 
 The generation must still complete, and the guest must be charged exactly once.
 """
@@ -72,16 +72,19 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         tasks = _tasks(settings, task_ids)
-        if any(t.status == "running" and 10 < t.progress < 92 for t in tasks):
+        if any(t.status == "running" and 10 < t.progress < 95 for t in tasks):
             break
         time.sleep(0.02)
     else:
         pytest.fail("the engine never started")
     assert not all(t.status == "completed" for t in tasks)
 
+    # Both worker processes die at once: the one rendering and the one running the workflow.
+    stack.kill_process("imaging")
     stack.kill_process("worker")
     time.sleep(1)
     stack.start_worker("worker-restarted")
+    stack.start_imaging("imaging-restarted")
 
     finished = guest.wait(task_ids, timeout=240)
     assert [t["status"] for t in finished] == ["completed"] * 3, finished

@@ -1,4 +1,8 @@
-"""Task polling: what the browser calls while it shows progress."""
+"""Task polling: what the browser calls while it shows progress.
+
+Plain polling works (no `since`: the answer comes at once). A browser that passes `since`, the
+tasks' `status:progress` as it last saw them, and `waitMs` is answered the moment any task moves
+on (see api/task_watch.py): fewer requests, and the result shows without a polling delay."""
 
 from __future__ import annotations
 
@@ -7,11 +11,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
 
-from api.deps import CurrentPrincipal, ServicesDep
+from api.deps import AppServices, CurrentPrincipal, ServicesDep
 from api.errors import ApiError
 from api.generations import task_view
 from api.schemas import Envelope, TaskView
+from api.security import Principal
+from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
 from core.models import Generation, Task
 
 router = APIRouter(prefix="/api/v1/task", tags=["tasks"])
@@ -31,14 +38,7 @@ def _parse_ids(raw: str) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-@router.get("/pollTasks", response_model=Envelope[list[TaskView]])
-def poll_tasks(
-    services: ServicesDep,
-    principal: CurrentPrincipal,
-    taskIds: Annotated[str, Query(description='JSON array of task ids, e.g. ["a","b"]')],
-) -> Envelope[list[TaskView]]:
-    """Status, progress (0-100), outputs and error of each task, in the order asked."""
-    ids = _parse_ids(taskIds)
+def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[TaskView]:
     with services.sessions() as session:
         rows = session.execute(
             select(Task)
@@ -49,4 +49,38 @@ def poll_tasks(
     missing = [i for i in ids if i not in found]
     if missing:
         raise ApiError(404, f"Task {missing[0]} was not found.")
-    return Envelope(data=[task_view(services.storage, found[i]) for i in ids])
+    return [task_view(services.storage, found[i]) for i in ids]
+
+
+@router.get("/pollTasks", response_model=Envelope[list[TaskView]])
+async def poll_tasks(
+    services: ServicesDep,
+    principal: CurrentPrincipal,
+    taskIds: Annotated[str, Query(description='JSON array of task ids, e.g. ["a","b"]')],
+    since: Annotated[
+        str | None,
+        Query(
+            max_length=4000,
+            description="The tasks' state as last seen: `status:progress` of each task, in the "
+            'order of taskIds, comma-joined (e.g. "running:40,queued:0"). With waitMs, the '
+            "answer waits until a task differs from it.",
+        ),
+    ] = None,
+    waitMs: Annotated[
+        int,
+        Query(
+            ge=0,
+            le=int(MAX_WAIT_SECONDS * 1000),
+            description="Long polling: wait up to this long for a change from `since`.",
+        ),
+    ] = 0,
+) -> Envelope[list[TaskView]]:
+    """Status, progress (0-100), outputs and error of each task, in the order asked."""
+    ids = _parse_ids(taskIds)
+    views = await run_in_threadpool(_views, services, principal, ids)
+    if since is not None and waitMs > 0:
+        current = state_of(ids, {v.taskId: task_state(v.status, v.progress) for v in views})
+        if current == since:
+            await services.task_watcher.wait(ids, since, waitMs / 1000)
+            views = await run_in_threadpool(_views, services, principal, ids)
+    return Envelope(data=views)

@@ -1,3 +1,4 @@
+import { LONG_POLL_WAIT_MS } from '@/config'
 import { api } from '@/lib/api'
 import type { RequestType, ServiceJob, ServiceSubmitted, Task } from '@/types/api'
 
@@ -38,8 +39,29 @@ export function submitGeneration(req: SubmitRequest): Promise<ServiceSubmitted> 
   })
 }
 
-export function pollTasks(taskIds: string[], signal?: AbortSignal): Promise<Task[]> {
-  return api.get<Task[]>('/api/v1/task/pollTasks', { taskIds: JSON.stringify(taskIds) }, signal)
+/** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
+export function taskState(taskIds: string[], tasks: Task[]): string {
+  const byId = new Map(tasks.map((t) => [t.taskId, t]))
+  return taskIds
+    .map((id) => {
+      const t = byId.get(id)
+      return t ? `${t.status}:${t.progress}` : 'queued:0'
+    })
+    .join(',')
+}
+
+/**
+ * Task status. With `since` (what the page shows now) the server answers as soon as
+ * something differs from it, or after `waitMs`: a long poll.
+ */
+export function pollTasks(
+  taskIds: string[],
+  signal?: AbortSignal,
+  since?: string,
+  waitMs = LONG_POLL_WAIT_MS,
+): Promise<Task[]> {
+  const query = { taskIds: JSON.stringify(taskIds), ...(since === undefined ? {} : { since, waitMs }) }
+  return api.get<Task[]>('/api/v1/task/pollTasks', query, signal)
 }
 
 export function getService(serviceId: string, signal?: AbortSignal): Promise<ServiceJob> {

@@ -6,7 +6,7 @@ import { refreshCreditsAtom } from '@/features/credits/stores/credits'
 import { stepsFlowAtom, updateJobAtom, type GeneratedJob } from '@/features/flow/stores/stepsFlow'
 import { isAbortError } from '@/lib/api'
 import type { Task } from '@/types/api'
-import { pollTasks } from '../api/generate'
+import { pollTasks, taskState } from '../api/generate'
 
 export function isTerminal(task: Task): boolean {
   return task.status === 'completed' || task.status === 'failed'
@@ -33,9 +33,10 @@ function mergeTasks(job: GeneratedJob, fresh: Task[]): Task[] {
 }
 
 /**
- * Polls pollTasks about every 700 ms until every task of the job is completed
- * or failed, writing each snapshot into the flow (so a reload can resume).
- * Returns a connection warning when polls keep failing.
+ * Follows the job's tasks with long polls (the server answers the moment a task
+ * moves on) until every task is completed or failed, writing each snapshot into
+ * the flow (so a reload can resume). Returns a connection warning when polls
+ * keep failing.
  */
 export function useJobPolling(job: GeneratedJob | null): string | null {
   const updateJob = useSetAtom(updateJobAtom)
@@ -56,11 +57,14 @@ export function useJobPolling(job: GeneratedJob | null): string | null {
     const tick = async () => {
       const job = latest()
       if (!job) return
+      let changed = false
       try {
-        const fresh = await pollTasks(job.taskIds, ctrl.signal)
+        const since = taskState(job.taskIds, job.tasks)
+        const fresh = await pollTasks(job.taskIds, ctrl.signal, since)
         failures = 0
         setWarning(null)
         const next = { ...job, tasks: mergeTasks(latest() ?? job, fresh) }
+        changed = taskState(next.taskIds, next.tasks) !== since
         updateJob(next)
         if (jobFinished(next)) {
           // Failed tasks may be refunded: show the real balance.
@@ -72,8 +76,9 @@ export function useJobPolling(job: GeneratedJob | null): string | null {
         failures += 1
         if (failures >= 3) setWarning('Connection problem while checking progress. Still trying…')
       }
-      // Back off gently while the server is unreachable.
-      const delay = failures ? Math.min(POLL_INTERVAL_MS * 2 ** failures, 10_000) : POLL_INTERVAL_MS
+      // A change: ask again at once (the server holds the request until the next one).
+      // No change (the wait ran out): a short pause. Errors: back off gently.
+      const delay = failures ? Math.min(POLL_INTERVAL_MS * 2 ** failures, 10_000) : changed ? 0 : POLL_INTERVAL_MS
       timer = setTimeout(() => void tick(), delay)
     }
     void tick()
