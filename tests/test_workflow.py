@@ -14,12 +14,24 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from PIL import Image
 from sqlalchemy import select
 from temporalio.client import Client
+from temporalio.testing import ActivityEnvironment
+from temporalio.worker import Replayer
 
+from activities.generation import GenerationActivities
+from activities.imaging import ImagingActivities
 from core import credits
-from core.contracts import GENERATION_WORKFLOW, GenerationOptions, GenerationResult, StartGeneration
+from core.contracts import (
+    GENERATION_WORKFLOW,
+    FailTaskInput,
+    GenerationOptions,
+    GenerationResult,
+    ImagingInput,
+    StartGeneration,
+)
 from core.db import SessionFactory
 from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
 from core.images import encode_jpeg
+from core.keys import thumbnail_key
 from core.models import Generation, LedgerEntry, OutboxMessage, Task
 from core.settings import Settings
 from core.storage import Storage
@@ -27,6 +39,7 @@ from ops.seed import seed
 from ops.worker import build_engine, build_workers
 from tests.conftest import FIXTURES, fixture_images
 from tests.helpers import make_account, make_generation, upload
+from workflows.generation import GenerationWorkflow
 
 _engine: ImageEngine | None = None
 
@@ -88,6 +101,13 @@ async def run_generation(
     return result
 
 
+async def assert_replays(temporal: Client, generation_id: str) -> None:
+    """The workflow runs unsandboxed (for speed): replaying its real history with today's code
+    is what shows it stays deterministic."""
+    history = await temporal.get_workflow_handle(generation_id).fetch_history()
+    await Replayer(workflows=[GenerationWorkflow]).replay_workflow(history)
+
+
 def balance(sessions: SessionFactory, account_id: str) -> int:
     with sessions() as session:
         value = credits.get_balance(session, account_id)
@@ -136,6 +156,41 @@ async def test_happy_path_body_swap_with_background(
     assert [(m.to_address, m.subject) for m in mails] == [
         ("guest@example.com", "Your images are ready")]
     assert f"serviceId={generation_id}" in mails[0].body
+    await assert_replays(temporal, generation_id)
+
+
+async def test_imaging_again_after_its_report_was_lost_keeps_the_stored_result(
+    settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    """A worker that stored the output but died before reporting: the retry must neither render
+    again nor replace the output, and a late failure must not refund the delivered image."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, fixture_images("people")[2].read_bytes())
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "burstreplace", [key], background_id="white")
+    credits.charge(sessions, account, 1, generation_id=generation_id)
+    counting = FlakyEngine(real_engine(), failures=0)
+    imaging = ImagingActivities(sessions, storage, counting, heartbeat_interval=0.5)
+    inp = ImagingInput(generation_id=generation_id, task_id=task_id, service="burstreplace",
+                       input_key=key, model_key=None, background_kind="white",
+                       background_key=None)
+
+    first = ActivityEnvironment().run(imaging.run_imaging, inp)
+    stored = storage.get_bytes(first.output_key)
+    again = ActivityEnvironment().run(imaging.run_imaging, inp)
+
+    assert counting.calls == 1 and again == first
+    assert storage.get_bytes(first.output_key) == stored
+    assert storage.stat(thumbnail_key(key)) is not None, "the input thumbnail was not made"
+    steps = GenerationActivities(sessions, storage, settings)
+    refund = ActivityEnvironment().run(steps.fail_task, FailTaskInput(
+        generation_id=generation_id, account_id=account, task_id=task_id,
+        reason="timed out", refund_credits=1))
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        assert task is not None and (task.status, task.progress) == ("completed", 100)
+    assert refund.refunded == 0 and balance(sessions, account) == 4
 
 
 async def test_engine_failing_twice_then_succeeding_is_charged_once(
@@ -183,6 +238,7 @@ async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
         assert any(word in task.error.lower() for word in ("person", "garment", "subject"))
     assert balance(sessions, account) == 5
     assert ledger_kinds(sessions, generation_id) == ["charge", "refund"]
+    await assert_replays(temporal, generation_id)
 
 
 async def test_bad_upload_fails_before_charging(
