@@ -90,9 +90,11 @@ class GenerationActivities:
         tasks = self._tasks(ref.generation_id)
         for number, task in enumerate(tasks, start=1):
             name = f"Image {number}" if len(tasks) > 1 else "The image"
-            if self.storage.stat(task.input_key) is None:
+            data = self.storage.get_bytes_or_none(
+                task.input_key, max_bytes=self.settings.max_upload_bytes
+            )
+            if data is None:
                 raise rejected(f"{name} was not found; please upload it again.")
-            data = self.storage.get_bytes(task.input_key, max_bytes=self.settings.max_upload_bytes)
             try:
                 check_image(
                     data,

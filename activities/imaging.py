@@ -18,6 +18,7 @@ import contextvars
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from PIL import Image
@@ -69,6 +70,7 @@ class ImagingActivities:
         self.engine = engine
         self.heartbeat_interval = heartbeat_interval
         self._catalog_cache: dict[str, Image.Image] = {}
+        self._io = ThreadPoolExecutor(4, thread_name_prefix="imaging-io")
         self._cache_lock = threading.Lock()
 
     def _catalog_image(self, key: str) -> Image.Image:
@@ -127,6 +129,23 @@ class ImagingActivities:
                 non_retryable=not error.retryable,
             ) from None
 
+    def _store(self, inp: ImagingInput, result: Image.Image) -> tuple[str, str, str]:
+        """Encode and upload the output and its thumbnail side by side: both encoders and the
+        uploads release the interpreter lock, and the person is waiting for exactly this."""
+        encoded = self._io.submit(encode_output, result)
+        # The thumbnail from the image in hand, so storing needs no second download.
+        thumbnail = self._io.submit(thumbnail_jpeg, result)
+        data, content_type, extension = encoded.result()
+        key = output_key(inp.generation_id, inp.task_id, extension)
+        thumb_key = thumbnail_key(key)
+        uploads = [
+            self._io.submit(self.storage.put_bytes, key, data, content_type),
+            self._io.submit(self.storage.put_bytes, thumb_key, thumbnail.result(), "image/jpeg"),
+        ]
+        for upload in uploads:
+            upload.result()
+        return key, thumb_key, content_type
+
     @activity.defn(name=RUN_IMAGING)
     def run_imaging(self, inp: ImagingInput) -> ImagingOutput:
         done = self._already_done(inp.task_id)
@@ -152,11 +171,6 @@ class ImagingActivities:
             if self.storage.stat(input_thumb) is None:
                 self.storage.put_bytes(input_thumb, thumbnail_jpeg(photo), "image/jpeg")
             result = self._render(inp, photo, progress)
-            data, content_type, extension = encode_output(result)
-            key = output_key(inp.generation_id, inp.task_id, extension)
-            thumb_key = thumbnail_key(key)
-            self.storage.put_bytes(key, data, content_type)
-            # The thumbnail from the image in hand, so storing needs no second download.
-            self.storage.put_bytes(thumb_key, thumbnail_jpeg(result), "image/jpeg")
+            key, thumb_key, content_type = self._store(inp, result)
         jobs.complete_task(self.sessions, inp.task_id, key, thumb_key)
         return ImagingOutput(output_key=key, content_type=content_type)

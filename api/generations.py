@@ -90,9 +90,9 @@ def _check_inputs(services: AppServices, keys: list[str]) -> None:
     settings = services.settings
     for number, key in enumerate(keys, start=1):
         name = f"Image {number}" if len(keys) > 1 else "The image"
-        if services.storage.stat(key) is None:
+        data = services.storage.get_bytes_or_none(key, max_bytes=settings.max_upload_bytes)
+        if data is None:
             raise ApiError(422, f"{name} has not been uploaded yet.")
-        data = services.storage.get_bytes(key, max_bytes=settings.max_upload_bytes)
         try:
             check_image(
                 data,

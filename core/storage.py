@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from minio import Minio
-from minio.error import S3Error
+from minio.error import InvalidResponseError, S3Error
 
 from core.settings import Settings
 
@@ -61,6 +61,17 @@ class Storage:
         finally:
             response.close()
             response.release_conn()
+
+    def get_bytes_or_none(self, key: str, max_bytes: int | None = None) -> bytes | None:
+        """As get_bytes, but None when there is no such object: one request when it exists.
+        (Some S3 servers, rclone's among them, answer a missing object's GET with an empty
+        error body, so the failure is confirmed with a stat rather than read from the error.)"""
+        try:
+            return self.get_bytes(key, max_bytes)
+        except (S3Error, InvalidResponseError):
+            if self.stat(key) is None:
+                return None
+            raise
 
     def stat(self, key: str) -> ObjectInfo | None:
         try:

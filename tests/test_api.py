@@ -136,6 +136,16 @@ def test_long_poll_answers_when_a_task_moves_on(base_url: str, person: bytes) ->
     assert guest.get("/api/v1/task/pollTasks", taskIds=ids, waitMs=60000).status_code == 422
 
 
+def test_a_presigned_upload_never_sent_is_rejected_before_anything_starts(base_url: str) -> None:
+    guest = Guest(base_url)
+    target = guest.get("/api/v1/request/presignedUrl", filename="a.jpg",
+                       mimeType="image/jpeg").json()["data"]
+    response = guest.submit("burstreplace", [target["key"]], backgroundId="white")
+    assert response.status_code == 422
+    assert response.json() == {"message": "The image has not been uploaded yet."}
+    assert guest.credits() == 5 and guest.services() == 0
+
+
 def test_402_when_credits_do_not_cover_the_cost(base_url: str, person: bytes) -> None:
     guest = Guest(base_url)
     key = guest.upload(person)

@@ -262,6 +262,24 @@ async def test_bad_upload_fails_before_charging(
     assert ledger_kinds(sessions, generation_id) == []
 
 
+async def test_upload_gone_before_verify_fails_without_charge(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "burstreplace", ["uploads/never-stored.jpg"], background_id="white")
+
+    async with running_worker(temporal, settings, real_engine()):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert result.status == "failed" and result.credits_charged == 0
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        assert task is not None and task.error == "The image was not found; please upload it again."
+    assert balance(sessions, account) == 5
+
+
 async def test_unknown_model_fails_at_once_without_charge(
     temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
 ) -> None:
