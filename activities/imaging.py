@@ -129,6 +129,11 @@ class ImagingActivities:
                 non_retryable=not error.retryable,
             ) from None
 
+    def _input_thumbnail(self, input_key: str, photo: Image.Image) -> None:
+        key = thumbnail_key(input_key)
+        if self.storage.stat(key) is None:
+            self.storage.put_bytes(key, thumbnail_jpeg(photo), "image/jpeg")
+
     def _store(self, inp: ImagingInput, result: Image.Image) -> tuple[str, str, str]:
         """Encode and upload the output and its thumbnail side by side: both encoders and the
         uploads release the interpreter lock, and the person is waiting for exactly this."""
@@ -166,11 +171,11 @@ class ImagingActivities:
 
         with heartbeating(self.heartbeat_interval):
             photo = decode_rgb(self.storage.get_bytes(inp.input_key))
-            # The input's thumbnail, for the progress view; usually the browser made it already.
-            input_thumb = thumbnail_key(inp.input_key)
-            if self.storage.stat(input_thumb) is None:
-                self.storage.put_bytes(input_thumb, thumbnail_jpeg(photo), "image/jpeg")
+            # The input's thumbnail for the progress view (usually the browser made it already),
+            # beside the engine rather than before it.
+            input_thumbnail = self._io.submit(self._input_thumbnail, inp.input_key, photo)
             result = self._render(inp, photo, progress)
             key, thumb_key, content_type = self._store(inp, result)
+            input_thumbnail.result()
         jobs.complete_task(self.sessions, inp.task_id, key, thumb_key)
         return ImagingOutput(output_key=key, content_type=content_type)
