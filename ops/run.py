@@ -17,7 +17,7 @@ def main() -> None:
     stopping = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
-    print("Starting Temporal, storage, database, worker and API ...", flush=True)
+    print("Starting Temporal, storage, database, workers and API ...", flush=True)
     with stack:
         stack.start()
         print(
