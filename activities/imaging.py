@@ -158,10 +158,12 @@ class ImagingActivities:
             return done
         low, high = jobs.IMAGING_RANGE
         jobs.set_task_progress(self.sessions, inp.task_id, low, "starting")
-        last_write = [0.0]
+        # Just written: the engine's first report needs no write of its own.
+        last_write = [time.monotonic()]
 
         def progress(fraction: float, stage: str) -> None:
-            activity.heartbeat(stage)
+            # Liveness is the side thread's job (heartbeating below); a heartbeat per stage
+            # would cost the Temporal server a write for each, for nobody to read.
             # Throttled: progress is for people, a write every quarter second is plenty.
             now = time.monotonic()
             if now - last_write[0] >= 0.25:

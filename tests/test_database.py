@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -9,9 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect, select
 
+from api.task_watch import TaskWatcher
 from core import credits
 from core.db import SessionFactory, make_engine, make_session_factory
-from core.models import Account, LedgerEntry
+from core.models import Account, Generation, LedgerEntry, Task
 from ops.stack import migrate
 
 TABLES = {"accounts", "credit_ledger", "files", "catalog_items", "generations", "tasks", "outbox"}
@@ -115,3 +118,49 @@ def test_charge_beyond_balance_changes_nothing(db: SessionFactory) -> None:
 def test_refund_without_charge_gives_nothing(db: SessionFactory) -> None:
     account_id = new_account(db, free=1)
     assert credits.refund(db, account_id, 1, generation_id="never", part="x") == 0
+
+
+async def test_task_watcher_wakes_on_a_commit_from_another_connection(
+    db: SessionFactory, database_url: str
+) -> None:
+    """The long-poll watcher, on both databases: a waiter wakes when another connection (the
+    worker's, in production another process) commits a change, and not before."""
+    account = new_account(db, free=1)
+    with db.begin() as session:
+        generation = Generation(account_id=account, service="burstreplace", credits=1,
+                                distributor_id="test")
+        session.add(generation)
+        session.flush()
+        task = Task(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
+        session.add(task)
+    watcher = TaskWatcher(db, database_url)
+    writer = make_engine(database_url)
+    try:
+        assert watcher.read_states([task.id]) == {task.id: "queued:0"}
+        # Nothing changes: the wait runs its full length.
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await watcher.wait([task.id], "queued:0", timeout=0.5)
+        assert loop.time() - started >= 0.45
+
+        def move_on() -> None:
+            time.sleep(0.3)
+            with make_session_factory(writer).begin() as session:
+                row = session.get(Task, task.id)
+                assert row is not None
+                row.status, row.progress = "running", 40
+
+        mover = loop.run_in_executor(None, move_on)
+        started = loop.time()
+        await watcher.wait([task.id], "queued:0", timeout=20)
+        woke_after = loop.time() - started
+        await mover
+        assert 0.25 <= woke_after < 5, woke_after
+        assert watcher.read_states([task.id]) == {task.id: "running:40"}
+        # A stale `seen` (the change already happened) wakes on the watcher's first look.
+        started = loop.time()
+        await watcher.wait([task.id], "queued:0", timeout=20)
+        assert loop.time() - started < 5
+    finally:
+        await watcher.close()
+        writer.dispose()
