@@ -1,4 +1,4 @@
-"""Orchestration activities of a generation: verify, cost, charge, fail, notify.
+"""Orchestration activities of a generation: verify (which prices the work), charge, fail, notify.
 
 (Rendering, thumbnails and storing the output are the imaging activity's, in activities/imaging.)
 
@@ -18,7 +18,6 @@ from core import credits, jobs
 from core.catalog import background_kind, find_background, find_model
 from core.contracts import (
     CHARGE_CREDITS,
-    COMPUTE_COST,
     FAIL_TASK,
     NOTIFY,
     VERIFY_UPLOADS,
@@ -61,7 +60,8 @@ class GenerationActivities:
 
     @activity.defn(name=VERIFY_UPLOADS)
     def verify_uploads(self, ref: GenerationRef) -> GenerationPlan:
-        """Check every input (exists, decodes, within limits) and resolve the catalog choices."""
+        """Check every input (exists, decodes, within limits), resolve the catalog choices and
+        price the generation."""
         with self.sessions() as session:
             generation = session.get(Generation, ref.generation_id)
             if generation is None:
@@ -105,15 +105,10 @@ class GenerationActivities:
             except ImageRejected as error:
                 raise rejected(error.message) from None
             plan.tasks.append(TaskPlan(task_id=task.id, input_key=task.input_key))
+        # The price comes with the plan: pure arithmetic on what was just read, so not worth a
+        # step of its own (each local activity is a round trip through the SDK's core).
+        plan.cost = generation_cost(plan.service, len(plan.tasks))
         return plan
-
-    @activity.defn(name=COMPUTE_COST)
-    def compute_cost(self, ref: GenerationRef) -> int:
-        with self.sessions() as session:
-            generation = session.get(Generation, ref.generation_id)
-            if generation is None:
-                raise rejected("This generation no longer exists.")
-            return generation_cost(generation.service, len(self._tasks(ref.generation_id)))
 
     @activity.defn(name=CHARGE_CREDITS)
     def charge_credits(self, inp: ChargeInput) -> int:
@@ -124,9 +119,6 @@ class GenerationActivities:
             )
         except credits.InsufficientCredits as error:
             raise rejected(str(error), "InsufficientCredits") from None
-        # The generation is under way; its tasks stay "queued" until an imaging slot takes
-        # them, which is what a person waiting should see.
-        jobs.mark_generation_running(self.sessions, inp.generation_id)
         return result.free + result.paid
 
     @activity.defn(name=FAIL_TASK)

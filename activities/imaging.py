@@ -157,7 +157,9 @@ class ImagingActivities:
         if done is not None:
             return done
         low, high = jobs.IMAGING_RANGE
-        jobs.set_task_progress(self.sessions, inp.task_id, low, "starting")
+        jobs.set_task_progress(
+            self.sessions, inp.task_id, low, "starting", generation_id=inp.generation_id
+        )
         # Just written: the engine's first report needs no write of its own.
         last_write = [time.monotonic()]
 

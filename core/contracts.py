@@ -14,7 +14,6 @@ SERVICES = ("bodySwap", "burstreplace")
 
 # Activity names: the orchestration ones run on the `task_queue`, imaging on `imaging_task_queue`.
 VERIFY_UPLOADS = "verify_uploads"
-COMPUTE_COST = "compute_cost"
 CHARGE_CREDITS = "charge_credits"
 RUN_IMAGING = "run_imaging"
 FAIL_TASK = "fail_task"
@@ -71,6 +70,7 @@ class GenerationPlan:
     model_key: str | None
     background_kind: str | None  # image | transparent | white | None
     background_key: str | None
+    cost: int = 0  # credits for the whole generation, from core.costs
     tasks: list[TaskPlan] = field(default_factory=list)
 
 

@@ -27,9 +27,13 @@ def set_task_progress(
     progress: int,
     stage: str,
     status: str = "running",
+    generation_id: str | None = None,
 ) -> None:
     """Move a task forward. Never moves a finished task, and progress never goes backwards
-    (a retried activity starts its stages again; the bar should not jump back)."""
+    (a retried activity starts its stages again; the bar should not jump back).
+
+    With `generation_id` (the engine taking its first task), the generation shows as running
+    too: until then its tasks wait in the queue and it says "queued", which is the truth."""
     with sessions.begin() as session:
         task = session.get(Task, task_id)
         if task is None or task.status in TERMINAL:
@@ -37,6 +41,10 @@ def set_task_progress(
         task.status = status
         task.stage = stage
         task.progress = max(task.progress, progress)
+        if generation_id is not None:
+            generation = session.get(Generation, generation_id)
+            if generation is not None and generation.status == "queued":
+                generation.status = "running"
 
 
 def complete_task(
@@ -53,13 +61,6 @@ def complete_task(
         task.error = None
         task.output_key = output_key
         task.output_thumbnail_key = output_thumbnail_key
-
-
-def mark_generation_running(sessions: SessionFactory, generation_id: str) -> None:
-    with sessions.begin() as session:
-        generation = session.get(Generation, generation_id)
-        if generation is not None and generation.status == "queued":
-            generation.status = "running"
 
 
 def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> None:

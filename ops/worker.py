@@ -59,7 +59,6 @@ def build_workers(
                 workflows=[GenerationWorkflow],
                 activities=[
                     steps.verify_uploads,
-                    steps.compute_cost,
                     steps.charge_credits,
                     steps.fail_task,
                     steps.notify,

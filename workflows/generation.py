@@ -1,6 +1,6 @@
 """The generation workflow: one per submit, workflow id = generation id.
 
-verify uploads → cost → charge (idempotent per generation) → per input image, on the imaging
+verify uploads and price them → charge (idempotent per generation) → per input image, on the imaging
 task queue, the engine, the thumbnails and the stored output (one activity, so the result shows
 the moment it exists) → notify. A task
 that fails in a way retrying cannot fix gets its share of the charge back (a compensating
@@ -20,7 +20,6 @@ from temporalio.exceptions import ActivityError, ApplicationError
 with workflow.unsafe.imports_passed_through():
     from core.contracts import (
         CHARGE_CREDITS,
-        COMPUTE_COST,
         FAIL_TASK,
         GENERATION_WORKFLOW,
         NON_RETRYABLE_ERRORS,
@@ -107,10 +106,8 @@ class GenerationWorkflow:
             plan = await self._step(VERIFY_UPLOADS, ref, GenerationPlan)
             assert isinstance(plan, GenerationPlan)
             self._plan = plan
-            cost = await self._step(COMPUTE_COST, ref, int)
-            assert isinstance(cost, int)
             charged = await self._step(
-                CHARGE_CREDITS, ChargeInput(plan.generation_id, plan.account_id, cost), int
+                CHARGE_CREDITS, ChargeInput(plan.generation_id, plan.account_id, plan.cost), int
             )
             assert isinstance(charged, int)
             self._charged = charged
