@@ -71,6 +71,7 @@ class ImagingActivities:
         self.heartbeat_interval = heartbeat_interval
         self._catalog_cache: dict[str, Image.Image] = {}
         self._io = ThreadPoolExecutor(4, thread_name_prefix="imaging-io")
+        self._progress_writer = ThreadPoolExecutor(1, thread_name_prefix="imaging-progress")
         self._cache_lock = threading.Lock()
 
     def _catalog_image(self, key: str) -> Image.Image:
@@ -157,9 +158,15 @@ class ImagingActivities:
         if done is not None:
             return done
         low, high = jobs.IMAGING_RANGE
-        jobs.set_task_progress(
-            self.sessions, inp.task_id, low, "starting", generation_id=inp.generation_id
-        )
+        # Progress writes go to one background thread, in order: the engine never waits for
+        # the database, and a late write cannot undo the completion (set_task_progress never
+        # moves a finished task).
+        writes = [
+            self._progress_writer.submit(
+                jobs.set_task_progress,
+                self.sessions, inp.task_id, low, "starting", generation_id=inp.generation_id,
+            )
+        ]
         # Just written: the engine's first report needs no write of its own.
         last_write = [time.monotonic()]
 
@@ -171,7 +178,11 @@ class ImagingActivities:
             if now - last_write[0] >= 0.25:
                 last_write[0] = now
                 value = low + int((high - low) * min(max(fraction, 0.0), 1.0))
-                jobs.set_task_progress(self.sessions, inp.task_id, value, stage)
+                writes.append(
+                    self._progress_writer.submit(
+                        jobs.set_task_progress, self.sessions, inp.task_id, value, stage
+                    )
+                )
 
         with heartbeating(self.heartbeat_interval):
             photo = decode_rgb(self.storage.get_bytes(inp.input_key))
@@ -181,5 +192,7 @@ class ImagingActivities:
             result = self._render(inp, photo, progress)
             key, thumb_key, content_type = self._store(inp, result)
             input_thumbnail.result()
+        for write in writes:
+            write.result()  # surfaces a failed write (the activity is retried) rather than lose it
         jobs.complete_task(self.sessions, inp.task_id, key, thumb_key)
         return ImagingOutput(output_key=key, content_type=content_type)
