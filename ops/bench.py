@@ -1,11 +1,13 @@
 """`make bench`: engine-only versus end-to-end, on the same fixture images, in one run.
 
-Prints figures and ratios (these machines are noisy, so compare side by side):
-- engine-only p50 per image (model swap with a photo background, models loaded, one thread);
-- end-to-end p50: submit until pollTasks says completed, through API, Temporal, worker, storage;
-- burst: 50 generations submitted at once, throughput end to end versus the engine alone with
-  the same number of threads as the worker's imaging concurrency.
-Then the engine's own one-core figures (ops.engine_bench) when available.
+Prints figures and ratios (these machines are noisy, so compare side by side, interleaved):
+- engine-only p50 per image (model swap with a photo background, models loaded, one thread),
+  alternating with end-to-end generations: submit until pollTasks says completed, through API,
+  Temporal, workers and storage, followed with long polls as the web app does;
+- burst: 50 generations submitted at once, throughput end to end, between two engine-only
+  bursts with the same number of threads as the worker's imaging concurrency;
+- the CPU each process of the stack spent per image in the end-to-end burst.
+Then the engine's own one-core figures (ops.engine_bench).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ops.seed import fixtures_dir
 from ops.stack import Stack, private_settings
 from ops.worker import build_engine
 
-SINGLES = int(os.environ.get("BENCH_SINGLES", "10"))
+SINGLES = int(os.environ.get("BENCH_SINGLES", "20"))
 BURST = int(os.environ.get("BENCH_BURST", "50"))
 
 
@@ -54,32 +56,27 @@ def cpu_by_process(stack: Stack) -> dict[str, float]:
     return usage
 
 
-def engine_only(
-    engine: ImageEngine,
-    photos: list[Path],
-    model: Path,
-    background: Path,
-    singles: int,
-    burst: int,
-    threads: int,
-) -> tuple[list[float], float]:
-    model_image = decode_rgb(model.read_bytes())
-    bg = Background.photo(decode_rgb(background.read_bytes()))
-    inputs = [decode_rgb(p.read_bytes()) for p in photos]
-    engine.body_swap(inputs[0], model_image, bg)  # warm-up: models loaded before timing
-    times = []
-    for i in range(singles):
+class EngineOnly:
+    """The engine in this process, on decoded images, models loaded: the yardstick."""
+
+    def __init__(self, engine: ImageEngine, photos: list[Path], model: Path, background: Path):
+        self.engine = engine
+        self.model = decode_rgb(model.read_bytes())
+        self.background = Background.photo(decode_rgb(background.read_bytes()))
+        self.inputs = [decode_rgb(p.read_bytes()) for p in photos]
+        self.one(0)  # warm-up: models loaded before timing
+
+    def one(self, i: int) -> float:
         start = time.perf_counter()
-        engine.body_swap(inputs[i % len(inputs)], model_image, bg)
-        times.append(time.perf_counter() - start)
-    start = time.perf_counter()
-    with ThreadPoolExecutor(threads) as pool:
-        list(
-            pool.map(
-                lambda i: engine.body_swap(inputs[i % len(inputs)], model_image, bg), range(burst)
-            )
-        )
-    return times, burst / (time.perf_counter() - start)
+        self.engine.body_swap(self.inputs[i % len(self.inputs)], self.model, self.background)
+        return time.perf_counter() - start
+
+    def burst(self, count: int, threads: int) -> float:
+        """Images per second with `threads` at once."""
+        start = time.perf_counter()
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(self.one, range(count)))
+        return count / (time.perf_counter() - start)
 
 
 class Client:
@@ -133,43 +130,60 @@ class Client:
             since = ",".join(f"{t['status']}:{t['progress']}" for t in tasks)
 
 
-def end_to_end(
-    settings: Settings, photos: list[Path], singles: int, burst: int
-) -> tuple[list[float], float]:
+def side_by_side(
+    yardstick: EngineOnly, settings: Settings, photos: list[Path], singles: int, burst: int
+) -> tuple[list[float], list[float], float, float]:
+    """Engine-only and end-to-end, interleaved so that a machine that speeds up or slows down
+    during the run affects both: singles alternate one engine-only image and one generation;
+    the end-to-end burst sits between two engine-only bursts, whose mean is the yardstick."""
+    threads = settings.imaging_concurrency
     with tempfile.TemporaryDirectory() as tmp:
         bench = private_settings(
             Path(tmp),
             guest_free_credits=singles + burst + 10,
-            imaging_concurrency=settings.imaging_concurrency,
+            imaging_concurrency=threads,
         )
         with Stack(bench, log_dir=Path(tmp) / "logs", temporal_ui=False) as stack:
             stack.start()
             client = Client(bench.app_url)
             keys = [client.upload(p.read_bytes()) for p in photos]
             client.generate(keys[0], "model-1", "bg-1")  # warm-up: worker's models loaded
-            times = [
-                client.generate(keys[i % len(keys)], "model-1", "bg-1") for i in range(singles)
-            ]
-            barrier = threading.Barrier(burst)
+            engine_times, e2e_times = [], []
+            for i in range(singles):
+                engine_times.append(yardstick.one(i))
+                e2e_times.append(client.generate(keys[i % len(keys)], "model-1", "bg-1"))
+            print(
+                f"  singles p50: engine-only {p50(engine_times) * 1000:.0f} ms, "
+                f"end-to-end {p50(e2e_times) * 1000:.0f} ms",
+                flush=True,
+            )
 
+            barrier = threading.Barrier(burst)
             clients = [client.clone() for _ in range(burst)]
-            print(f"  end-to-end singles p50 {p50(times) * 1000:.0f} ms", flush=True)
 
             def one(i: int) -> float:
                 barrier.wait()
                 return clients[i].generate(keys[i % len(keys)], "model-1", "bg-1")
 
+            engine_before = yardstick.burst(burst, threads)
             before = cpu_by_process(stack)
             start = time.perf_counter()
             with ThreadPoolExecutor(burst) as pool:
                 list(pool.map(one, range(burst)))
-            rate = burst / (time.perf_counter() - start)
+            e2e_rate = burst / (time.perf_counter() - start)
             after = cpu_by_process(stack)
+            engine_after = yardstick.burst(burst, threads)
+            print(
+                f"  burst of {burst}: engine-only {engine_before:.2f} then {engine_after:.2f} "
+                f"images/s, end-to-end between them {e2e_rate:.2f} images/s",
+                flush=True,
+            )
             print("  burst CPU per image, by process:")
             for name in after:
                 spent = (after[name] - before.get(name, 0.0)) / burst
                 print(f"    {name:14s} {spent * 1000:6.0f} ms")
-            return times, rate
+            engine_rate = (engine_before + engine_after) / 2
+            return engine_times, e2e_times, engine_rate, e2e_rate
 
 
 def main() -> None:
@@ -185,21 +199,15 @@ def main() -> None:
         flush=True,
     )
 
-    engine = build_engine(settings)
-    engine_times, engine_rate = engine_only(
-        engine,
+    yardstick = EngineOnly(
+        build_engine(settings),
         photos,
         fixtures / "catalog-models" / "model-1.jpg",
         fixtures / "backgrounds" / "bg-1.jpg",
-        SINGLES,
-        BURST,
-        threads,
     )
-    print(
-        f"  engine-only p50 {p50(engine_times) * 1000:.0f} ms, {engine_rate:.2f} images/s",
-        flush=True,
+    engine_times, e2e_times, engine_rate, e2e_rate = side_by_side(
+        yardstick, settings, photos, SINGLES, BURST
     )
-    e2e_times, e2e_rate = end_to_end(settings, photos, SINGLES, BURST)
 
     ep50, fp50 = p50(engine_times), p50(e2e_times)
     print("\nmodel swap + photo background, 768x1024")
