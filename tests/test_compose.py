@@ -25,8 +25,8 @@ def test_every_service_the_settings_point_to_exists() -> None:
     compose = load()
     services = compose["services"]
     assert {"postgres", "temporal", "temporal-ui", "minio", "migrate", "api", "worker",
-            "web"} <= set(services)
-    for name in ("api", "worker", "migrate"):
+            "imaging", "web"} <= set(services)
+    for name in ("api", "worker", "imaging", "migrate"):
         env = services[name]["environment"]
         assert host(env["DATABASE_URL"]) in services
         assert host(env["TEMPORAL_ADDRESS"]) in services
@@ -48,9 +48,12 @@ def test_dependencies_commands_and_build_files_exist() -> None:
         build = service.get("build")
         if build:
             assert (REPO / build["context"] / build["dockerfile"]).is_file()
-    for name in ("migrate", "worker"):
-        module = services[name]["command"][-1]
+    for name in ("migrate", "worker", "imaging"):
+        command = services[name]["command"]
+        module = command[command.index("-m") + 1] if "-m" in command else command[-1]
         assert (REPO / (module.replace(".", "/") + ".py")).is_file(), module
+    assert services["worker"]["command"][-1] == "orchestration"
+    assert services["imaging"]["command"][-1] == "imaging"
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert services["api"]["depends_on"]["migrate"]["condition"] == (
         "service_completed_successfully")
