@@ -9,9 +9,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from core.db import SessionFactory
+from core.errors import DomainError, Refused
 from core.models import OneTimeCode, as_utc, utcnow
 
 VALID_FOR = timedelta(minutes=10)
@@ -19,11 +20,11 @@ MAX_ATTEMPTS = 5
 RESEND_AFTER = timedelta(seconds=60)
 
 
-class CodeProblem(Exception):
+class CodeProblem(Refused):
     """The code cannot be accepted; the message is for the user."""
 
 
-class ResendTooSoon(Exception):
+class ResendTooSoon(DomainError):
     def __init__(self, seconds: int) -> None:
         super().__init__(f"A code was sent moments ago; you can ask again in {seconds} seconds.")
         self.seconds = seconds
@@ -92,12 +93,31 @@ def check(
         ).scalar_one_or_none()
         if row is None or as_utc(row.expires_at) <= now:
             raise wrong
-        if row.attempts >= MAX_ATTEMPTS:
-            raise CodeProblem("Too many wrong codes. Please ask for a new code.")
         matches = hmac.compare_digest(row.code_hash, _digest(secret, email, purpose, code.strip()))
+        # Every outcome is one conditional UPDATE: concurrent tries cannot all read "4 wrong so
+        # far" and each add one; the database counts, and refuses once the count is reached.
         if not matches:
-            row.attempts += 1  # committed as the block ends: the refusal is raised after it
-        elif consume:
-            row.used_at = now
+            counted = session.execute(
+                update(OneTimeCode)
+                .where(OneTimeCode.id == row.id, OneTimeCode.attempts < MAX_ATTEMPTS)
+                .values(attempts=OneTimeCode.attempts + 1)
+            ).rowcount  # type: ignore[attr-defined]
+            # Committed as the block ends; the refusal is raised after it.
+        else:
+            still_valid = update(OneTimeCode).where(
+                OneTimeCode.id == row.id,
+                OneTimeCode.attempts < MAX_ATTEMPTS,
+                OneTimeCode.used_at.is_(None),
+            )
+            if consume:
+                accepted = session.execute(still_valid.values(used_at=now)).rowcount  # type: ignore[attr-defined]
+            else:
+                accepted = session.execute(
+                    still_valid.values(attempts=OneTimeCode.attempts)
+                ).rowcount  # type: ignore[attr-defined]
+            if not accepted:
+                raise CodeProblem("Too many wrong codes. Please ask for a new code.")
     if not matches:
+        if not counted:
+            raise CodeProblem("Too many wrong codes. Please ask for a new code.")
         raise wrong

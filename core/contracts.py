@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-GENERATION_WORKFLOW = "Generation"
+from core.enums import GenerationStatus, Service
 
-SERVICES = ("bodySwap", "burstreplace")
+GENERATION_WORKFLOW = "Generation"
 
 # Activity names: the orchestration ones run on the `task_queue`, imaging on `imaging_task_queue`.
 VERIFY_UPLOADS = "verify_uploads"
@@ -42,7 +42,7 @@ class StartGeneration:
 
 @dataclass
 class GenerationResult:
-    status: str  # completed | failed
+    status: GenerationStatus  # completed | failed
     completed_tasks: int
     failed_tasks: int
     credits_charged: int
@@ -58,6 +58,9 @@ class GenerationRef:
 class TaskPlan:
     task_id: str
     input_key: str
+    # The checked version of the input: imaging refuses any other (see core/inputs.py).
+    input_size: int | None = None
+    input_etag: str | None = None
 
 
 @dataclass
@@ -66,7 +69,7 @@ class GenerationPlan:
 
     generation_id: str
     account_id: str
-    service: str
+    service: Service
     model_key: str | None
     background_kind: str | None  # image | transparent | white | None
     background_key: str | None
@@ -85,11 +88,13 @@ class ChargeInput:
 class ImagingInput:
     generation_id: str
     task_id: str
-    service: str
+    service: Service
     input_key: str
     model_key: str | None
     background_kind: str | None
     background_key: str | None
+    input_size: int | None = None
+    input_etag: str | None = None
 
 
 @dataclass
@@ -117,5 +122,5 @@ class FailTaskOutput:
 @dataclass
 class NotifyInput:
     generation_id: str
-    status: str
+    status: GenerationStatus
     error: str | None = None

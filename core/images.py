@@ -7,20 +7,23 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from core.errors import InvalidInput
+
 ACCEPTED_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 THUMBNAIL_LONG_SIDE = 384
 
-# Our own megapixel limit is checked before decoding; lift Pillow's lower-level bomb guard to
-# just above it so ours is the one that speaks.
-Image.MAX_IMAGE_PIXELS = None
+# The engine's smallest usable input (engine/analysis.py MIN_SIDE): smaller images are refused
+# at upload and submit, before anything is charged.
+MIN_SIDE = 256
+# Our own megapixel limit (settings.max_megapixels, at most MAX_MEGAPIXELS_LIMIT) is checked
+# from the header before decoding. Pillow's own bomb guard stays on just above it, for every
+# decode in the process: a decode past this warns, past twice this Pillow refuses outright.
+MAX_MEGAPIXELS_LIMIT = 48.0
+Image.MAX_IMAGE_PIXELS = int(MAX_MEGAPIXELS_LIMIT * 1_000_000 * 1.05)
 
 
-class ImageRejected(Exception):
+class ImageRejected(InvalidInput):
     """The file cannot be used as an input image. The message is shown to the user."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -35,20 +38,39 @@ def _mb(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 
 
+def check_size(size: int, max_bytes: int, name: str = "The image") -> None:
+    """Refuse an empty or oversized file, naming its real size and the configured limit."""
+    if size > max_bytes:
+        raise ImageRejected(f"{name} is {_mb(size)}; the limit is {_mb(max_bytes)}.")
+    if size <= 0:
+        raise ImageRejected(f"{name} is empty.")
+
+
 def check_image(
-    data: bytes, *, max_bytes: int, max_megapixels: float, name: str = "The image"
+    data: bytes,
+    *,
+    max_bytes: int,
+    max_megapixels: float,
+    name: str = "The image",
+    total_size: int | None = None,
+    min_side: int = MIN_SIDE,
+    decode: bool = True,
 ) -> ImageInfo:
     """Reject anything that is not a complete JPEG, PNG or WebP within the limits.
 
     The size limits are checked from the header before the pixels are decoded, so a huge image
-    costs nothing; then the whole image is decoded, which catches truncated files.
+    costs nothing; then (unless `decode` is False, for a caller that decodes it next anyway)
+    the whole image is decoded, which catches truncated files. `data` may be cut at
+    max_bytes + 1 (a bounded read); `total_size` is then the object's real size.
     """
-    if len(data) > max_bytes:
-        raise ImageRejected(f"{name} is {_mb(len(data))}; the limit is {_mb(max_bytes)}.")
-    if not data:
-        raise ImageRejected(f"{name} is empty.")
+    check_size(max(total_size or 0, len(data)), max_bytes, name)
     try:
         image = Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError:
+        # Pillow's guard read the header and refused at once: far past our own limit.
+        raise ImageRejected(
+            f"{name} has far too many pixels; the limit is {max_megapixels:g} megapixels."
+        ) from None
     except (UnidentifiedImageError, OSError):
         raise ImageRejected(f"{name} is not a JPEG, PNG or WebP image.") from None
     fmt = image.format or ""
@@ -61,12 +83,18 @@ def check_image(
             f"{name} is {width}x{height} ({megapixels:.1f} megapixels); "
             f"the limit is {max_megapixels:g} megapixels."
         )
+    if min(width, height) < min_side:
+        raise ImageRejected(
+            f"{name} is {width}x{height}; it needs at least {min_side} pixels on its short side."
+        )
+    if not decode:
+        return ImageInfo(width, height, fmt, ACCEPTED_FORMATS[fmt])
     if fmt == "JPEG":
         # Decoding at 1/8 scale still reads every byte (so truncation is caught), much faster.
         image.draft("RGB", (max(1, width // 8), max(1, height // 8)))
     try:
         image.load()
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         raise ImageRejected(
             f"{name} is damaged or incomplete (it may have been cut off during upload)."
         ) from None

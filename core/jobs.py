@@ -10,11 +10,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from core.db import SessionFactory
+from core.enums import TERMINAL_STATUSES, GenerationStatus, TaskStatus
 from core.models import Generation, OutboxMessage, Task, utcnow
 
 log = logging.getLogger(__name__)
 
-TERMINAL = ("completed", "failed")
+TERMINAL = TERMINAL_STATUSES
 
 # Task progress while the engine works (it reports fractions of its work within this range);
 # 100 when the output is stored.
@@ -26,7 +27,7 @@ def set_task_progress(
     task_id: str,
     progress: int,
     stage: str,
-    status: str = "running",
+    status: TaskStatus = TaskStatus.RUNNING,
     generation_id: str | None = None,
 ) -> None:
     """Move a task forward. Never moves a finished task, and progress never goes backwards
@@ -43,8 +44,8 @@ def set_task_progress(
         task.progress = max(task.progress, progress)
         if generation_id is not None:
             generation = session.get(Generation, generation_id)
-            if generation is not None and generation.status == "queued":
-                generation.status = "running"
+            if generation is not None and generation.status == GenerationStatus.QUEUED:
+                generation.status = GenerationStatus.RUNNING
 
 
 def complete_task(
@@ -55,7 +56,7 @@ def complete_task(
         task = session.get(Task, task_id)
         if task is None or task.status in TERMINAL:
             return
-        task.status = "completed"
+        task.status = TaskStatus.COMPLETED
         task.stage = "completed"
         task.progress = 100
         task.error = None
@@ -67,7 +68,7 @@ def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> 
     session.execute(
         update(Task)
         .where(Task.generation_id == generation_id, Task.status.not_in(TERMINAL))
-        .values(status="failed", error=reason, stage="failed", updated_at=utcnow())
+        .values(status=TaskStatus.FAILED, error=reason, stage="failed", updated_at=utcnow())
     )
 
 
@@ -84,7 +85,7 @@ def queue_completion_mail(session: Session, generation: Generation, app_url: str
     ).first()
     if exists:
         return False
-    if generation.status == "completed":
+    if generation.status == GenerationStatus.COMPLETED:
         subject = "Your images are ready"
         body = (
             "Hello,\n\nYour new images are ready. Open them here:\n"

@@ -16,6 +16,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from core.enums import (
+    AccountKind,
+    GenerationStatus,
+    HoldStatus,
+    SessionKind,
+    TaskStatus,
+    UserRole,
+)
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -45,11 +54,14 @@ class Account(Base):
     __tablename__ = "accounts"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
-    kind: Mapped[str] = mapped_column(String(16), default="guest")
+    kind: Mapped[str] = mapped_column(String(16), default=AccountKind.GUEST)  # AccountKind
     fingerprint: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
     distributor_id: Mapped[str] = mapped_column(String(64))
     free_credits: Mapped[int] = mapped_column(Integer, default=0)
     paid_credits: Mapped[int] = mapped_column(Integer, default=0)
+    # Credits reserved by accepted generations not yet charged (pending CreditHolds): what a
+    # new submit may spend is free + paid - held.
+    held_credits: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -61,7 +73,7 @@ class LedgerEntry(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # grant | charge | refund | purchase
+    kind: Mapped[str] = mapped_column(String(16))  # LedgerKind
     delta_free: Mapped[int] = mapped_column(Integer)
     delta_paid: Mapped[int] = mapped_column(Integer)
     # What the movement is for, e.g. a generation id; refunds point at their charge's reference.
@@ -69,6 +81,25 @@ class LedgerEntry(Base):
     # Makes the movement idempotent: "charge:<generation>", "refund:<generation>:<task>", ...
     idempotency_key: Mapped[str] = mapped_column(String(160), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CreditHold(Base):
+    """Credits reserved for one generation at submit, in the same transaction that records it.
+
+    Two-phase, as payment ledgers do: the workflow's charge posts it (a ledger entry takes the
+    credits and the hold is released), a generation that fails before its charge voids it.
+    Holds are not movements: the ledger records only what was really taken or given.
+    """
+
+    __tablename__ = "credit_holds"
+
+    # The generation's id: one hold per generation.
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default=HoldStatus.PENDING)  # HoldStatus
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    settled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class UploadedFile(Base):
@@ -94,7 +125,7 @@ class CatalogItem(Base):
     __tablename__ = "catalog_items"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16), index=True)  # model | background | sample
+    kind: Mapped[str] = mapped_column(String(16), index=True)  # CatalogKind
     name: Mapped[str] = mapped_column(String(128))
     category: Mapped[str] = mapped_column(String(64), default="")
     visibility: Mapped[str] = mapped_column(String(16), default="public")
@@ -114,8 +145,8 @@ class Generation(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    service: Mapped[str] = mapped_column(String(32))  # bodySwap | burstreplace
-    status: Mapped[str] = mapped_column(String(16), default="queued")
+    service: Mapped[str] = mapped_column(String(32))  # Service
+    status: Mapped[str] = mapped_column(String(16), default=GenerationStatus.QUEUED)
     model_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     background_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     credits: Mapped[int] = mapped_column(Integer)
@@ -123,12 +154,22 @@ class Generation(Base):
     fingerprint: Mapped[str | None] = mapped_column(String(128), nullable=True)
     guest_email: Mapped[str | None] = mapped_column(String(320), nullable=True)
     idempotency_key: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    # Digest of what was asked (service, choices, inputs): the same idempotency key with a
+    # different request is refused instead of silently answered with the first generation.
+    request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # When its workflow was known to be started; a generation queued without one for long is
+    # started (or failed) by the sweeper.
+    workflow_started_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Deleted by its owner: its images are gone from storage, the row stays for the ledger.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Task(Base):
@@ -140,12 +181,26 @@ class Task(Base):
     generation_id: Mapped[str] = mapped_column(ForeignKey("generations.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     input_key: Mapped[str] = mapped_column(String(512))
-    status: Mapped[str] = mapped_column(String(16), default="queued")
+    # Size and ETag of the input as it was checked at submit: the imaging step refuses an
+    # object that changed since (a presigned URL could otherwise swap in something else).
+    input_size: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    input_etag: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    # The type the input was found to be (whatever the uploader claimed); served with it.
+    input_mime: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default=TaskStatus.QUEUED)
     progress: Mapped[int] = mapped_column(Integer, default=0)
     stage: Mapped[str] = mapped_column(String(64), default="queued")
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     output_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     output_thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    # The owner agreed to show this input/output pair in the public showcase ...
+    shared_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # ... and an operator picked it (only shared pairs can be picked).
+    showcased_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # A retouched version an operator attached to the output.
+    edited_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    edited_thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -165,6 +220,12 @@ class OutboxMessage(Base):
     dedupe_key: Mapped[str] = mapped_column(String(160), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Delivery attempts by the relay, the last failure, and when to try again.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
 
 
 class User(Base):
@@ -180,17 +241,28 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     distributor_id: Mapped[str] = mapped_column(String(64))
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), unique=True)
+    role: Mapped[str] = mapped_column(
+        String(16), default=UserRole.USER, server_default=UserRole.USER.value
+    )  # UserRole
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuthSession(Base):
-    """One signed-in session. Access tokens name it; logout revokes it for good."""
+    """One server-side session, a user's or a guest browser's. Access tokens name it; logout,
+    a password reset or the guest becoming a user revokes it for good."""
 
     __tablename__ = "auth_sessions"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(
+        String(16), default=SessionKind.USER, server_default=SessionKind.USER.value
+    )
+    # Set for user sessions; guest sessions have only the account.
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), index=True, nullable=True)
+    account_id: Mapped[str | None] = mapped_column(
+        ForeignKey("accounts.id"), index=True, nullable=True
+    )
     # Hash of the long-lived refresh token that renews this session's access tokens.
     refresh_hash: Mapped[str] = mapped_column(String(128), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -205,7 +277,7 @@ class OneTimeCode(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     email: Mapped[str] = mapped_column(String(320), index=True)
-    purpose: Mapped[str] = mapped_column(String(16))  # signup | reset
+    purpose: Mapped[str] = mapped_column(String(16))  # CodePurpose
     code_hash: Mapped[str] = mapped_column(String(128))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -224,3 +296,35 @@ class RateEvent(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, index=True
     )
+
+
+class ImageFeedback(Base):
+    """A user's thumbs up or down on one generated image, with an optional comment; one per
+    image and account, editable."""
+
+    __tablename__ = "image_feedback"
+    __table_args__ = (UniqueConstraint("task_id", "account_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.id"), index=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    rating: Mapped[str] = mapped_column(String(8))  # Rating
+    comment: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+
+class ContactMessage(Base):
+    """A message from the contact form; also mailed to support through the outbox."""
+
+    __tablename__ = "contact_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    name: Mapped[str] = mapped_column(String(128))
+    email: Mapped[str] = mapped_column(String(320))
+    topic: Mapped[str] = mapped_column(String(32))  # ContactTopic
+    message: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,17 +1,31 @@
-"""Sliding-window rate limits kept in the database, so they hold across API processes."""
+"""Sliding-window rate limits kept in the database, so they hold across API processes.
+
+A hit is atomic: concurrent requests cannot all count "4 so far" and each pass a limit of 5
+(before, 30 concurrent hits passed a limit of 5 twenty times on PostgreSQL). PostgreSQL
+serialises the hits on a bucket with a transaction-scoped advisory lock; SQLite with its one
+write lock, taken by inserting the attempt before counting.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import math
+from collections.abc import Mapping
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.orm import Session
 
 from core.db import SessionFactory
+from core.errors import DomainError
 from core.models import RateEvent, as_utc, utcnow
 
+# Events older than every window can go; each hit removes a few of them.
+KEEP = timedelta(days=1)
+PURGE_BATCH = 500
 
-class RateLimited(Exception):
+
+class RateLimited(DomainError):
     def __init__(self, retry_after: int) -> None:
         minutes = max(1, math.ceil(retry_after / 60))
         super().__init__(
@@ -21,21 +35,61 @@ class RateLimited(Exception):
         self.retry_after = retry_after
 
 
-def hit(sessions: SessionFactory, buckets: list[str], limit: int, window: timedelta) -> None:
-    """Count one attempt in each bucket; raise RateLimited if any is already full."""
+def address_key(address: str) -> str:
+    """The part of a client address a limit is keyed on: an IPv4 address, or the /64 network
+    of an IPv6 one (one household or server gets a whole /64 and could rotate through it)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:1.2.3.4 is the IPv4 client 1.2.3.4
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def _serialise(session: Session, buckets: list[str]) -> None:
+    if session.get_bind().dialect.name == "postgresql":
+        # Sorted, so two hits on the same buckets never wait on each other crosswise.
+        for bucket in sorted(buckets):
+            session.execute(
+                text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+                {"key": f"ratelimit:{bucket}"},
+            )
+
+
+def hit_each(sessions: SessionFactory, limits: Mapping[str, int], window: timedelta) -> None:
+    """Count one attempt in every bucket, each with its own limit; if any bucket is already
+    full, count nothing and raise RateLimited."""
     now = utcnow()
     since = now - window
+    buckets = list(limits)
     with sessions.begin() as session:
+        _serialise(session, buckets)
+        # Inserting first takes SQLite's write lock before anything is counted.
+        session.add_all(RateEvent(bucket=bucket, created_at=now) for bucket in buckets)
+        session.flush()
         for bucket in buckets:
             count, oldest = session.execute(
                 select(func.count(), func.min(RateEvent.created_at)).where(
                     RateEvent.bucket == bucket, RateEvent.created_at > since
                 )
             ).one()
-            if count >= limit:
+            if count > limits[bucket]:  # this attempt included
                 retry = (as_utc(oldest) + window - now).total_seconds() if oldest else 60
-                raise RateLimited(max(1, int(retry)))
-        for bucket in buckets:
-            session.add(RateEvent(bucket=bucket, created_at=now))
-        # Old events are no longer needed by any window.
-        session.execute(delete(RateEvent).where(RateEvent.created_at < now - timedelta(days=1)))
+                raise RateLimited(max(1, int(retry)))  # rolls the inserts back
+        stale = (
+            select(RateEvent.id)
+            .where(RateEvent.created_at < now - KEEP)
+            .limit(PURGE_BATCH)
+            # Rows another hit is purging are left to it instead of waited for (PostgreSQL;
+            # SQLite has one writer anyway).
+            .with_for_update(skip_locked=True)
+        )
+        session.execute(delete(RateEvent).where(RateEvent.id.in_(stale)))
+
+
+def hit(sessions: SessionFactory, buckets: list[str], limit: int, window: timedelta) -> None:
+    """Count one attempt in each bucket; raise RateLimited if any is already full."""
+    hit_each(sessions, dict.fromkeys(buckets, limit), window)

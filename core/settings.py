@@ -9,12 +9,21 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Values that must never reach production: the defaults below and the compose file's
+# placeholders (anything starting with "change-me").
+_DEFAULT_S3_SECRET = "metamodel-secret-key"
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    # "production" refuses to start with default or placeholder secrets (see _check_secrets).
+    environment: Literal["development", "production"] = "development"
 
     # Where the embedded stack keeps its state (database, Temporal's SQLite file, objects).
     data_dir: Path = Path("data")
@@ -38,16 +47,24 @@ class Settings(BaseSettings):
     # The host:port the browser reaches storage at; presigned URLs are signed for it.
     s3_public_endpoint: str = ""
     s3_access_key: str = "metamodel"
-    s3_secret_key: str = "metamodel-secret-key"
+    s3_secret_key: str = _DEFAULT_S3_SECRET
     s3_secure: bool = False
     s3_region: str = "us-east-1"
     s3_bucket: str = "metamodel"
 
     # Signing key for access tokens. Empty: a random key kept in data_dir/jwt-secret.
     jwt_secret: str = ""
+    # Key for the one-time codes' hashes, apart from the token key so that leaking one does not
+    # give away the other. Empty: a random key kept in data_dir/code-secret.
+    code_secret: str = ""
     guest_token_ttl_seconds: int = 30 * 24 * 3600
     default_distributor_id: str = "metamodel"
     guest_free_credits: int = 5
+    # New guest browsers per address and day (more get 429), and how many of them get the free
+    # credits (the rest start at 0): a shared office address still works, a script minting
+    # credits does not.
+    guests_per_address_per_day: int = 20
+    free_guests_per_address_per_day: int = 3
 
     # Accounts: short-lived access tokens, renewed with a refresh token kept in a cookie.
     access_token_ttl_seconds: int = 3600
@@ -59,18 +76,42 @@ class Settings(BaseSettings):
     smtp_host: str = ""
     smtp_port: int = 587
     smtp_from: str = "MetaModel <no-reply@metamodel.local>"
+    # Where the contact form's messages go.
+    support_email: str = "support@metamodel.local"
     smtp_username: str = ""
     smtp_password: str = ""
     smtp_starttls: bool = False
+    # The mail relay (a Temporal schedule) sends what is due this often; a failed send waits
+    # base, 2×base, 4×base… (capped) before the next try, and is given up after max attempts.
+    mail_relay_interval_seconds: float = 5.0
+    mail_retry_base_seconds: float = 15.0
+    mail_retry_max_seconds: float = 1800.0
+    mail_max_attempts: int = 10
+    # Mail kept longer ago than this is never sent (it would be stale news by then).
+    mail_max_age_hours: float = 24.0
+    # Uploads no generation uses are deleted (with their thumbnails) once this old, by a
+    # clean-up on a Temporal schedule.
+    upload_retention_hours: float = 24.0
+    upload_cleanup_interval_minutes: float = 60.0
     # Set false only where the app is served over plain http to non-local hosts.
     secure_cookies: bool = True
 
+    # API keys the image edit client must send as `x-api-key` on /imageedit calls; empty: no
+    # check (the embedded default). A JSON list in the environment, e.g. '["k1","k2"]'.
+    api_keys: list[str] = []
+    # Proxies whose X-Forwarded-For is believed (addresses or CIDR networks, a JSON list), e.g.
+    # '["172.16.0.0/12"]' for nginx in compose. Empty: the TCP peer is the client.
+    trusted_proxies: list[str] = []
+    # The Temporal Web UI as operators reach it; admin pages link each generation there.
+    temporal_ui_url: str = ""
+
     # Upload limits, checked on submit and again by the workflow.
     max_upload_bytes: int = 20 * 1024 * 1024
-    max_megapixels: float = 40.0
+    # At most core.images.MAX_MEGAPIXELS_LIMIT (Pillow's bomb guard sits just above that).
+    max_megapixels: float = Field(default=40.0, gt=0, le=48.0)
 
     # "cpu" (built-in engine) or "remote" (GPU inference service at engine_url).
-    engine: str = "cpu"
+    engine: Literal["cpu", "remote"] = "cpu"
     engine_url: str = ""
     engine_timeout_seconds: float = 300.0
     # Threads that run engine work in the worker; CPU-bound, so about one per core.
@@ -78,10 +119,27 @@ class Settings(BaseSettings):
     imaging_heartbeat_timeout_seconds: float = 30.0
 
     # Observability: "console", "otlp" (OTEL_EXPORTER_OTLP_ENDPOINT) or "none".
-    otel_exporter: str = "none"
+    otel_exporter: Literal["none", "console", "otlp"] = "none"
     sentry_dsn: str = ""
 
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @model_validator(mode="after")
+    def _check_secrets(self) -> Settings:
+        if self.environment != "production":
+            return self
+        problems = []
+        for name in ("jwt_secret", "code_secret"):
+            value = getattr(self, name)
+            if len(value) < 32 or value.startswith("change-me"):
+                problems.append(f"{name.upper()} must be set to a random string of 32+ characters")
+        if self.s3_secret_key == _DEFAULT_S3_SECRET or self.s3_secret_key.startswith("change-me"):
+            problems.append("S3_SECRET_KEY must not be the default")
+        if self.engine == "remote" and not self.engine_url:
+            problems.append("ENGINE=remote needs ENGINE_URL")
+        if problems:
+            raise ValueError("refusing to start in production: " + "; ".join(problems))
+        return self
 
     @property
     def resolved_database_url(self) -> str:
@@ -94,14 +152,23 @@ class Settings(BaseSettings):
         return self.s3_public_endpoint or self.s3_endpoint
 
     @property
+    def resolved_temporal_ui_url(self) -> str:
+        return self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
+
+    @property
     def app_url(self) -> str:
         return self.public_app_url or f"http://{self.app_host}:{self.app_port}"
 
     def resolved_jwt_secret(self) -> str:
-        """The configured secret, or one generated once and kept beside the data."""
-        if self.jwt_secret:
-            return self.jwt_secret
-        path = self.data_dir / "jwt-secret"
+        """The configured token key, or one generated once and kept beside the data."""
+        return self.jwt_secret or self._kept_secret("jwt-secret")
+
+    def resolved_code_secret(self) -> str:
+        """The configured code-hash key, or one generated once and kept beside the data."""
+        return self.code_secret or self._kept_secret("code-secret")
+
+    def _kept_secret(self, name: str) -> str:
+        path = self.data_dir / name
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(secrets.token_urlsafe(48))

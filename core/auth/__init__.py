@@ -1,0 +1,1 @@
+"""Accounts, sessions and tokens: who is calling and what they may do."""

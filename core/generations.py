@@ -1,0 +1,505 @@
+"""Generations: submitting one and reading them back. The rules live here; the routers in
+api/routers/services.py parse, call and shape, and the workflow's activities reuse the queries.
+
+A generation is recorded here and run by its workflow (workflow id = generation id), which
+charges it once. Errors are domain errors (core/errors.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from typing import Any, Protocol
+
+import anyio.from_thread
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from temporalio.client import Client
+from temporalio.common import WorkflowIDConflictPolicy
+
+from core import credits, jobs
+from core.auth.tokens import Principal
+from core.catalog import find_background, find_model
+from core.contracts import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
+from core.costs import generation_cost
+from core.db import SessionFactory
+from core.enums import CatalogKind, GenerationStatus, Service
+from core.errors import InvalidInput, NotFound, Unavailable
+from core.inputs import CheckedInput, check_stored_image, image_name
+from core.models import CatalogItem, Generation, Task, UploadedFile, as_utc, new_id, utcnow
+from core.settings import Settings
+from core.storage import Storage
+from core.uploads import record_upload, sniffed_type
+
+log = logging.getLogger(__name__)
+
+MAX_INPUTS = 20
+NOT_FOUND = "That generation was not found."
+
+
+class WorkflowStarter(Protocol):
+    """What starting a workflow needs: temporalio's Client, or the API's reconnecting link."""
+
+    async def start_workflow(self, workflow: str, arg: Any, **kwargs: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class NewFile:
+    """A file sent inside the submit itself instead of uploaded first."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class SubmitRequest:
+    service: Service
+    model_id: str | None
+    background_id: str | None
+    inputs: list[str | NewFile]
+    idempotency_key: str | None
+    distributor_id: str
+    fingerprint: str | None
+
+
+@dataclass(frozen=True)
+class Submitted:
+    generation: Generation
+    task_ids: list[str]
+
+
+# Queries shared by the API and the activities
+
+
+def tasks_of(session: Session, generation_id: str) -> list[Task]:
+    """A generation's tasks in input order."""
+    return list(
+        session.execute(
+            select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
+        ).scalars()
+    )
+
+
+def tasks_by_generation(session: Session, generation_ids: list[str]) -> dict[str, list[Task]]:
+    """Several generations' tasks in one query, each list in input order."""
+    grouped: dict[str, list[Task]] = {gid: [] for gid in generation_ids}
+    if generation_ids:
+        for task in session.execute(
+            select(Task).where(Task.generation_id.in_(generation_ids)).order_by(Task.position)
+        ).scalars():
+            grouped[task.generation_id].append(task)
+    return grouped
+
+
+def owned_generation(session: Session, principal: Principal, generation_id: str) -> Generation:
+    """The caller's generation, or NotFound (also for someone else's: we never say which)."""
+    generation = session.get(Generation, generation_id)
+    if (
+        generation is None
+        or generation.account_id != principal.account_id
+        or generation.deleted_at is not None
+    ):
+        raise NotFound(NOT_FOUND)
+    return generation
+
+
+@dataclass(frozen=True)
+class GenerationPage:
+    generations: list[Generation]
+    tasks: dict[str, list[Task]]
+    total: int
+
+
+class Generations:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        storage: Storage,
+        settings: Settings,
+        temporal: WorkflowStarter,
+    ) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        self.settings = settings
+        self.temporal = temporal
+
+    # Reading
+
+    def get(self, principal: Principal, generation_id: str) -> tuple[Generation, list[Task]]:
+        with self.sessions() as session:
+            generation = owned_generation(session, principal, generation_id)
+            return generation, tasks_of(session, generation_id)
+
+    def page(
+        self,
+        principal: Principal,
+        service: Service | None,
+        status: GenerationStatus | None,
+        page_number: int,
+        page_size: int,
+    ) -> GenerationPage:
+        """The caller's own generations, newest first."""
+        query = select(Generation).where(
+            Generation.account_id == principal.account_id, Generation.deleted_at.is_(None)
+        )
+        if service:
+            query = query.where(Generation.service == service)
+        if status:
+            query = query.where(Generation.status == status)
+        with self.sessions() as session:
+            total = session.execute(
+                select(func.count()).select_from(query.subquery())
+            ).scalar_one()
+            generations = list(
+                session.execute(
+                    query.order_by(Generation.created_at.desc())
+                    .offset((page_number - 1) * page_size)
+                    .limit(page_size)
+                ).scalars()
+            )
+            tasks = tasks_by_generation(session, [g.id for g in generations])
+        return GenerationPage(generations, tasks, int(total))
+
+    def mail_guest_when_done(self, principal: Principal, generation_id: str, email: str) -> None:
+        """Mail the guest when the generation finishes (at once if it already has)."""
+        with self.sessions.begin() as session:
+            generation = owned_generation(session, principal, generation_id)
+            generation.guest_email = email.strip()
+            jobs.queue_completion_mail(session, generation, self.settings.app_url)
+
+    # Submitting
+
+    def _resolve_reference(self, session: Session, principal: Principal, value: str) -> str | None:
+        """The object key an input refers to: the caller's upload (by id or key) or a sample."""
+        upload = session.execute(
+            select(UploadedFile.key).where(
+                UploadedFile.account_id == principal.account_id,
+                or_(UploadedFile.id == value, UploadedFile.key == value),
+            )
+        ).scalar_one_or_none()
+        if upload is not None:
+            return upload
+        return session.execute(
+            select(CatalogItem.key).where(
+                CatalogItem.kind == CatalogKind.SAMPLE,
+                or_(CatalogItem.id == value, CatalogItem.key == value),
+            )
+        ).scalar_one_or_none()
+
+    def _store_new_file(self, principal: Principal, file: NewFile) -> str:
+        # Stored under the type its bytes say, not the one the sender wrote on the part.
+        content_type = sniffed_type(file.data)
+        _, key = record_upload(
+            self.sessions, principal.account_id, file.filename, content_type, "upload"
+        )
+        self.storage.put_bytes(key, file.data, content_type)
+        return key
+
+    def _check_inputs(self, keys: list[str]) -> list[CheckedInput]:
+        """Reject unusable images now, with a clear message, before anything is started; what
+        was checked (size, ETag, type) is pinned on the tasks for the later steps."""
+        checked = []
+        for number, key in enumerate(keys, start=1):
+            name = image_name(number, len(keys))
+            checked.append(
+                check_stored_image(
+                    self.storage, self.settings, key, name, f"{name} has not been uploaded yet."
+                )
+            )
+        return checked
+
+    def _existing(
+        self, session: Session, principal: Principal, idempotency_key: str
+    ) -> Submitted | None:
+        found = session.execute(
+            select(Generation).where(
+                Generation.account_id == principal.account_id,
+                Generation.idempotency_key == idempotency_key,
+            )
+        ).scalar_one_or_none()
+        if found is None:
+            return None
+        return Submitted(found, [task.id for task in tasks_of(session, found.id)])
+
+    def _validate(self, principal: Principal, request: SubmitRequest) -> list[str | NewFile]:
+        if not request.inputs:
+            raise InvalidInput("inputFiles: add at least one image.")
+        if len(request.inputs) > MAX_INPUTS:
+            raise InvalidInput(f"inputFiles: at most {MAX_INPUTS} images per generation.")
+        with self.sessions() as session:
+            if request.service == Service.BODY_SWAP:
+                if not request.model_id:
+                    raise InvalidInput("modelId: choose a model.")
+                if find_model(session, request.model_id) is None:
+                    raise InvalidInput("modelId: that model does not exist.")
+            if request.service == Service.BURST_REPLACE and not request.background_id:
+                raise InvalidInput("backgroundId: choose a background.")
+            if request.background_id and find_background(session, request.background_id) is None:
+                raise InvalidInput("backgroundId: that background does not exist.")
+            resolved: list[str | NewFile] = []
+            for index, value in enumerate(request.inputs):
+                if isinstance(value, NewFile):
+                    resolved.append(value)
+                    continue
+                key = self._resolve_reference(session, principal, value)
+                if key is None:
+                    raise InvalidInput(f"inputFiles[{index}]: that is not one of your uploads.")
+                resolved.append(key)
+        return resolved
+
+    def submit(self, principal: Principal, request: SubmitRequest) -> Submitted:
+        """Validate, reserve the credits, record the generation and start its workflow.
+
+        The credits are reserved (a pending hold) in the same transaction that records the
+        generation, so no more work is accepted than the balance covers; the workflow charges
+        once, keyed by the generation id, which posts the hold. A repeated submit with the
+        same idempotency key and request returns the first generation (starting its workflow
+        if that never happened); with a different request it is refused.
+        """
+        fingerprint = request_hash(request)
+        if request.idempotency_key:
+            with self.sessions() as session:
+                found = self._existing(session, principal, request.idempotency_key)
+            if found is not None:
+                return self._replayed(found, fingerprint)
+
+        resolved = self._validate(principal, request)
+        keys = [
+            self._store_new_file(principal, value) if isinstance(value, NewFile) else value
+            for value in resolved
+        ]
+        checked = self._check_inputs(keys)
+        cost = generation_cost(request.service, len(keys))
+        generation_id = new_id()
+        task_ids = [new_id() for _ in checked]
+
+        def record(session: Session) -> None:
+            session.add(
+                Generation(
+                    id=generation_id,
+                    account_id=principal.account_id,
+                    service=request.service,
+                    status=GenerationStatus.QUEUED,
+                    model_id=request.model_id if request.service == Service.BODY_SWAP else None,
+                    background_id=request.background_id,
+                    credits=cost,
+                    distributor_id=request.distributor_id,
+                    fingerprint=request.fingerprint,
+                    idempotency_key=request.idempotency_key,
+                    request_hash=fingerprint,
+                )
+            )
+            session.flush()
+            session.add_all(
+                Task(
+                    id=task_id,
+                    generation_id=generation_id,
+                    position=i,
+                    input_key=item.key,
+                    input_size=item.size,
+                    input_etag=item.etag,
+                    input_mime=item.info.mime_type,
+                )
+                for i, (task_id, item) in enumerate(zip(task_ids, checked, strict=True))
+            )
+
+        try:
+            credits.reserve(self.sessions, principal.account_id, generation_id, cost, record)
+        except IntegrityError:
+            # The same idempotency key raced us; the other request's generation is the answer.
+            with self.sessions() as session:
+                found = self._existing(session, principal, request.idempotency_key or "")
+            if found is None:
+                raise
+            return self._replayed(found, fingerprint)
+
+        try:
+            self._start_workflow(generation_id)
+        except Exception:
+            log.exception("could not start generation %s", generation_id)
+            # Never started: it is as if it had never been submitted. The reservation and the
+            # rows go in one transaction, so neither is left behind without the other.
+            credits.void_hold(
+                self.sessions, generation_id, then=lambda s: _remove_generation(s, generation_id)
+            )
+            raise Unavailable(
+                "The generation service is not reachable right now; nothing was charged."
+            ) from None
+        with self.sessions() as session:
+            generation = session.get(Generation, generation_id)
+        assert generation is not None
+        return Submitted(generation, task_ids)
+
+    def _replayed(self, found: Submitted, fingerprint: str) -> Submitted:
+        """The answer to a repeated submit: the first generation, started if it never was
+        (the API may have died between recording it and starting its workflow)."""
+        if found.generation.request_hash and found.generation.request_hash != fingerprint:
+            raise InvalidInput(
+                "This Idempotency-Key was already used for a different request; "
+                "use a new key for a new generation."
+            )
+        if (
+            found.generation.workflow_started_at is None
+            and found.generation.status == GenerationStatus.QUEUED
+        ):
+            try:
+                self._start_workflow(found.generation.id)
+            except Exception:
+                log.exception("could not start generation %s", found.generation.id)
+                raise Unavailable(
+                    "The generation service is not reachable right now; nothing was charged."
+                ) from None
+        return found
+
+    def _start_workflow(self, generation_id: str) -> None:
+        settings = self.settings
+
+        async def start_it() -> None:
+            await start_generation(self.temporal, settings, generation_id)
+
+        # Submits run in worker threads; the Temporal client lives on the app's event loop.
+        anyio.from_thread.run(start_it)
+        try:
+            mark_started(self.sessions, generation_id)
+        except Exception:
+            # The workflow runs: failing the submit now would remove a generation that is
+            # being charged. The sweeper finds the workflow and records it later.
+            log.exception("generation %s started but could not be marked so", generation_id)
+
+
+def request_hash(request: SubmitRequest) -> str:
+    """What was asked, as a digest: the same idempotency key must mean the same request."""
+    digest = hashlib.sha256()
+    for part in (request.service, request.model_id or "", request.background_id or ""):
+        digest.update(part.encode() + b"\x00")
+    for value in request.inputs:
+        if isinstance(value, NewFile):
+            digest.update(b"file:" + hashlib.sha256(value.data).digest())
+        else:
+            digest.update(b"ref:" + value.encode())
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+async def start_generation(
+    temporal: WorkflowStarter | Client, settings: Settings, generation_id: str
+) -> None:
+    """Start the generation's workflow; starting it again is harmless (workflow id =
+    generation id, and an existing run is used as it is)."""
+    await temporal.start_workflow(
+        GENERATION_WORKFLOW,
+        StartGeneration(
+            generation_id=generation_id,
+            options=GenerationOptions(
+                imaging_task_queue=settings.imaging_task_queue,
+                imaging_timeout_seconds=settings.engine_timeout_seconds,
+                heartbeat_timeout_seconds=settings.imaging_heartbeat_timeout_seconds,
+            ),
+        ),
+        id=generation_id,
+        task_queue=settings.task_queue,
+        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+    )
+
+
+def _remove_generation(session: Session, generation_id: str) -> None:
+    for task in tasks_of(session, generation_id):
+        session.delete(task)
+    row = session.get(Generation, generation_id)
+    if row is not None:
+        session.delete(row)
+
+
+def mark_started(sessions: SessionFactory, generation_id: str) -> None:
+    with sessions.begin() as session:
+        session.execute(
+            update(Generation)
+            .where(Generation.id == generation_id, Generation.workflow_started_at.is_(None))
+            .values(workflow_started_at=utcnow())
+        )
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """A generation recorded but never known to be started."""
+
+    id: str
+    age: timedelta
+
+
+def stuck_generations(sessions: SessionFactory, older_than: timedelta) -> list[Stuck]:
+    """Generations queued without a recorded workflow start for longer than `older_than`,
+    oldest first."""
+    now = utcnow()
+    with sessions() as session:
+        rows = session.execute(
+            select(Generation.id, Generation.created_at)
+            .where(
+                Generation.status == GenerationStatus.QUEUED,
+                Generation.workflow_started_at.is_(None),
+                Generation.created_at < now - older_than,
+            )
+            .order_by(Generation.created_at)
+            .limit(200)
+        ).all()
+    return [Stuck(row.id, now - as_utc(row.created_at)) for row in rows]
+
+
+class SweepAction(StrEnum):
+    RECORD = "record"  # its workflow exists: the API died after starting it
+    START = "start"
+    GIVE_UP = "give_up"
+
+
+def sweep_action(stuck: Stuck, workflow_exists: bool, give_up_after: timedelta) -> SweepAction:
+    """What the sweeper does with a stuck generation. Started late rather than never, but not
+    after `give_up_after`: by then the person has seen nothing happen for long, and charging
+    them for it now would surprise more than a failed generation with its credits back."""
+    if workflow_exists:
+        return SweepAction.RECORD
+    if stuck.age > give_up_after:
+        return SweepAction.GIVE_UP
+    return SweepAction.START
+
+
+GAVE_UP = (
+    "This generation could not be started in time. Nothing was charged; please submit it again."
+)
+
+
+class _NotStuck(Exception):
+    """The generation moved on (started or finished) while we were giving it up."""
+
+
+def give_up(sessions: SessionFactory, generation_id: str, app_url: str) -> bool:
+    """Fail a generation that never started and release its reservation, in one transaction.
+    Returns False (and changes nothing) when it is no longer stuck."""
+
+    def fail(session: Session) -> None:
+        generation = session.execute(
+            select(Generation)
+            .where(Generation.id == generation_id)
+            .execution_options(populate_existing=True)
+        ).scalar_one_or_none()
+        if (
+            generation is None
+            or generation.status != GenerationStatus.QUEUED
+            or generation.workflow_started_at is not None
+        ):
+            raise _NotStuck()
+        generation.status = GenerationStatus.FAILED
+        generation.error = GAVE_UP
+        generation.completed_at = utcnow()
+        jobs.fail_unfinished_tasks(session, generation_id, GAVE_UP)
+        jobs.queue_completion_mail(session, generation, app_url)
+
+    try:
+        credits.void_hold(sessions, generation_id, then=fail)
+    except _NotStuck:
+        return False
+    return True

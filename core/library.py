@@ -1,0 +1,283 @@
+"""A user's library of generated images: the gallery, feedback, deletion, ZIP downloads,
+sharing to the public showcase, and the credit usage behind the dashboard.
+
+Rules only; routers in api/routers/library.py shape the answers. Ownership is checked on every
+call: someone else's image answers NotFound, exactly like one that does not exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
+
+from core.auth.tokens import Principal
+from core.db import SessionFactory
+from core.enums import LedgerKind, Rating, Service, TaskStatus
+from core.errors import InvalidInput, NotFound
+from core.generations import tasks_of
+from core.keys import thumbnail_key
+from core.models import Generation, ImageFeedback, LedgerEntry, Task, utcnow
+from core.storage import Storage
+
+IMAGE_NOT_FOUND = "That image was not found."
+MAX_ZIP_IMAGES = 200
+MAX_USAGE_DAYS = 366
+
+
+@dataclass(frozen=True)
+class GalleryItem:
+    task: Task
+    generation: Generation
+    rating: str | None
+    comment: str
+
+
+@dataclass(frozen=True)
+class GalleryPage:
+    items: list[GalleryItem]
+    total: int
+
+
+@dataclass(frozen=True)
+class DayUsage:
+    day: date
+    spent: int
+    refunded: int
+
+
+def _visible_outputs(account_id: str) -> Select[Task, Generation]:
+    """Completed images of the account's generations that were not deleted."""
+    return (
+        select(Task, Generation)
+        .join(Generation, Generation.id == Task.generation_id)
+        .where(
+            Generation.account_id == account_id,
+            Generation.deleted_at.is_(None),
+            Task.status == TaskStatus.COMPLETED,
+            Task.output_key.is_not(None),
+        )
+    )
+
+
+def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[Task, Generation]:
+    """The caller's completed image, or NotFound (also for someone else's)."""
+    row = session.execute(
+        select(Task, Generation)
+        .join(Generation, Generation.id == Task.generation_id)
+        .where(
+            Task.id == task_id,
+            Generation.account_id == principal.account_id,
+            Generation.deleted_at.is_(None),
+        )
+    ).first()
+    if row is None or row[0].status != TaskStatus.COMPLETED or not row[0].output_key:
+        raise NotFound(IMAGE_NOT_FOUND)
+    return row[0], row[1]
+
+
+def generation_objects(generation: Generation, tasks: list[Task]) -> list[str]:
+    """Every object a generation made: outputs, their thumbnails, retouched versions, and the
+    inputs' thumbnails. The inputs themselves are the user's uploads (see delete)."""
+    keys: list[str] = []
+    for task in tasks:
+        keys.append(thumbnail_key(task.input_key))
+        for key in (
+            task.output_key,
+            task.output_thumbnail_key,
+            task.edited_key,
+            task.edited_thumbnail_key,
+        ):
+            if key:
+                keys.append(key)
+        if task.output_key:
+            keys.append(thumbnail_key(task.output_key))
+    return list(dict.fromkeys(keys))
+
+
+class Library:
+    def __init__(self, sessions: SessionFactory, storage: Storage) -> None:
+        self.sessions = sessions
+        self.storage = storage
+
+    def gallery(
+        self, principal: Principal, service: Service | None, page_number: int, page_size: int
+    ) -> GalleryPage:
+        """The caller's images, one item per image, newest first."""
+        query = _visible_outputs(principal.account_id)
+        if service is not None:
+            query = query.where(Generation.service == service)
+        with self.sessions() as session:
+            total = session.execute(
+                select(func.count()).select_from(query.subquery())
+            ).scalar_one()
+            rows = session.execute(
+                query.order_by(Generation.created_at.desc(), Task.position)
+                .offset((page_number - 1) * page_size)
+                .limit(page_size)
+            ).all()
+            ratings = self._feedback(session, principal, [task.id for task, _ in rows])
+        items = [
+            GalleryItem(task, generation, *ratings.get(task.id, (None, "")))
+            for task, generation in rows
+        ]
+        return GalleryPage(items, int(total))
+
+    def _feedback(
+        self, session: Session, principal: Principal, task_ids: list[str]
+    ) -> dict[str, tuple[str, str]]:
+        if not task_ids:
+            return {}
+        return {
+            row.task_id: (row.rating, row.comment)
+            for row in session.execute(
+                select(ImageFeedback).where(
+                    ImageFeedback.account_id == principal.account_id,
+                    ImageFeedback.task_id.in_(task_ids),
+                )
+            ).scalars()
+        }
+
+    def give_feedback(
+        self, principal: Principal, task_id: str, rating: Rating, comment: str
+    ) -> ImageFeedback:
+        """One verdict per image and account; giving it again changes it."""
+        with self.sessions.begin() as session:
+            owned_output(session, principal, task_id)
+            row = session.execute(
+                select(ImageFeedback).where(
+                    ImageFeedback.task_id == task_id,
+                    ImageFeedback.account_id == principal.account_id,
+                )
+            ).scalar_one_or_none()
+            if row is None:
+                row = ImageFeedback(task_id=task_id, account_id=principal.account_id)
+                session.add(row)
+            row.rating = rating
+            row.comment = comment.strip()
+        return row
+
+    def share(self, principal: Principal, task_id: str, shared: bool) -> Task:
+        """The owner's consent to show this input/output pair in the public showcase.
+        Withdrawing it also takes the pair off the showcase at once."""
+        with self.sessions.begin() as session:
+            task, _ = owned_output(session, principal, task_id)
+            if shared:
+                task.shared_at = task.shared_at or utcnow()
+            else:
+                task.shared_at = None
+                task.showcased_at = None
+        return task
+
+    def delete(self, principal: Principal, generation_id: str) -> int:
+        """Delete a generation's images from storage; the generation stays recorded (deleted)
+        so that the credit ledger, which is never touched, still points at something.
+
+        The uploads it used are deleted too unless another of the account's generations still
+        uses them. Returns how many objects were removed."""
+        with self.sessions.begin() as session:
+            generation = session.get(Generation, generation_id)
+            if (
+                generation is None
+                or generation.account_id != principal.account_id
+                or generation.deleted_at is not None
+            ):
+                raise NotFound("That generation was not found.")
+            if generation.status not in (TaskStatus.COMPLETED, TaskStatus.FAILED):
+                raise InvalidInput("This generation is still running; delete it when it ends.")
+            tasks = tasks_of(session, generation_id)
+            keys = generation_objects(generation, tasks)
+            for task in tasks:
+                still_used = session.execute(
+                    select(func.count())
+                    .select_from(Task)
+                    .join(Generation, Generation.id == Task.generation_id)
+                    .where(
+                        Task.input_key == task.input_key,
+                        Generation.id != generation_id,
+                        Generation.deleted_at.is_(None),
+                    )
+                ).scalar_one()
+                if not still_used and task.input_key.startswith(
+                    f"uploads/{principal.account_id}/"
+                ):
+                    keys.append(task.input_key)
+                task.shared_at = None
+                task.showcased_at = None
+            generation.deleted_at = utcnow()
+        for key in keys:
+            self.storage.delete(key)
+        return len(keys)
+
+    def zip_entries(
+        self, principal: Principal, task_ids: list[str]
+    ) -> list[tuple[str, str, int]]:
+        """(object key, name in the archive, size) for each of the caller's images, originals
+        and retouched versions; NotFound if any id is not the caller's image."""
+        unique = list(dict.fromkeys(task_ids))
+        if not unique or len(unique) > MAX_ZIP_IMAGES:
+            raise InvalidInput(f"taskIds: choose between 1 and {MAX_ZIP_IMAGES} images.")
+        entries: list[tuple[str, str, int]] = []
+        with self.sessions() as session:
+            for number, task_id in enumerate(unique, start=1):
+                task, generation = owned_output(session, principal, task_id)
+                stem = f"{number:03d}-{generation.service}-{task.id[:8]}"
+                for key, suffix in ((task.output_key, ""), (task.edited_key, "-edited")):
+                    if not key:
+                        continue
+                    info = self.storage.stat(key)
+                    if info is None:
+                        continue  # deleted meanwhile: leave it out rather than fail the archive
+                    extension = key.rsplit(".", 1)[-1]
+                    entries.append((key, f"{stem}{suffix}.{extension}", info.size))
+        if not entries:
+            raise NotFound(IMAGE_NOT_FOUND)
+        return entries
+
+    def stream(self, key: str) -> Iterator[bytes]:
+        return self.storage.stream(key)
+
+    def credit_usage(
+        self, principal: Principal, from_date: date | None, to_date: date | None
+    ) -> list[DayUsage]:
+        """Credits spent and given back per day (UTC), every day of the range, from the ledger."""
+        today = utcnow().date()
+        to_date = to_date or today
+        from_date = from_date or to_date - timedelta(days=29)
+        if from_date > to_date:
+            raise InvalidInput("fromDate must not be after toDate.")
+        if (to_date - from_date).days >= MAX_USAGE_DAYS:
+            raise InvalidInput(f"Choose at most {MAX_USAGE_DAYS} days.")
+        start = datetime.combine(from_date, time.min, tzinfo=UTC)
+        end = datetime.combine(to_date + timedelta(days=1), time.min, tzinfo=UTC)
+        days = {
+            from_date + timedelta(days=n): DayUsage(from_date + timedelta(days=n), 0, 0)
+            for n in range((to_date - from_date).days + 1)
+        }
+        with self.sessions() as session:
+            rows = session.execute(
+                select(
+                    LedgerEntry.kind,
+                    LedgerEntry.delta_free + LedgerEntry.delta_paid,
+                    LedgerEntry.created_at,
+                ).where(
+                    LedgerEntry.account_id == principal.account_id,
+                    LedgerEntry.kind.in_([LedgerKind.CHARGE, LedgerKind.REFUND]),
+                    LedgerEntry.created_at >= start,
+                    LedgerEntry.created_at < end,
+                )
+            ).all()
+        for kind, delta, created in rows:
+            moment = created if created.tzinfo else created.replace(tzinfo=UTC)
+            day = moment.astimezone(UTC).date()
+            if day not in days:
+                continue
+            usage = days[day]
+            if kind == LedgerKind.CHARGE:
+                days[day] = DayUsage(day, usage.spent - int(delta), usage.refunded)
+            else:
+                days[day] = DayUsage(day, usage.spent, usage.refunded + int(delta))
+        return list(days.values())

@@ -1,0 +1,160 @@
+"""The public showcase and what operators do with outputs: curate shared pairs, attach
+retouched versions, find a generation by its id or its owner's email.
+
+Only pairs whose owner agreed (tasks.shared_at, see core/library.py) can be curated; withdrawing
+consent or deleting the generation takes a pair off at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Select, func, select
+
+from core import mail
+from core.db import SessionFactory
+from core.enums import Service, TaskStatus
+from core.errors import InvalidInput, NotFound
+from core.generations import tasks_by_generation
+from core.images import check_image, thumbnail_from_bytes
+from core.keys import extension_for, thumbnail_key
+from core.models import Generation, Task, User, utcnow
+from core.settings import Settings
+from core.storage import Storage
+
+
+@dataclass(frozen=True)
+class Pair:
+    task: Task
+    generation: Generation
+
+
+@dataclass(frozen=True)
+class PairPage:
+    pairs: list[Pair]
+    total: int
+
+
+@dataclass(frozen=True)
+class FoundGeneration:
+    generation: Generation
+    tasks: list[Task]
+    owner_email: str | None
+
+
+def _shared_pairs(service: Service | None) -> Select[Task, Generation]:
+    query = (
+        select(Task, Generation)
+        .join(Generation, Generation.id == Task.generation_id)
+        .where(
+            Task.shared_at.is_not(None),
+            Task.status == TaskStatus.COMPLETED,
+            Generation.deleted_at.is_(None),
+        )
+    )
+    if service is not None:
+        query = query.where(Generation.service == service)
+    return query
+
+
+class Showcase:
+    def __init__(self, sessions: SessionFactory, storage: Storage, settings: Settings) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        self.settings = settings
+
+    def _page(
+        self, query: Select[Task, Generation], page_number: int, page_size: int
+    ) -> PairPage:
+        with self.sessions() as session:
+            total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
+            rows = session.execute(
+                query.order_by(Task.showcased_at.desc(), Task.shared_at.desc(), Task.id)
+                .offset((page_number - 1) * page_size)
+                .limit(page_size)
+            ).all()
+        return PairPage([Pair(task, generation) for task, generation in rows], int(total))
+
+    def public(self, service: Service | None, page_number: int, page_size: int) -> PairPage:
+        """Curated pairs, for everyone."""
+        query = _shared_pairs(service).where(Task.showcased_at.is_not(None))
+        return self._page(query, page_number, page_size)
+
+    def candidates(self, service: Service | None, page_number: int, page_size: int) -> PairPage:
+        """Every shared pair, curated or not, for operators."""
+        return self._page(_shared_pairs(service), page_number, page_size)
+
+    def curate(self, task_id: str, showcased: bool) -> Pair:
+        with self.sessions.begin() as session:
+            row = session.execute(_shared_pairs(None).where(Task.id == task_id)).first()
+            if row is None:
+                raise NotFound("That image is not shared by its owner, so it cannot be shown.")
+            task, generation = row
+            task.showcased_at = (task.showcased_at or utcnow()) if showcased else None
+        return Pair(task, generation)
+
+    def find(self, service_id: str | None, email: str | None) -> list[FoundGeneration]:
+        """Generations by id, or the latest 50 of a user, for support and operations."""
+        if not service_id and not email:
+            raise InvalidInput("Give a service id or a user's email.")
+        with self.sessions() as session:
+            query = select(Generation, User.email).outerjoin(
+                User, User.account_id == Generation.account_id
+            )
+            if service_id:
+                query = query.where(Generation.id == service_id)
+            if email:
+                query = query.where(User.email == email.strip().lower())
+            rows = session.execute(query.order_by(Generation.created_at.desc()).limit(50)).all()
+            tasks = tasks_by_generation(session, [generation.id for generation, _ in rows])
+            found = [
+                FoundGeneration(generation, tasks[generation.id], owner)
+                for generation, owner in rows
+            ]
+        return found
+
+    def attach_edit(self, task_id: str, data: bytes) -> Task:
+        """Store a retouched version beside the generated image; the owner (a user) is mailed."""
+        settings = self.settings
+        info = check_image(
+            data,
+            max_bytes=settings.max_upload_bytes,
+            max_megapixels=settings.max_megapixels,
+            name="The edited image",
+        )
+        with self.sessions() as session:
+            task = session.get(Task, task_id)
+            if task is None or task.status != TaskStatus.COMPLETED or not task.output_key:
+                raise NotFound("That image was not found.")
+            generation = session.get(Generation, task.generation_id)
+            if generation is None or generation.deleted_at is not None:
+                raise NotFound("That image was not found.")
+            owner = session.execute(
+                select(User).where(User.account_id == generation.account_id)
+            ).scalar_one_or_none()
+        stamp = utcnow().strftime("%Y%m%d%H%M%S")
+        key = f"edits/{generation.id}/{task.id}-{stamp}.{extension_for(info.mime_type)}"
+        thumb = thumbnail_key(key)
+        self.storage.put_bytes(key, data, info.mime_type)
+        self.storage.put_bytes(thumb, thumbnail_from_bytes(data), "image/jpeg")
+        with self.sessions.begin() as session:
+            row = session.get(Task, task_id)
+            assert row is not None
+            previous = [k for k in (row.edited_key, row.edited_thumbnail_key) if k]
+            row.edited_key, row.edited_thumbnail_key, row.edited_at = key, thumb, utcnow()
+        for old in previous:
+            self.storage.delete(old)
+        if owner is not None:
+            mail.keep(
+                self.sessions,
+                mail.Mail(
+                    to=owner.email,
+                    subject="Your edited image is ready",
+                    body="Hello,\n\nOur team retouched one of your images. See it beside the "
+                    f"original here:\n{settings.app_url}/output-image?serviceId={generation.id}"
+                    "\n",
+                    kind="edited-image",
+                    dedupe_key=f"edited:{task.id}:{key}",
+                ),
+            )
+        return row
