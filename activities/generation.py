@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import select
+from sqlalchemy.orm import Session
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
@@ -31,7 +31,10 @@ from core.contracts import (
 )
 from core.costs import generation_cost
 from core.db import SessionFactory
-from core.images import ImageRejected, check_image
+from core.enums import Service, TaskStatus
+from core.errors import DomainError
+from core.generations import tasks_of
+from core.inputs import check_stored_image, image_name
 from core.models import Generation, Task, utcnow
 from core.settings import Settings
 from core.storage import Storage
@@ -44,19 +47,16 @@ def rejected(message: str, error_type: str = "InputRejected") -> ApplicationErro
     return ApplicationError(message, type=error_type, non_retryable=True)
 
 
+def rejected_by_rule(error: DomainError, error_type: str = "InputRejected") -> ApplicationError:
+    """A domain error from a shared rule, as a failure retrying cannot fix."""
+    return rejected(error.message, error_type)
+
+
 class GenerationActivities:
     def __init__(self, sessions: SessionFactory, storage: Storage, settings: Settings) -> None:
         self.sessions = sessions
         self.storage = storage
         self.settings = settings
-
-    def _tasks(self, generation_id: str) -> list[Task]:
-        with self.sessions() as session:
-            return list(
-                session.execute(
-                    select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
-                ).scalars()
-            )
 
     @activity.defn(name=VERIFY_UPLOADS)
     def verify_uploads(self, ref: GenerationRef) -> GenerationPlan:
@@ -66,6 +66,9 @@ class GenerationActivities:
             generation = session.get(Generation, ref.generation_id)
             if generation is None:
                 raise rejected("This generation no longer exists.")
+            if generation.status in jobs.TERMINAL:
+                # Given up by the sweeper (or finished by an earlier run): never charge it now.
+                raise rejected(generation.error or "This generation has already finished.")
             model_key = None
             if generation.model_id:
                 model = find_model(session, generation.model_id)
@@ -82,29 +85,34 @@ class GenerationActivities:
             plan = GenerationPlan(
                 generation_id=generation.id,
                 account_id=generation.account_id,
-                service=generation.service,
+                service=Service(generation.service),
                 model_key=model_key,
                 background_kind=bg_kind,
                 background_key=bg_key,
             )
-        tasks = self._tasks(ref.generation_id)
+            tasks = tasks_of(session, ref.generation_id)
         for number, task in enumerate(tasks, start=1):
-            name = f"Image {number}" if len(tasks) > 1 else "The image"
-            data = self.storage.get_bytes_or_none(
-                task.input_key, max_bytes=self.settings.max_upload_bytes
-            )
-            if data is None:
-                raise rejected(f"{name} was not found; please upload it again.")
+            name = image_name(number, len(tasks))
             try:
-                check_image(
-                    data,
-                    max_bytes=self.settings.max_upload_bytes,
-                    max_megapixels=self.settings.max_megapixels,
-                    name=name,
+                checked = check_stored_image(
+                    self.storage,
+                    self.settings,
+                    task.input_key,
+                    name,
+                    f"{name} was not found; please upload it again.",
+                    expected_size=task.input_size,
+                    expected_etag=task.input_etag,
                 )
-            except ImageRejected as error:
-                raise rejected(error.message) from None
-            plan.tasks.append(TaskPlan(task_id=task.id, input_key=task.input_key))
+            except DomainError as error:
+                raise rejected_by_rule(error) from None
+            plan.tasks.append(
+                TaskPlan(
+                    task_id=task.id,
+                    input_key=task.input_key,
+                    input_size=checked.size,
+                    input_etag=checked.etag,
+                )
+            )
         # The price comes with the plan: pure arithmetic on what was just read, so not worth a
         # step of its own (each local activity is a round trip through the SDK's core).
         plan.cost = generation_cost(plan.service, len(plan.tasks))
@@ -118,7 +126,7 @@ class GenerationActivities:
                 self.sessions, inp.account_id, inp.credits, generation_id=inp.generation_id
             )
         except credits.InsufficientCredits as error:
-            raise rejected(str(error), "InsufficientCredits") from None
+            raise rejected_by_rule(error, "InsufficientCredits") from None
         return result.free + result.paid
 
     @activity.defn(name=FAIL_TASK)
@@ -129,7 +137,7 @@ class GenerationActivities:
         its result and its charge: the person has the image."""
         with self.sessions() as session:
             task = session.get(Task, inp.task_id)
-            if task is not None and task.status == "completed":
+            if task is not None and task.status == TaskStatus.COMPLETED:
                 return FailTaskOutput(refunded=0)
         refunded = credits.refund(
             self.sessions,
@@ -141,24 +149,40 @@ class GenerationActivities:
         with self.sessions.begin() as session:
             task = session.get(Task, inp.task_id)
             if task is not None and task.status not in jobs.TERMINAL:
-                task.status = "failed"
+                task.status = TaskStatus.FAILED
                 task.stage = "failed"
                 task.error = inp.reason
         return FailTaskOutput(refunded=refunded)
 
     @activity.defn(name=NOTIFY)
     def notify(self, inp: NotifyInput) -> bool:
-        """Record the generation's end and queue the guest's mail if they asked for one."""
-        with self.sessions.begin() as session:
+        """Record the generation's end and queue the guest's mail if they asked for one.
+
+        A failure before the charge also releases the credits reserved at submit, in the same
+        transaction that records the failure: nobody can see the generation failed while its
+        credits are still held. (After a charge the hold is posted already and this changes
+        nothing.)
+        """
+        queued = False
+
+        def record_end(session: Session) -> None:
+            nonlocal queued
             generation = session.get(Generation, inp.generation_id)
             if generation is None:
-                return False
+                return
             if generation.status not in jobs.TERMINAL:
                 generation.status = inp.status
                 generation.error = inp.error
                 generation.completed_at = utcnow()
-            if inp.status == "failed":
+            if inp.status == TaskStatus.FAILED:
                 jobs.fail_unfinished_tasks(
                     session, generation.id, inp.error or "The generation failed."
                 )
-            return jobs.queue_completion_mail(session, generation, self.settings.app_url)
+            queued = jobs.queue_completion_mail(session, generation, self.settings.app_url)
+
+        if inp.status == TaskStatus.FAILED:
+            credits.void_hold(self.sessions, inp.generation_id, then=record_end)
+        else:
+            with self.sessions.begin() as session:
+                record_end(session)
+        return queued

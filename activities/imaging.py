@@ -29,9 +29,13 @@ from core import jobs
 from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import Background, EngineError, ImageEngine, ProgressFn
+from core.enums import Service, TaskStatus
+from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
+from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
 from core.models import Task
+from core.settings import Settings
 from core.storage import Storage
 
 CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
@@ -63,11 +67,13 @@ class ImagingActivities:
         sessions: SessionFactory,
         storage: Storage,
         engine: ImageEngine,
+        settings: Settings,
         heartbeat_interval: float = 2.0,
     ) -> None:
         self.sessions = sessions
         self.storage = storage
         self.engine = engine
+        self.settings = settings
         self.heartbeat_interval = heartbeat_interval
         self._catalog_cache: dict[str, Image.Image] = {}
         self._io = ThreadPoolExecutor(4, thread_name_prefix="imaging-io")
@@ -100,7 +106,7 @@ class ImagingActivities:
     def _already_done(self, task_id: str) -> ImagingOutput | None:
         with self.sessions() as session:
             task = session.get(Task, task_id)
-            if task is None or task.status != "completed" or not task.output_key:
+            if task is None or task.status != TaskStatus.COMPLETED or not task.output_key:
                 return None
             key = task.output_key
         content_type = "image/png" if key.endswith(".png") else "image/jpeg"
@@ -109,7 +115,7 @@ class ImagingActivities:
     def _render(self, inp: ImagingInput, photo: Image.Image, progress: ProgressFn) -> Image.Image:
         background = self._background(inp.background_kind, inp.background_key)
         try:
-            if inp.service == "bodySwap":
+            if inp.service == Service.BODY_SWAP:
                 if inp.model_key is None:
                     raise ApplicationError(
                         "A model swap needs a model.", type="EngineRejected", non_retryable=True
@@ -128,6 +134,34 @@ class ImagingActivities:
                 error.message,
                 type="EngineRejected" if not error.retryable else "EngineUnavailable",
                 non_retryable=not error.retryable,
+            ) from None
+
+    def _checked_input(self, inp: ImagingInput) -> Image.Image:
+        """The input, decoded only once it is known to be the very object checked at submit
+        (size and ETag), a JPEG, PNG or WebP, and within the byte and pixel limits: anything
+        else fails the task at once, without a retry, and the task is refunded."""
+        try:
+            checked = check_stored_image(
+                self.storage,
+                self.settings,
+                inp.input_key,
+                "The image",
+                "The image was not found; please upload it again.",
+                expected_size=inp.input_size,
+                expected_etag=inp.input_etag,
+                # Format, bytes and pixels are checked from the header; the one full decode is
+                # the engine's own, right below (a trial decode first cost 140-210 ms for a
+                # 12-megapixel PNG or WebP).
+                decode=False,
+            )
+            return decode_rgb(checked.data)
+        except DomainError as error:
+            raise ApplicationError(
+                error.message, type="InputRejected", non_retryable=True
+            ) from None
+        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+            raise ApplicationError(
+                "The image is damaged or incomplete.", type="InputRejected", non_retryable=True
             ) from None
 
     def _input_thumbnail(self, input_key: str, photo: Image.Image) -> None:
@@ -185,7 +219,7 @@ class ImagingActivities:
                 )
 
         with heartbeating(self.heartbeat_interval):
-            photo = decode_rgb(self.storage.get_bytes(inp.input_key))
+            photo = self._checked_input(inp)
             # The input's thumbnail for the progress view (usually the browser made it already),
             # beside the engine rather than before it.
             input_thumbnail = self._io.submit(self._input_thumbnail, inp.input_key, photo)

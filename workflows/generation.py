@@ -18,28 +18,26 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError
 
 with workflow.unsafe.imports_passed_through():
+    # The activity classes only name the calls (execute_*_method checks their types); the
+    # workflow never runs their code itself.
+    from activities.generation import GenerationActivities
+    from activities.imaging import ImagingActivities
     from core.contracts import (
-        CHARGE_CREDITS,
-        FAIL_TASK,
         GENERATION_WORKFLOW,
         NON_RETRYABLE_ERRORS,
-        NOTIFY,
-        RUN_IMAGING,
-        VERIFY_UPLOADS,
         ChargeInput,
         FailTaskInput,
-        FailTaskOutput,
         GenerationOptions,
         GenerationPlan,
         GenerationRef,
         GenerationResult,
         ImagingInput,
-        ImagingOutput,
         NotifyInput,
         StartGeneration,
         TaskPlan,
     )
     from core.costs import task_share
+    from core.enums import GenerationStatus
 
 
 # Database and storage steps: quick, and transient failures (a restarting database) are
@@ -52,6 +50,9 @@ STEP_RETRY = RetryPolicy(
     non_retryable_error_types=NON_RETRYABLE_ERRORS,
 )
 STEP_TIMEOUT = timedelta(seconds=60)
+# These quick steps run as local activities: in the workflow's own worker, without a round trip
+# through the server's task queue for each (about 20 ms apiece). They keep their retry policy
+# and are recorded in the history.
 
 # Engine work: expensive, so fewer attempts; a crash mid-way is caught by the heartbeat timeout.
 IMAGING_RETRY = RetryPolicy(
@@ -87,36 +88,29 @@ class GenerationWorkflow:
         self._charged = 0
         self._refunded = 0
 
-    async def _step(self, name: str, arg: object, result_type: type | None = None) -> object:
-        # The quick database/storage steps run as local activities: in the workflow's own
-        # worker, without a round trip through the server's task queue for each (about
-        # 20 ms apiece). They keep their retry policy and are recorded in the history.
-        return await workflow.execute_local_activity(
-            name,
-            arg,
-            start_to_close_timeout=STEP_TIMEOUT,
-            retry_policy=STEP_RETRY,
-            result_type=result_type,
-        )
-
     @workflow.run
     async def run(self, start: StartGeneration) -> GenerationResult:
         ref = GenerationRef(start.generation_id)
         try:
-            plan = await self._step(VERIFY_UPLOADS, ref, GenerationPlan)
-            assert isinstance(plan, GenerationPlan)
-            self._plan = plan
-            charged = await self._step(
-                CHARGE_CREDITS, ChargeInput(plan.generation_id, plan.account_id, plan.cost), int
+            plan = await workflow.execute_local_activity_method(
+                GenerationActivities.verify_uploads,
+                ref,
+                start_to_close_timeout=STEP_TIMEOUT,
+                retry_policy=STEP_RETRY,
             )
-            assert isinstance(charged, int)
-            self._charged = charged
+            self._plan = plan
+            self._charged = await workflow.execute_local_activity_method(
+                GenerationActivities.charge_credits,
+                ChargeInput(plan.generation_id, plan.account_id, plan.cost),
+                start_to_close_timeout=STEP_TIMEOUT,
+                retry_policy=STEP_RETRY,
+            )
         except (ActivityError, ApplicationError) as error:
             # Local activities fail with the activity's own ApplicationError, not ActivityError.
             # Nothing was charged: the charge is the last step here and is all-or-nothing.
             reason = failure_reason(error)
-            await self._step(NOTIFY, NotifyInput(start.generation_id, "failed", reason), bool)
-            return GenerationResult("failed", 0, 0, 0, 0)
+            await self._notify(NotifyInput(start.generation_id, GenerationStatus.FAILED, reason))
+            return GenerationResult(GenerationStatus.FAILED, 0, 0, 0, 0)
 
         share = task_share(self._charged, len(plan.tasks))
         outcomes = await asyncio.gather(
@@ -124,22 +118,30 @@ class GenerationWorkflow:
         )
         done = sum(1 for ok in outcomes if ok)
         failed = len(outcomes) - done
-        status = "completed" if done else "failed"
+        status = GenerationStatus.COMPLETED if done else GenerationStatus.FAILED
         summary = None
         if failed:
             summary = (
                 "None of the images could be created." if not done
                 else f"{failed} of {len(outcomes)} images could not be created."
             )
-        await self._step(NOTIFY, NotifyInput(plan.generation_id, status, summary), bool)
+        await self._notify(NotifyInput(plan.generation_id, status, summary))
         return GenerationResult(status, done, failed, self._charged, self._refunded)
+
+    async def _notify(self, inp: NotifyInput) -> None:
+        await workflow.execute_local_activity_method(
+            GenerationActivities.notify,
+            inp,
+            start_to_close_timeout=STEP_TIMEOUT,
+            retry_policy=STEP_RETRY,
+        )
 
     async def _run_task(
         self, plan: GenerationPlan, task: TaskPlan, share: int, options: GenerationOptions
     ) -> bool:
         try:
-            await workflow.execute_activity(
-                RUN_IMAGING,
+            await workflow.execute_activity_method(
+                ImagingActivities.run_imaging,
                 ImagingInput(
                     generation_id=plan.generation_id,
                     task_id=task.task_id,
@@ -148,17 +150,18 @@ class GenerationWorkflow:
                     model_key=plan.model_key,
                     background_kind=plan.background_kind,
                     background_key=plan.background_key,
+                    input_size=task.input_size,
+                    input_etag=task.input_etag,
                 ),
                 task_queue=options.imaging_task_queue,
                 start_to_close_timeout=timedelta(seconds=options.imaging_timeout_seconds),
                 heartbeat_timeout=timedelta(seconds=options.heartbeat_timeout_seconds),
                 retry_policy=IMAGING_RETRY,
-                result_type=ImagingOutput,
             )
             return True
         except (ActivityError, ApplicationError) as error:
-            result = await self._step(
-                FAIL_TASK,
+            result = await workflow.execute_local_activity_method(
+                GenerationActivities.fail_task,
                 FailTaskInput(
                     generation_id=plan.generation_id,
                     account_id=plan.account_id,
@@ -166,12 +169,8 @@ class GenerationWorkflow:
                     reason=failure_reason(error),
                     refund_credits=share,
                 ),
-                FailTaskOutput,
+                start_to_close_timeout=STEP_TIMEOUT,
+                retry_policy=STEP_RETRY,
             )
-            assert isinstance(result, FailTaskOutput)
             self._refunded += result.refunded
             return False
-
-    @workflow.query
-    def charged(self) -> int:
-        return self._charged
