@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
-from sqlalchemy.orm import Session
-from temporalio.client import Client
 
-from api.errors import ApiError
-from api.security import Principal, TokenInvalid, read_token
 from api.task_watch import TaskWatcher
+from api.temporal_link import TemporalLink
+from api.validation import AuthorizationHeader, DistributorHeader
+from core.auth.accounts import Accounts
+from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.models import Account, AuthSession, as_utc, utcnow
+from core.enums import AccountKind, UserRole
+from core.errors import Forbidden, NotAuthenticated
+from core.generations import Generations
+from core.library import Library
+from core.models import User
 from core.settings import Settings
+from core.showcase import Showcase
 from core.storage import Storage
 
 
@@ -26,9 +31,28 @@ class AppServices:
     settings: Settings
     sessions: SessionFactory
     storage: Storage
-    temporal: Client
+    temporal: TemporalLink
     jwt_secret: str
     task_watcher: TaskWatcher
+
+    # The rules, built once from the services above (core/ imports nothing from api/).
+    @cached_property
+    def accounts(self) -> Accounts:
+        return Accounts(
+            self.sessions, self.settings, self.jwt_secret, self.settings.resolved_code_secret()
+        )
+
+    @cached_property
+    def library(self) -> Library:
+        return Library(self.sessions, self.storage)
+
+    @cached_property
+    def showcase(self) -> Showcase:
+        return Showcase(self.sessions, self.storage, self.settings)
+
+    @cached_property
+    def generations(self) -> Generations:
+        return Generations(self.sessions, self.storage, self.settings, self.temporal)
 
 
 # Async on purpose: a plain function here would cost every request a thread-pool round trip.
@@ -40,46 +64,24 @@ async def get_services(request: Request) -> AppServices:
 ServicesDep = Annotated[AppServices, Depends(get_services)]
 
 
-def get_session(services: ServicesDep) -> Iterator[Session]:
-    with services.sessions() as session:
-        yield session
-
-
-SessionDep = Annotated[Session, Depends(get_session)]
-
-UNAUTHORISED = "Your session has expired or is missing; please reload the page to start a new one."
-
-
 def get_principal(
     services: ServicesDep,
-    authorization: Annotated[str | None, Header()] = None,
-    x_distributor_id: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationHeader = None,
+    x_distributor_id: DistributorHeader = None,
 ) -> Principal:
     if not authorization or not authorization.lower().startswith("bearer "):
-        raise ApiError(401, UNAUTHORISED)
-    try:
-        principal = read_token(services.jwt_secret, authorization[7:].strip())
-    except TokenInvalid:
-        raise ApiError(401, UNAUTHORISED) from None
-    if x_distributor_id and x_distributor_id != principal.distributor_id:
-        raise ApiError(401, "This session belongs to another site; please sign in again.")
-    with services.sessions() as session:
-        if session.get(Account, principal.account_id) is None:
-            raise ApiError(401, UNAUTHORISED)
-        if principal.kind == "user":
-            # Users' tokens name a session; logout or a password reset ends it for good.
-            auth = session.get(AuthSession, principal.session_id or "")
-            if auth is None or auth.revoked_at is not None or as_utc(auth.expires_at) <= utcnow():
-                raise ApiError(401, "Unauthorised: please log in again.")
-    return principal
+        raise NotAuthenticated(
+            "Your session has expired or is missing; please reload the page to start a new one."
+        )
+    return services.accounts.authenticate(authorization[7:].strip(), x_distributor_id)
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]
 
 
 def get_user_principal(principal: CurrentPrincipal) -> Principal:
-    if principal.kind != "user" or principal.user_id is None:
-        raise ApiError(401, "Please log in to see this.")
+    if principal.kind != AccountKind.USER or principal.user_id is None:
+        raise NotAuthenticated("Please log in to see this.")
     return principal
 
 
@@ -87,9 +89,30 @@ CurrentUser = Annotated[Principal, Depends(get_user_principal)]
 
 
 def distributor_id(
-    services: ServicesDep, x_distributor_id: Annotated[str | None, Header()] = None
+    services: ServicesDep, x_distributor_id: DistributorHeader = None
 ) -> str:
     return (x_distributor_id or services.settings.default_distributor_id)[:64]
 
 
 DistributorDep = Annotated[str, Depends(distributor_id)]
+
+
+def get_admin_principal(services: ServicesDep, principal: CurrentUser) -> Principal:
+    """A signed-in user whose role is admin (granted with `python -m ops.admin grant EMAIL`)."""
+    with services.sessions() as session:
+        user = session.get(User, principal.user_id or "")
+    if user is None or user.role != UserRole.ADMIN:
+        raise Forbidden("This page is for operators only.")
+    return principal
+
+
+CurrentAdmin = Annotated[Principal, Depends(get_admin_principal)]
+
+
+def require_api_key(
+    services: ServicesDep, x_api_key: Annotated[str | None, Header(max_length=256)] = None
+) -> None:
+    """The image edit client's key (`x-api-key`), checked when API_KEYS is set."""
+    keys = services.settings.api_keys
+    if keys and x_api_key not in keys:
+        raise NotAuthenticated("A valid API key is needed (header x-api-key).")

@@ -1,4 +1,8 @@
-"""Every error leaves the API as {"message": "..."} with a fitting status."""
+"""Every error leaves the API as {"message": "..."} with a fitting status.
+
+The rules in core/ raise domain errors; this module is the one place that says which status
+each one answers with (STATUS_BY_ERROR, looked up along the class hierarchy).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,49 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from core.codes import ResendTooSoon
+from core.credits import InsufficientCredits
+from core.errors import (
+    DomainError,
+    Forbidden,
+    InvalidInput,
+    NotAuthenticated,
+    NotFound,
+    Refused,
+    Unavailable,
+    UpstreamFailed,
+)
+from core.ratelimit import RateLimited
+
+STATUS_BY_ERROR: dict[type[DomainError], int] = {
+    InvalidInput: 422,
+    Refused: 400,
+    NotAuthenticated: 401,
+    InsufficientCredits: 402,
+    Forbidden: 403,
+    NotFound: 404,
+    RateLimited: 429,
+    ResendTooSoon: 429,
+    UpstreamFailed: 502,
+    Unavailable: 503,
+}
+
+
+def status_for(error: DomainError) -> int:
+    for cls in type(error).__mro__:
+        status = STATUS_BY_ERROR.get(cls)  # type: ignore[call-overload]
+        if status is not None:
+            return status
+    return 400
+
 
 class ApiError(Exception):
+    """For the few answers that are about HTTP itself (an unknown route), not a rule."""
+
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-
-
-def not_found(what: str) -> ApiError:
-    return ApiError(404, f"{what} was not found.")
 
 
 def _field_name(loc: tuple[object, ...]) -> str:
@@ -36,6 +73,14 @@ def _validation_message(error: RequestValidationError) -> str:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def _domain_error(_request: Request, error: DomainError) -> JSONResponse:
+        headers = None
+        if isinstance(error, RateLimited):
+            headers = {"Retry-After": str(error.retry_after)}
+        return JSONResponse({"message": error.message}, status_code=status_for(error),
+                            headers=headers)
+
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
         return JSONResponse({"message": error.message}, status_code=error.status)

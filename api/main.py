@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from temporalio.client import Client
 
-from api.deps import AppServices
+from api.deps import AppServices, require_api_key
 from api.errors import ApiError, install_error_handlers
-from api.routers import auth, catalog, costs, guests, services, tasks, uploads, users
+from api.routers import (
+    admin,
+    auth,
+    catalog,
+    costs,
+    guests,
+    library,
+    services,
+    site,
+    tasks,
+    uploads,
+    users,
+)
 from api.task_watch import TaskWatcher
+from api.temporal_link import TemporalLink
 from api.tracing import TracingMiddleware
+from api.validation import RejectNul, form_without_nul
 from core.db import make_engine, make_session_factory
-from core.observability import setup_observability, temporal_interceptors
+from core.observability import setup_observability
 from core.settings import Settings, get_settings
 from core.storage import Storage
 
@@ -27,22 +39,8 @@ log = logging.getLogger(__name__)
 
 WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
 API_PREFIXES = ("api/", "imageedit/", "docs", "openapi.json", "redoc")
-
-
-async def connect_temporal(settings: Settings, attempts: int = 60) -> Client:
-    """Connect once per process; wait for a Temporal server that is still starting."""
-    for attempt in range(attempts):
-        try:
-            return await Client.connect(
-                settings.temporal_address,
-                namespace=settings.temporal_namespace,
-                interceptors=temporal_interceptors(settings),
-            )
-        except Exception:
-            if attempt == attempts - 1:
-                raise
-            await asyncio.sleep(0.5)
-    raise RuntimeError("unreachable")
+# How long start-up waits for a first connection to Temporal before serving without it.
+TEMPORAL_STARTUP_WAIT_SECONDS = 5.0
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -54,17 +52,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.resolved_database_url)
         sessions = make_session_factory(engine)
         watcher = TaskWatcher(sessions, settings.resolved_database_url)
+        # Never blocks start-up for long: without Temporal the API serves, and submits get 503.
+        temporal = TemporalLink.from_settings(settings).start()
+        if not await temporal.wait_up(TEMPORAL_STARTUP_WAIT_SECONDS):
+            log.warning("starting without Temporal; submits answer 503 until it is reachable")
         app.state.services = AppServices(
             settings=settings,
             sessions=sessions,
             storage=Storage(settings),
-            temporal=await connect_temporal(settings),
+            temporal=temporal,
             jwt_secret=settings.resolved_jwt_secret(),
             task_watcher=watcher,
         )
         try:
             yield
         finally:
+            await temporal.close()
             await watcher.close()
             engine.dispose()
 
@@ -74,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="AI fashion imagery: model swap (bodySwap) and background replace "
         "(burstreplace). Responses wrap payloads in `data`; errors are `{message}`.",
         lifespan=lifespan,
+        dependencies=[Depends(form_without_nul)],
         responses={
             401: {"model": _error_model(), "description": "Missing or expired token"},
             404: {"model": _error_model(), "description": "Not found"},
@@ -82,23 +86,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(TracingMiddleware)
-    for router in (
-        auth.router,
-        auth.aliases,
-        users.router,
-        users.aliases,
-        guests.router,
-        uploads.router,
-        costs.router,
-        catalog.router,
-        services.router,
-        tasks.router,
+    app.add_middleware(RejectNul)
+    # The image edit API (/imageedit/...) also wants the client's API key when API_KEYS is set.
+    image_edit = [Depends(require_api_key)]
+    for router, extra in (
+        (auth.router, []),
+        (auth.aliases, image_edit),
+        (users.router, []),
+        (users.aliases, image_edit),
+        (guests.router, image_edit),
+        (uploads.router, []),
+        (costs.router, []),
+        (catalog.router, []),
+        (site.router, []),
+        (admin.router, []),
+        # Before services.router, whose /imageedit/service/{id} would take these paths.
+        (library.router, image_edit),
+        (services.router, image_edit),
+        (tasks.router, []),
     ):
-        app.include_router(router)
+        app.include_router(router, dependencies=extra)
 
     @app.get("/api/health", tags=["health"])
-    def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health() -> dict[str, str]:
+        """The API answers; `temporal` says whether submits can start work right now."""
+        link: TemporalLink = app.state.services.temporal
+        return {"status": "ok", "temporal": "up" if link.up else "down"}
 
     _serve_web(app)
     return app

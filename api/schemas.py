@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from api.validation import NUL_MESSAGE, IdText, KeyText, PasswordText, has_nul
+from core.auth.emails import EMAIL
+from core.enums import ContactTopic, GenerationStatus, Rating, Service
 
 T = TypeVar("T")
 
-ServiceType = Literal["bodySwap", "burstreplace"]
-TaskStatus = Literal["queued", "running", "completed", "failed"]
+# The shared enums, under the names the schemas have always used.
+ServiceType = Service
+TaskStatus = GenerationStatus
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -25,6 +30,13 @@ class ErrorBody(BaseModel):
 class Schema(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
+    @model_validator(mode="after")
+    def _no_nul(self) -> Schema:
+        # One rule for every body (see api/validation.py): no field may carry a NUL.
+        if has_nul(self.__dict__):
+            raise ValueError(NUL_MESSAGE)
+        return self
+
 
 # Guests and credits
 
@@ -39,9 +51,13 @@ class GuestLogin(Schema):
 
 
 class Credits(Schema):
+    """The balance: `total` is what can be spent now (free + paid, less what generations
+    that are still running have reserved, `held`)."""
+
     free: int
     paid: int
     total: int
+    held: int = 0
 
 
 # Uploads
@@ -71,9 +87,9 @@ class Thumbnail(Schema):
 
 class CostBody(Schema):
     requestType: ServiceType
-    inputFiles: list[str] = Field(min_length=1, max_length=20)
-    modelId: str | None = None
-    backgroundId: str | None = None
+    inputFiles: list[KeyText] = Field(min_length=1, max_length=20)
+    modelId: IdText | None = None
+    backgroundId: IdText | None = None
 
 
 class Cost(Schema):
@@ -133,7 +149,7 @@ class SampleList(Schema):
 class Submitted(Schema):
     serviceId: str
     taskIds: list[str]
-    status: str
+    status: GenerationStatus
     credits: int
 
 
@@ -152,12 +168,15 @@ class TaskView(Schema):
     inputThumbnailUrl: str
     outputs: list[Output]
     error: str | None
+    # A retouched version an operator attached to the output, if any.
+    edited: Output | None = None
+    shared: bool = False
 
 
 class ServiceView(Schema):
     serviceId: str
     service: ServiceType
-    status: str
+    status: GenerationStatus
     credits: int
     modelId: str | None
     backgroundId: str | None
@@ -175,9 +194,7 @@ class ServicePage(Schema):
 
 
 class GuestEmailBody(Schema):
-    email: str = Field(
-        min_length=3, max_length=320, pattern=r"^[^\s@]+@[^\s@]+\.[^\s@]+$"
-    )
+    email: str = Field(min_length=3, max_length=320, pattern=EMAIL.pattern)
     serviceId: str = Field(min_length=1, max_length=64)
 
 
@@ -186,8 +203,6 @@ class Ok(Schema):
 
 
 # Accounts
-
-EMAIL_PATTERN = r"^[^\s@]+@[^\s@]+\.[^\s@]+$"
 
 
 class EmailBody(Schema):
@@ -203,7 +218,7 @@ class SignupBody(Schema):
     email: str = Field(min_length=3, max_length=320)
     otp: str = Field(min_length=6, max_length=6, pattern=r"^\d{6}$")
     name: str = Field(min_length=1, max_length=128)
-    password: str
+    password: PasswordText
     distributorId: str | None = Field(default=None, max_length=64)
     rememberMe: bool = True
 
@@ -225,7 +240,7 @@ class ExternalLoginBody(Schema):
 class ResetBody(Schema):
     email: str = Field(min_length=3, max_length=320)
     otp: str = Field(min_length=6, max_length=6, pattern=r"^\d{6}$")
-    password: str
+    password: PasswordText
 
 
 class UserView(Schema):
@@ -258,8 +273,142 @@ class UserUpdateBody(Schema):
 
 class PasswordUpdateBody(Schema):
     currentPassword: str = Field(min_length=1, max_length=1024)
-    newPassword: str
+    newPassword: PasswordText
 
 
 class CreditsAvailable(Schema):
     creditsAvailable: Credits
+
+
+# Library: gallery, feedback, sharing, downloads, showcase
+
+
+class GalleryImage(Schema):
+    taskId: str
+    serviceId: str
+    service: ServiceType
+    createdAt: str
+    inputThumbnailUrl: str
+    output: Output
+    # A retouched version an operator attached, shown as "Edited" beside the generated one.
+    edited: Output | None
+    shared: bool
+    rating: Rating | None
+    comment: str
+
+
+class GalleryPage(Schema):
+    items: list[GalleryImage]
+    total: int
+    pageNum: int
+    pageSize: int
+
+
+class FeedbackBody(Schema):
+    taskId: str = Field(min_length=1, max_length=64)
+    rating: Rating
+    comment: str = Field(default="", max_length=2000)
+
+
+class Feedback(Schema):
+    taskId: str
+    rating: Rating
+    comment: str
+
+
+class ShareBody(Schema):
+    taskId: str = Field(min_length=1, max_length=64)
+    shared: bool
+
+
+class Shared(Schema):
+    taskId: str
+    shared: bool
+
+
+class Deleted(Schema):
+    serviceId: str
+    removedObjects: int
+
+
+class ZipBody(Schema):
+    taskIds: list[IdText] = Field(min_length=1, max_length=200)
+
+
+class ShowcasePair(Schema):
+    taskId: str
+    service: ServiceType
+    inputUrl: str
+    inputThumbnailUrl: str
+    outputUrl: str
+    outputThumbnailUrl: str
+    showcased: bool
+
+
+class ShowcasePage(Schema):
+    items: list[ShowcasePair]
+    total: int
+    pageNum: int
+    pageSize: int
+
+
+class ServiceIdView(Schema):
+    serviceId: str
+
+
+class CreditUsageDay(Schema):
+    date: str
+    spent: int
+    refunded: int
+
+
+class CreditUsage(Schema):
+    fromDate: str
+    toDate: str
+    totalSpent: int
+    days: list[CreditUsageDay]
+
+
+class Features(Schema):
+    googleLogin: bool
+    showcase: bool
+    contact: bool
+
+
+class AppConfig(Schema):
+    """Limits and switches the web app reads instead of repeating them (one source of truth)."""
+
+    maxUploadBytes: int
+    maxMegapixels: float
+    minImageSide: int
+    maxInputsPerGeneration: int
+    acceptedTypes: list[str]
+    features: Features
+
+
+class ContactBody(Schema):
+    name: str = Field(min_length=1, max_length=128)
+    email: str = Field(min_length=3, max_length=320)
+    topic: ContactTopic = ContactTopic.GENERAL
+    message: str = Field(min_length=1, max_length=5000)
+
+
+class ContactSent(Schema):
+    id: int
+
+
+# Admin
+
+
+class CurateBody(Schema):
+    showcased: bool
+
+
+class AdminGeneration(Schema):
+    generation: ServiceView
+    ownerEmail: str | None
+    temporalUrl: str
+
+
+class AdminGenerationList(Schema):
+    items: list[AdminGeneration]

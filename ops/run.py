@@ -1,4 +1,8 @@
-"""`make run`: start the embedded stack with the default settings and wait for Ctrl-C."""
+"""`make run`: start the embedded stack with the default settings and keep it running until Ctrl-C.
+
+A child that exits (killed, out of memory, crashed) is restarted with backoff while the others
+keep running (ops/supervise.py); Ctrl-C stops them all.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import threading
 
 from core.settings import get_settings
 from ops.stack import Stack
+from ops.supervise import Supervisor
 
 
 def main() -> None:
@@ -28,11 +33,7 @@ def main() -> None:
             "\nPress Ctrl-C to stop.",
             flush=True,
         )
-        while not stopping.wait(1):
-            for name, proc in list(stack.processes.items()):
-                if proc.poll() is not None:
-                    print(f"{name} exited with {proc.returncode}; stopping.", flush=True)
-                    stopping.set()
+        Supervisor(stack).run(stopping)
         print("Stopping ...", flush=True)
     print("Stopped.", flush=True)
 

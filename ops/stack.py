@@ -8,11 +8,13 @@ DATABASE_URL names), and our own worker and API as separate processes.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,7 +67,11 @@ class Stack:
     temporal_ui: bool = True
     extra_env: dict[str, str] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-    _logs: list[IO[bytes]] = field(default_factory=list)
+    # How each child was started, so a supervisor can start it again (see ops/supervise.py).
+    _commands: dict[str, tuple[list[str], bool]] = field(default_factory=dict)
+    _logs: dict[str, IO[bytes]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _stopping: bool = False
 
     @property
     def data_dir(self) -> Path:
@@ -77,25 +83,57 @@ class Stack:
         # Every setting, so a child process sees exactly this stack's configuration.
         for name, value in self.settings.model_dump().items():
             if value is not None:
-                env[name.upper()] = str(value)
+                # Lists (api_keys, trusted proxies) travel as JSON, which Settings parses back.
+                env[name.upper()] = (
+                    json.dumps(value) if isinstance(value, list | dict) else str(value)
+                )
         env.update(
             {
                 "DATA_DIR": str(self.data_dir),
                 "DATABASE_URL": self.settings.resolved_database_url,
                 "S3_PUBLIC_ENDPOINT": self.settings.resolved_public_s3_endpoint,
                 "JWT_SECRET": self.settings.resolved_jwt_secret(),
+                "CODE_SECRET": self.settings.resolved_code_secret(),
                 "PYTHONUNBUFFERED": "1",
             }
         )
         env.update(self.extra_env)
         return env
 
-    def _spawn(self, name: str, args: list[str], quiet: bool = False) -> subprocess.Popen[bytes]:
+    def spawn(self, name: str, args: list[str], quiet: bool = False) -> subprocess.Popen[bytes]:
+        """Start a child process called `name` (its output goes to `<log_dir>/<name>.log`)."""
+        with self._lock:
+            self._stopping = False
+            return self._spawn_locked(name, args, quiet)
+
+    def respawn(
+        self, name: str, dead: subprocess.Popen[bytes], note: str = ""
+    ) -> subprocess.Popen[bytes] | None:
+        """Start the child `name` again, with the command it was started with, in place of the
+        `dead` process.
+
+        None when the stack is stopping, or `dead` is no longer this stack's `name` (stopped,
+        killed or replaced meanwhile): a supervisor racing with `stop()` or a test must not
+        leave a second process behind.
+        """
+        with self._lock:
+            if self._stopping or self.processes.get(name) is not dead or dead.poll() is None:
+                return None
+            handle = self._logs.get(name)
+            if handle is not None and note:
+                handle.write(f"\n--- {note} ---\n".encode())
+                handle.flush()
+            args, quiet = self._commands[name]
+            return self._spawn_locked(name, args, quiet)
+
+    def _spawn_locked(self, name: str, args: list[str], quiet: bool) -> subprocess.Popen[bytes]:
         out: IO[bytes] | int | None = None
         if self.log_dir is not None:
-            self.log_dir.mkdir(parents=True, exist_ok=True)
-            handle = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (closed in stop)
-            self._logs.append(handle)
+            handle = self._logs.get(name)
+            if handle is None:
+                self.log_dir.mkdir(parents=True, exist_ok=True)
+                handle = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (closed in stop)
+                self._logs[name] = handle
             out = handle
         elif quiet:
             out = subprocess.DEVNULL
@@ -109,6 +147,7 @@ class Stack:
             start_new_session=True,
         )
         self.processes[name] = proc
+        self._commands[name] = (args, quiet)
         return proc
 
     def start_temporal(self) -> None:
@@ -125,7 +164,7 @@ class Stack:
             args += ["--ui-port", str(self.settings.temporal_ui_port)]
         else:
             args += ["--headless"]
-        proc = self._spawn("temporal", args, quiet=True)
+        proc = self.spawn("temporal", args, quiet=True)
         wait_for_port(host, int(port), 60, proc)
 
     def start_storage(self) -> None:
@@ -133,7 +172,7 @@ class Stack:
         host, port = s.s3_endpoint.rsplit(":", 1)
         objects = self.data_dir / "objects"
         objects.mkdir(parents=True, exist_ok=True)
-        proc = self._spawn(
+        proc = self.spawn(
             "storage",
             [
                 str(BIN / "rclone"), "serve", "s3", str(objects),
@@ -141,6 +180,9 @@ class Stack:
                 "--auth-key", f"{s.s3_access_key},{s.s3_secret_key}",
                 # The browser uploads straight to storage from the app's origin.
                 "--allow-origin", s.app_url,
+                # Uploads are served with the type we verified (response-content-type); a
+                # browser must never guess another (MinIO sends this header by itself).
+                "--response-header", "X-Content-Type-Options: nosniff",
                 "--config", "/dev/null",
                 "--log-level", "ERROR",
             ],  # fmt: skip
@@ -162,34 +204,48 @@ class Stack:
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
         """The orchestration worker: workflows and their quick database/storage steps."""
-        return self._spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "orchestration"])
+        return self.spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "orchestration"])
 
     def start_imaging(self, name: str = "imaging") -> subprocess.Popen[bytes]:
         """The imaging worker: the engine, in its own process (its own interpreter lock)."""
-        return self._spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "imaging"])
+        return self.spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "imaging"])
 
     def start_api(self) -> None:
+        """Start the API and wait until it answers (and, when this stack runs Temporal, until
+        the API is connected to it)."""
         s = self.settings
-        proc = self._spawn(
+        proc = self.spawn(
             "api",
             [
                 sys.executable, "-m", "uvicorn", "api.main:app_factory", "--factory",
                 "--host", s.app_host, "--port", str(s.app_port),
                 "--log-level", "warning", "--no-access-log",
+                # Uvicorn would believe X-Forwarded-For from 127.0.0.1, i.e. from anyone on
+                # this machine; api/client_address.py decides with TRUSTED_PROXIES instead.
+                "--no-proxy-headers",
             ],  # fmt: skip
         )
-        deadline = time.monotonic() + 60
+        self.wait_api_healthy(proc, need_temporal="temporal" in self.processes)
+
+    def wait_api_healthy(
+        self, proc: subprocess.Popen[bytes], need_temporal: bool = False, timeout: float = 60
+    ) -> None:
+        s = self.settings
+        deadline = time.monotonic() + timeout
         url = f"http://{s.app_host}:{s.app_port}/api/health"
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError(f"the API exited with {proc.returncode}")
             try:
-                if httpx.get(url, timeout=1).status_code == 200:
+                response = httpx.get(url, timeout=1)
+                if response.status_code == 200 and (
+                    not need_temporal or response.json().get("temporal") != "down"
+                ):
                     return
-            except httpx.HTTPError:
+            except (httpx.HTTPError, ValueError):
                 pass
             time.sleep(0.1)
-        raise TimeoutError("the API did not become healthy within 60 s")
+        raise TimeoutError(f"the API did not become healthy within {timeout:.0f} s")
 
     def start(self, seed_catalog: bool = True) -> Stack:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -206,7 +262,8 @@ class Stack:
         return self
 
     def stop_process(self, name: str, timeout: float = 15) -> None:
-        proc = self.processes.pop(name, None)
+        with self._lock:
+            proc = self.processes.pop(name, None)
         if proc is None or proc.poll() is not None:
             return
         proc.send_signal(signal.SIGTERM)
@@ -218,16 +275,21 @@ class Stack:
 
     def kill_process(self, name: str) -> None:
         """SIGKILL, no goodbye: for crash tests."""
-        proc = self.processes.pop(name)
+        with self._lock:
+            proc = self.processes.pop(name)
         proc.kill()
         proc.wait()
 
     def stop(self) -> None:
+        with self._lock:
+            # No respawn after this point (see `respawn`).
+            self._stopping = True
         for name in list(reversed(self.processes)):
             self.stop_process(name)
-        for handle in self._logs:
-            handle.close()
-        self._logs.clear()
+        with self._lock:
+            for handle in self._logs.values():
+                handle.close()
+            self._logs.clear()
 
     def __enter__(self) -> Stack:
         return self
@@ -245,6 +307,10 @@ def private_settings(data_dir: Path, **overrides: object) -> Settings:
         "temporal_ui_port": free_port(),
         "s3_endpoint": f"127.0.0.1:{free_port()}",
         "jwt_secret": "test-secret-" + os.urandom(24).hex(),
+        # Tests and benchmarks start many guests from 127.0.0.1; the limits have tests of their
+        # own (tests/integration/test_account_attacks.py), which set them back.
+        "guests_per_address_per_day": 100_000,
+        "free_guests_per_address_per_day": 100_000,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[arg-type,call-arg]

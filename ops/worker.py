@@ -15,18 +15,26 @@ import asyncio
 import logging
 import signal
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 from temporalio.client import Client
 from temporalio.worker import Worker
 
+from activities.cleanup import CleanupActivities, CleanUpUploads
 from activities.generation import GenerationActivities
 from activities.imaging import ImagingActivities
+from activities.mail import MailActivities, RelayMail
+from activities.sweeper import SweeperActivities, SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.observability import setup_observability, temporal_interceptors
 from core.settings import Settings, get_settings
 from core.storage import Storage
+from ops.schedules import ensure_schedule
+from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
 from workflows.generation import GenerationWorkflow
+from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
+from workflows.sweeper import SWEEPER_WORKFLOW, SweeperWorkflow
 
 log = logging.getLogger("worker")
 
@@ -52,16 +60,27 @@ def build_workers(
     workers = []
     if "orchestration" in queues:
         steps = GenerationActivities(sessions, storage, settings)
+        mail = MailActivities(sessions, settings)
+        cleanup = CleanupActivities(sessions, storage)
+        sweeper = SweeperActivities(sessions, settings)
         workers.append(
             Worker(
                 client,
                 task_queue=settings.task_queue,
-                workflows=[GenerationWorkflow],
+                workflows=[
+                    GenerationWorkflow,
+                    MailRelayWorkflow,
+                    UploadCleanupWorkflow,
+                    SweeperWorkflow,
+                ],
                 activities=[
                     steps.verify_uploads,
                     steps.charge_credits,
                     steps.fail_task,
                     steps.notify,
+                    mail.relay_mail,
+                    cleanup.clean_up_uploads,
+                    sweeper.sweep_stuck,
                 ],
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
                 max_concurrent_activities=16,
@@ -74,6 +93,7 @@ def build_workers(
             sessions,
             storage,
             engine,
+            settings,
             heartbeat_interval=max(0.5, settings.imaging_heartbeat_timeout_seconds / 4),
         )
         workers.append(
@@ -88,6 +108,49 @@ def build_workers(
             )
         )
     return workers
+
+
+def mail_relay_schedule_id(settings: Settings) -> str:
+    # Named after the task queue, so deployments (and tests) sharing a namespace keep apart.
+    return f"mail-relay-{settings.task_queue}"
+
+
+def upload_cleanup_schedule_id(settings: Settings) -> str:
+    return f"upload-cleanup-{settings.task_queue}"
+
+
+def sweeper_schedule_id(settings: Settings) -> str:
+    return f"stuck-generations-{settings.task_queue}"
+
+
+async def ensure_mail_and_cleanup_schedules(client: Client, settings: Settings) -> None:
+    """The mail relay (every few seconds), the upload clean-up (hourly) and the sweeper of
+    generations recorded but never started (every minute)."""
+    await ensure_schedule(
+        client,
+        mail_relay_schedule_id(settings),
+        MAIL_RELAY_WORKFLOW,
+        RelayMail(),
+        every=timedelta(seconds=settings.mail_relay_interval_seconds),
+        task_queue=settings.task_queue,
+    )
+    await ensure_schedule(
+        client,
+        upload_cleanup_schedule_id(settings),
+        UPLOAD_CLEANUP_WORKFLOW,
+        CleanUpUploads(retention_hours=settings.upload_retention_hours),
+        every=timedelta(minutes=settings.upload_cleanup_interval_minutes),
+        task_queue=settings.task_queue,
+        run_timeout=timedelta(hours=1),
+    )
+    await ensure_schedule(
+        client,
+        sweeper_schedule_id(settings),
+        SWEEPER_WORKFLOW,
+        SweepStuck(older_than_seconds=60),
+        every=timedelta(minutes=1),
+        task_queue=settings.task_queue,
+    )
 
 
 async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
@@ -105,6 +168,8 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
         interceptors=temporal_interceptors(settings),
     )
     workers = build_workers(client, settings, engine, queues)
+    if "orchestration" in queues:
+        await ensure_mail_and_cleanup_schedules(client, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

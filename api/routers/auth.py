@@ -8,9 +8,8 @@ from typing import Annotated
 from anyio import to_thread
 from fastapi import APIRouter, Cookie, Header, Request, Response
 
-from api import accounts
-from api.deps import DistributorDep, ServicesDep
-from api.errors import ApiError
+from api.client_address import client_address
+from api.deps import AppServices, DistributorDep, ServicesDep
 from api.schemas import (
     AccessToken,
     CodeBody,
@@ -23,24 +22,40 @@ from api.schemas import (
     ResetBody,
     Sent,
     SignupBody,
+    UserView,
     Verified,
 )
+from api.validation import MAX_TOKEN, AuthorizationHeader
 from core import mail
+from core.auth.accounts import SessionTokens
+from core.enums import CodePurpose
+from core.errors import NotAuthenticated
+from core.models import User
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
 aliases = APIRouter(prefix="/imageedit/users", tags=["auth"])
 
 REFRESH_COOKIE = "mm_refresh"
 Fingerprint = Annotated[str | None, Header(alias="x-fingerprint-id", max_length=128)]
-RefreshCookie = Annotated[str | None, Cookie(alias=REFRESH_COOKIE)]
+RefreshCookie = Annotated[str | None, Cookie(alias=REFRESH_COOKIE, max_length=MAX_TOKEN)]
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    services: AppServices = request.app.state.services
+    return client_address(request, services.settings.trusted_proxies)
+
+
+def user_view(user: User) -> UserView:
+    return UserView(
+        userId=user.id,
+        userEmail=user.email,
+        userName=user.name,
+        createdAt=user.created_at.isoformat(),
+    )
 
 
 def _logged_in(
-    services: ServicesDep, response: Response, tokens: accounts.SessionTokens
+    services: ServicesDep, response: Response, tokens: SessionTokens
 ) -> Envelope[LoggedIn]:
     """The access token in the body; the refresh token in an HttpOnly cookie the page's
     scripts cannot read. Without "remember me" it is a browser-session cookie."""
@@ -53,7 +68,7 @@ def _logged_in(
         samesite="lax",
         path="/",
     )
-    return Envelope(data=LoggedIn(token=tokens.access, user=tokens.user))
+    return Envelope(data=LoggedIn(token=tokens.access, user=user_view(tokens.user)))
 
 
 async def _send(services: ServicesDep, message: mail.Mail | None) -> None:
@@ -61,7 +76,9 @@ async def _send(services: ServicesDep, message: mail.Mail | None) -> None:
         return
     outbox_id = await to_thread.run_sync(mail.keep, services.sessions, message)
     if outbox_id is not None:
-        await mail.deliver(services.settings, services.sessions, message, outbox_id)
+        # The person is waiting for this code: the first try now, not at the relay's next tick.
+        # A failure is recorded on the row and the relay tries again.
+        await to_thread.run_sync(mail.send_now, services.settings, services.sessions, outbox_id)
 
 
 @router.post("/generateSignupOTP", response_model=Envelope[Sent])
@@ -71,7 +88,7 @@ async def generate_signup_code(
 ) -> Envelope[Sent]:
     """Mail a 6-digit sign-up code (valid 10 minutes)."""
     message = await to_thread.run_sync(
-        accounts.request_signup_code, services, body.email, _address(request)
+        services.accounts.request_signup_code, body.email, _address(request)
     )
     await _send(services, message)
     return Envelope(data=Sent(sent=True))
@@ -80,7 +97,7 @@ async def generate_signup_code(
 @router.post("/verifySignupOTP", response_model=Envelope[Verified])
 def verify_signup_code(services: ServicesDep, body: CodeBody) -> Envelope[Verified]:
     """Check a sign-up code before asking for name and password (it is used up at sign-up)."""
-    accounts.check_code(services, body.email, body.otp, "signup")
+    services.accounts.check_code(body.email, body.otp, CodePurpose.SIGNUP)
     return Envelope(data=Verified(verified=True))
 
 
@@ -94,8 +111,7 @@ def signup(
     fingerprint: Fingerprint = None,
 ) -> Envelope[LoggedIn]:
     """Create the account (10 free credits) and log in. A guest keeps their generations."""
-    tokens = accounts.signup(
-        services,
+    tokens = services.accounts.signup(
         body.email,
         body.otp,
         body.name,
@@ -118,8 +134,8 @@ def login(
     fingerprint: Fingerprint = None,
 ) -> Envelope[LoggedIn]:
     """Email and password. 400 with a message when they do not match."""
-    tokens = accounts.login(
-        services, body.email, body.password, fingerprint, _address(request), body.rememberMe
+    tokens = services.accounts.login(
+        body.email, body.password, fingerprint, _address(request), body.rememberMe
     )
     return _logged_in(services, response, tokens)
 
@@ -134,8 +150,7 @@ def external_login(
     fingerprint: Fingerprint = None,
 ) -> Envelope[LoggedIn]:
     """Google: the access token is checked with Google; only the email it returns counts."""
-    tokens = accounts.google_login(
-        services,
+    tokens = services.accounts.google_login(
         body.accessToken,
         body.name,
         body.distributorId or distributor,
@@ -153,7 +168,7 @@ async def generate_reset_code(
 ) -> Envelope[Sent]:
     """Mail a reset code if the email has an account; the answer is the same either way."""
     message = await to_thread.run_sync(
-        accounts.request_reset_code, services, body.email, _address(request)
+        services.accounts.request_reset_code, body.email, _address(request)
     )
     await _send(services, message)
     return Envelope(data=Sent(sent=True))
@@ -161,7 +176,7 @@ async def generate_reset_code(
 
 @router.post("/verifyResetPasswordOTP", response_model=Envelope[Verified])
 def verify_reset_code(services: ServicesDep, body: CodeBody) -> Envelope[Verified]:
-    accounts.check_code(services, body.email, body.otp, "reset")
+    services.accounts.check_code(body.email, body.otp, CodePurpose.RESET)
     return Envelope(data=Verified(verified=True))
 
 
@@ -169,7 +184,7 @@ def verify_reset_code(services: ServicesDep, body: CodeBody) -> Envelope[Verifie
 @aliases.post("/resetPassword", response_model=Envelope[Ok])
 def reset_password(services: ServicesDep, request: Request, body: ResetBody) -> Envelope[Ok]:
     """Set a new password with the mailed code; every session of the account ends."""
-    accounts.reset_password(services, body.email, body.otp, body.password, _address(request))
+    services.accounts.reset_password(body.email, body.otp, body.password, _address(request))
     return Envelope(data=Ok(ok=True))
 
 
@@ -177,20 +192,20 @@ def reset_password(services: ServicesDep, request: Request, body: ResetBody) -> 
 def refresh(services: ServicesDep, mm_refresh: RefreshCookie = None) -> Envelope[AccessToken]:
     """A new access token for the session named by the refresh cookie."""
     if not mm_refresh:
-        raise ApiError(401, "Unauthorised: please log in again.")
-    return Envelope(data=AccessToken(token=accounts.refresh_session(services, mm_refresh)))
+        raise NotAuthenticated("Unauthorised: please log in again.")
+    return Envelope(data=AccessToken(token=services.accounts.refresh_session(mm_refresh)))
 
 
 @router.post("/logout", response_model=Envelope[Ok])
 def logout(
     services: ServicesDep,
     response: Response,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationHeader = None,
     mm_refresh: RefreshCookie = None,
 ) -> Envelope[Ok]:
     """End this session for good: its access and refresh tokens stop working. Works with the
     access token or, when that has expired, with the refresh cookie alone."""
-    accounts.end_session(services, _bearer(authorization), mm_refresh)
+    services.accounts.end_session(_bearer(authorization), mm_refresh)
     response.delete_cookie(REFRESH_COOKIE, path="/")
     return Envelope(data=Ok(ok=True))
 

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from api.deps import ServicesDep
 from api.schemas import CatalogEntry, Envelope, ModelPage, Sample, SampleList, SeedPage
+from api.validation import PageNumber
 from core.models import CatalogItem
 from core.storage import Storage
 
@@ -51,11 +52,11 @@ def _page(
 @router.get("/api/v1/model", response_model=Envelope[ModelPage])
 def list_models(
     services: ServicesDep,
-    pageNum: Annotated[int, Query(ge=1)] = 1,
+    pageNum: PageNumber = 1,
     pageSize: Annotated[int, Query(ge=1, le=100)] = 12,
-    visibility: str | None = "public",
+    visibility: Literal["public"] = "public",
     currentProduct: Literal["bodySwap"] = "bodySwap",
-    category: str | None = None,
+    category: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Envelope[ModelPage]:
     """Digital models, a page at a time."""
     items, total = _page(services, "model", pageNum, pageSize, category, visibility)
@@ -66,7 +67,7 @@ def list_models(
 def seed(
     services: ServicesDep,
     type: Literal["background", "model"] = "background",
-    pagenum: Annotated[int, Query(ge=1)] = 1,
+    pagenum: PageNumber = 1,
     pagesize: Annotated[int, Query(ge=1, le=100)] = 18,
 ) -> Envelope[SeedPage]:
     """Backgrounds (built-ins first) or models, a page at a time."""

@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from anyio import to_thread
 from fastapi import APIRouter, Form, Header, Query, UploadFile
-from sqlalchemy import func, select
 
 from api.deps import CurrentPrincipal, DistributorDep, ServicesDep
-from api.errors import ApiError
-from api.generations import NewFile, SubmitRequest, service_view, submit
 from api.schemas import (
     Envelope,
     GuestEmailBody,
     Ok,
     ServicePage,
-    ServiceType,
     ServiceView,
     Submitted,
 )
-from core import jobs
-from core.models import Generation, Task
+from api.validation import KeyText, PageNumber, ServiceId
+from api.views import service_view
+from core.enums import GenerationStatus, Service
+from core.generations import NewFile, SubmitRequest
 
 router = APIRouter(prefix="/imageedit/service", tags=["services"])
 
 InputFiles = Annotated[
-    list[UploadFile | str],
+    list[UploadFile | KeyText],
     Form(description="Uploaded keys or file ids, or the image files themselves"),
 ]
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
@@ -45,23 +43,19 @@ async def _inputs(values: list[UploadFile | str], limit: int) -> list[str | NewF
     return inputs
 
 
-def _submitted(generation: Generation, task_ids: list[str]) -> Envelope[Submitted]:
-    return Envelope(
-        data=Submitted(
-            serviceId=generation.id,
-            taskIds=task_ids,
-            status=generation.status,
-            credits=generation.credits,
-        )
-    )
-
-
 async def _submit(
     services: ServicesDep, principal: CurrentPrincipal, request: SubmitRequest
 ) -> Envelope[Submitted]:
     # Submitting reads storage and the database synchronously: keep it off the event loop.
-    generation, task_ids = await to_thread.run_sync(submit, services, principal, request)
-    return _submitted(generation, task_ids)
+    done = await to_thread.run_sync(services.generations.submit, principal, request)
+    return Envelope(
+        data=Submitted(
+            serviceId=done.generation.id,
+            taskIds=done.task_ids,
+            status=GenerationStatus(done.generation.status),
+            credits=done.generation.credits,
+        )
+    )
 
 
 @router.post(
@@ -79,7 +73,7 @@ async def body_swap(
 ) -> Envelope[Submitted]:
     """Put the chosen digital model into each input image (optionally on a new background)."""
     request = SubmitRequest(
-        service="bodySwap",
+        service=Service.BODY_SWAP,
         model_id=modelId or None,
         background_id=backgroundId or None,
         inputs=await _inputs(inputFiles, services.settings.max_upload_bytes),
@@ -104,7 +98,7 @@ async def burst_replace(
 ) -> Envelope[Submitted]:
     """Put each input image's subject on the chosen background."""
     request = SubmitRequest(
-        service="burstreplace",
+        service=Service.BURST_REPLACE,
         model_id=None,
         background_id=backgroundId or None,
         inputs=await _inputs(inputFiles, services.settings.max_upload_bytes),
@@ -119,38 +113,19 @@ async def burst_replace(
 def list_services(
     services: ServicesDep,
     principal: CurrentPrincipal,
-    service: ServiceType | None = None,
-    status: Literal["queued", "running", "completed", "failed"] | None = None,
-    pageNumber: Annotated[int, Query(ge=1)] = 1,
+    service: Service | None = None,
+    status: GenerationStatus | None = None,
+    pageNumber: PageNumber = 1,
     pageSize: Annotated[int, Query(ge=1, le=200)] = 90,
 ) -> Envelope[ServicePage]:
     """The caller's own generations, newest first."""
-    query = select(Generation).where(Generation.account_id == principal.account_id)
-    if service:
-        query = query.where(Generation.service == service)
-    if status:
-        query = query.where(Generation.status == status)
-    with services.sessions() as session:
-        total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
-        generations = list(
-            session.execute(
-                query.order_by(Generation.created_at.desc())
-                .offset((pageNumber - 1) * pageSize)
-                .limit(pageSize)
-            ).scalars()
-        )
-        tasks_by_generation: dict[str, list[Task]] = {g.id: [] for g in generations}
-        if generations:
-            for task in session.execute(
-                select(Task)
-                .where(Task.generation_id.in_(list(tasks_by_generation)))
-                .order_by(Task.position)
-            ).scalars():
-                tasks_by_generation[task.generation_id].append(task)
-    items = [service_view(services.storage, g, tasks_by_generation[g.id]) for g in generations]
+    page = services.generations.page(principal, service, status, pageNumber, pageSize)
+    items = [
+        service_view(services.storage, g, page.tasks[g.id]) for g in page.generations
+    ]
     return Envelope(
         data=ServicePage(
-            items=items, total=int(total), pageNumber=pageNumber, pageSize=pageSize
+            items=items, total=page.total, pageNumber=pageNumber, pageSize=pageSize
         )
     )
 
@@ -160,26 +135,13 @@ def update_guest_email(
     services: ServicesDep, principal: CurrentPrincipal, body: GuestEmailBody
 ) -> Envelope[Ok]:
     """Email the guest when the generation finishes (at once if it already has)."""
-    with services.sessions.begin() as session:
-        generation = session.get(Generation, body.serviceId)
-        if generation is None or generation.account_id != principal.account_id:
-            raise ApiError(404, "That generation was not found.")
-        generation.guest_email = body.email.strip()
-        jobs.queue_completion_mail(session, generation, services.settings.app_url)
+    services.generations.mail_guest_when_done(principal, body.serviceId, body.email)
     return Envelope(data=Ok(ok=True))
 
 
 @router.get("/{service_id}", response_model=Envelope[ServiceView])
 def get_service(
-    services: ServicesDep, principal: CurrentPrincipal, service_id: str
+    services: ServicesDep, principal: CurrentPrincipal, service_id: ServiceId
 ) -> Envelope[ServiceView]:
-    with services.sessions() as session:
-        generation = session.get(Generation, service_id)
-        if generation is None or generation.account_id != principal.account_id:
-            raise ApiError(404, "That generation was not found.")
-        tasks = list(
-            session.execute(
-                select(Task).where(Task.generation_id == service_id).order_by(Task.position)
-            ).scalars()
-        )
+    generation, tasks = services.generations.get(principal, service_id)
     return Envelope(data=service_view(services.storage, generation, tasks))

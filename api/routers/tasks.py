@@ -14,11 +14,11 @@ from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import AppServices, CurrentPrincipal, ServicesDep
-from api.errors import ApiError
-from api.generations import task_view
 from api.schemas import Envelope, TaskView
-from api.security import Principal
 from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
+from api.views import task_view
+from core.auth.tokens import Principal
+from core.errors import InvalidInput, NotFound
 from core.models import Generation, Task
 
 router = APIRouter(prefix="/api/v1/task", tags=["tasks"])
@@ -29,12 +29,14 @@ MAX_POLLED = 100
 def _parse_ids(raw: str) -> list[str]:
     try:
         ids = json.loads(raw)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # deeply nested arrays overflow the parser
         ids = None
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        raise ApiError(422, 'taskIds: give a JSON array of task ids, like ["id1","id2"].')
+    if not isinstance(ids, list) or not all(
+        isinstance(i, str) and 0 < len(i) <= 64 and "\x00" not in i for i in ids
+    ):
+        raise InvalidInput('taskIds: give a JSON array of task ids, like ["id1","id2"].')
     if not ids or len(ids) > MAX_POLLED:
-        raise ApiError(422, f"taskIds: give between 1 and {MAX_POLLED} task ids.")
+        raise InvalidInput(f"taskIds: give between 1 and {MAX_POLLED} task ids.")
     return list(dict.fromkeys(ids))
 
 
@@ -43,12 +45,16 @@ def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[
         rows = session.execute(
             select(Task)
             .join(Generation, Generation.id == Task.generation_id)
-            .where(Task.id.in_(ids), Generation.account_id == principal.account_id)
+            .where(
+                Task.id.in_(ids),
+                Generation.account_id == principal.account_id,
+                Generation.deleted_at.is_(None),
+            )
         ).scalars()
         found = {task.id: task for task in rows}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise ApiError(404, f"Task {missing[0]} was not found.")
+        raise NotFound(f"Task {missing[0]} was not found.")
     return [task_view(services.storage, found[i]) for i in ids]
 
 
@@ -56,7 +62,10 @@ def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[
 async def poll_tasks(
     services: ServicesDep,
     principal: CurrentPrincipal,
-    taskIds: Annotated[str, Query(description='JSON array of task ids, e.g. ["a","b"]')],
+    taskIds: Annotated[
+        str,
+        Query(max_length=MAX_POLLED * 70, description='JSON array of task ids, e.g. ["a","b"]'),
+    ],
     since: Annotated[
         str | None,
         Query(

@@ -8,11 +8,12 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from api.deps import CurrentPrincipal, ServicesDep
-from api.errors import ApiError
 from api.schemas import Envelope, PresignedUpload, ServiceType, Thumbnail, ThumbnailBody
-from core.images import ImageRejected, check_image, thumbnail_from_bytes
-from core.keys import thumbnail_key, upload_key
-from core.models import UploadedFile, new_id
+from core.errors import NotFound
+from core.images import check_image, check_size, thumbnail_from_bytes
+from core.keys import thumbnail_key
+from core.models import UploadedFile
+from core.uploads import record_upload
 
 router = APIRouter(tags=["uploads"])
 
@@ -25,23 +26,21 @@ def presigned_url(
     principal: CurrentPrincipal,
     filename: Annotated[str, Query(min_length=1, max_length=255)],
     mimeType: MimeType,
-    requestType: ServiceType = "bodySwap",
+    requestType: ServiceType = ServiceType.BODY_SWAP,
+    size: Annotated[
+        int | None,
+        Query(ge=0, le=2**53, description="The file's size in bytes; the URL then takes no other."),
+    ] = None,
 ) -> Envelope[PresignedUpload]:
-    """A URL the browser PUTs the file to, with the same Content-Type."""
-    file_id = new_id()
-    key = upload_key(principal.account_id, file_id, filename)
-    with services.sessions.begin() as session:
-        session.add(
-            UploadedFile(
-                id=file_id,
-                account_id=principal.account_id,
-                key=key,
-                filename=filename,
-                mime_type=mimeType,
-                request_type=requestType,
-            )
-        )
-    url = services.storage.presigned_put(key)
+    """A URL the browser PUTs the file to, for ten minutes, with the same Content-Type (and,
+    when `size` is given, exactly that many bytes): storage refuses anything else with 403."""
+    if size is not None:
+        # Too big or empty is answered now, before a byte is sent.
+        check_size(size, services.settings.max_upload_bytes)
+    file_id, key = record_upload(
+        services.sessions, principal.account_id, filename, mimeType, requestType
+    )
+    url = services.storage.presigned_put(key, mimeType, size)
     return Envelope(data=PresignedUpload(url=url, key=key, _id=file_id))
 
 
@@ -57,28 +56,29 @@ def create_thumbnail(
             )
         ).scalar_one_or_none()
     if upload is None:
-        raise ApiError(404, "That upload was not found.")
+        raise NotFound("That upload was not found.")
+    stored = services.storage.read(body.key, services.settings.max_upload_bytes)
+    if stored is None:
+        raise NotFound("The file has not been uploaded yet.")
     settings = services.settings
-    if services.storage.stat(body.key) is None:
-        raise ApiError(404, "The file has not been uploaded yet.")
-    data = services.storage.get_bytes(body.key, max_bytes=settings.max_upload_bytes)
-    try:
-        info = check_image(
-            data, max_bytes=settings.max_upload_bytes, max_megapixels=settings.max_megapixels
-        )
-    except ImageRejected as error:
-        raise ApiError(422, error.message) from None
+    info = check_image(
+        stored.data,
+        max_bytes=settings.max_upload_bytes,
+        max_megapixels=settings.max_megapixels,
+        total_size=stored.size,
+    )
     thumb = thumbnail_key(body.key)
-    services.storage.put_bytes(thumb, thumbnail_from_bytes(data), "image/jpeg")
+    services.storage.put_bytes(thumb, thumbnail_from_bytes(stored.data), "image/jpeg")
     with services.sessions.begin() as session:
         row = session.get(UploadedFile, upload.id)
         if row is not None:
             row.thumbnail_key = thumb
             row.width, row.height = info.width, info.height
+            row.mime_type = info.mime_type  # what it is, whatever the uploader claimed
     return Envelope(
         data=Thumbnail(
             key=body.key,
-            url=services.storage.presigned_get(body.key),
+            url=services.storage.presigned_get(body.key, content_type=info.mime_type),
             thumbnailKey=thumb,
             thumbnailUrl=services.storage.presigned_get(thumb),
             width=info.width,

@@ -1,0 +1,60 @@
+"""What the web app reads about the site itself (limits, switches) and the contact form."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Request
+
+from api.client_address import client_address
+from api.deps import ServicesDep
+from api.schemas import AppConfig, ContactBody, ContactSent, Envelope, Features
+from core.contact import send_message
+from core.errors import NotAuthenticated
+from core.generations import MAX_INPUTS
+from core.images import ACCEPTED_FORMATS, MIN_SIDE
+
+router = APIRouter(prefix="/api/v1", tags=["site"])
+
+
+@router.get("/config", response_model=Envelope[AppConfig])
+def config(services: ServicesDep) -> Envelope[AppConfig]:
+    """Limits and feature switches: the web app's one source for them."""
+    settings = services.settings
+    return Envelope(
+        data=AppConfig(
+            maxUploadBytes=settings.max_upload_bytes,
+            maxMegapixels=settings.max_megapixels,
+            minImageSide=MIN_SIDE,
+            maxInputsPerGeneration=MAX_INPUTS,
+            acceptedTypes=sorted(ACCEPTED_FORMATS.values()),
+            features=Features(googleLogin=True, showcase=True, contact=True),
+        )
+    )
+
+
+@router.post("/contact", response_model=Envelope[ContactSent])
+def contact(
+    services: ServicesDep,
+    request: Request,
+    body: ContactBody,
+    authorization: Annotated[str | None, Header(max_length=4096)] = None,
+) -> Envelope[ContactSent]:
+    """Keep the message and mail it to support. Works signed in or not."""
+    account_id = None
+    if authorization and authorization.lower().startswith("bearer "):
+        try:
+            account_id = services.accounts.authenticate(authorization[7:].strip(), None).account_id
+        except NotAuthenticated:
+            account_id = None  # an expired session still may write to us
+    message_id = send_message(
+        services.sessions,
+        services.settings,
+        name=body.name,
+        raw_email=body.email,
+        topic=body.topic,
+        message=body.message,
+        address=client_address(request, services.settings.trusted_proxies),
+        account_id=account_id,
+    )
+    return Envelope(data=ContactSent(id=message_id))

@@ -1,0 +1,96 @@
+"""Refusing text no part of the product can store: NUL characters.
+
+PostgreSQL cannot store a NUL in a text column, so one anywhere in a request used to surface
+as a 500 from the database. One rule, checked in two places that together see every input:
+this ASGI middleware for the path, the query string and the headers (before any route or
+dependency reads them), the shared Schema base class (api/schemas.py) for JSON bodies, and
+`form_without_nul`, a dependency of the whole app, for form fields and uploaded file names (the
+form FastAPI has already parsed, so nothing is read twice). Each answers 422 with the same message.
+A route added later is covered without doing anything.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+from urllib.parse import unquote_to_bytes
+
+from fastapi import Header, Path, Query, Request
+from pydantic import StringConstraints
+from starlette.datastructures import UploadFile
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from core.errors import InvalidInput
+
+NUL_MESSAGE = "The request contains a NUL character, which no field accepts."
+
+
+def has_nul(value: object) -> bool:
+    """True when a string anywhere in the value (lists and dicts too) holds a NUL."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list | tuple | set):
+        return any(has_nul(item) for item in value)
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    return False
+
+
+class RejectNul:
+    """422 for a request whose path, query string or headers carry a NUL (raw or %00)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self._has_nul(scope):
+            body = json.dumps({"message": NUL_MESSAGE}).encode()
+            await send({
+                "type": "http.response.start",
+                "status": 422,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())],
+            })
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    def _has_nul(scope: Scope) -> bool:
+        raw_path: bytes = scope.get("raw_path") or scope.get("path", "").encode()
+        query: bytes = scope.get("query_string", b"")
+        if b"\x00" in unquote_to_bytes(raw_path) or b"\x00" in unquote_to_bytes(
+            query.replace(b"+", b" ")
+        ):
+            return True
+        return any(b"\x00" in name or b"\x00" in value for name, value in scope["headers"])
+
+
+async def form_without_nul(request: Request) -> None:
+    """422 for a form whose field names, values or file names carry a NUL."""
+    content_type = request.headers.get("content-type", "")
+    if not content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        return
+    form = await request.form()  # parsed once: FastAPI's own call left it cached on the request
+    for name, value in form.multi_items():
+        text = (value.filename or "") if isinstance(value, UploadFile) else value
+        if "\x00" in name or "\x00" in text:
+            raise InvalidInput(NUL_MESSAGE)
+
+
+# Text bounds shared by parameters and body fields: nothing unbounded reaches a rule or a column.
+MAX_ID = 64  # generation, task, model and background ids
+MAX_KEY = 512  # storage keys
+MAX_TOKEN = 4096  # bearer tokens, refresh cookies
+MAX_PASSWORD = 1024
+IdText = Annotated[str, StringConstraints(max_length=MAX_ID)]
+KeyText = Annotated[str, StringConstraints(max_length=MAX_KEY)]
+PasswordText = Annotated[str, StringConstraints(max_length=MAX_PASSWORD)]
+ServiceId = Annotated[str, Path(min_length=1, max_length=MAX_ID)]
+AuthorizationHeader = Annotated[str | None, Header(max_length=MAX_TOKEN)]
+DistributorHeader = Annotated[str | None, Header(max_length=MAX_ID)]
+
+# Page numbers beyond this are refused (422) rather than overflowing the database's integers
+# (an offset of 10^18 rows is an error on SQLite and PostgreSQL alike); no list is that long.
+MAX_PAGE = 100_000
+PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number")]

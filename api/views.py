@@ -1,0 +1,82 @@
+"""Generations and tasks as the API shows them: presigned links instead of object keys."""
+
+from __future__ import annotations
+
+from api.schemas import Output, ServiceView, ShowcasePage, ShowcasePair, TaskView
+from core.enums import GenerationStatus, Service, TaskStatus
+from core.keys import thumbnail_key
+from core.models import Generation, Task
+from core.showcase import Pair, PairPage
+from core.storage import Storage
+
+
+def output_view(storage: Storage, key: str, thumbnail: str | None) -> Output:
+    return Output(
+        key=key,
+        url=storage.presigned_get(key),
+        thumbnailUrl=storage.presigned_get(thumbnail or thumbnail_key(key)),
+    )
+
+
+def edited_view(storage: Storage, task: Task) -> Output | None:
+    if not task.edited_key:
+        return None
+    return output_view(storage, task.edited_key, task.edited_thumbnail_key)
+
+
+def task_view(storage: Storage, task: Task) -> TaskView:
+    outputs = []
+    if task.status == TaskStatus.COMPLETED and task.output_key:
+        outputs.append(output_view(storage, task.output_key, task.output_thumbnail_key))
+    return TaskView(
+        taskId=task.id,
+        status=TaskStatus(task.status),
+        progress=task.progress,
+        stage=task.stage,
+        inputKey=task.input_key,
+        inputThumbnailUrl=storage.presigned_get(thumbnail_key(task.input_key)),
+        outputs=outputs,
+        error=task.error,
+        edited=edited_view(storage, task),
+        shared=task.shared_at is not None,
+    )
+
+
+def service_view(storage: Storage, generation: Generation, tasks: list[Task]) -> ServiceView:
+    return ServiceView(
+        serviceId=generation.id,
+        service=Service(generation.service),
+        status=GenerationStatus(generation.status),
+        credits=generation.credits,
+        modelId=generation.model_id,
+        backgroundId=generation.background_id,
+        error=generation.error,
+        createdAt=generation.created_at.isoformat(),
+        completedAt=generation.completed_at.isoformat() if generation.completed_at else None,
+        tasks=[task_view(storage, task) for task in tasks],
+    )
+
+
+def pair_view(storage: Storage, pair: Pair) -> ShowcasePair:
+    task = pair.task
+    output = output_view(storage, task.output_key or "", task.output_thumbnail_key)
+    return ShowcasePair(
+        taskId=task.id,
+        service=Service(pair.generation.service),
+        inputUrl=storage.presigned_get(task.input_key, content_type=task.input_mime),
+        inputThumbnailUrl=storage.presigned_get(thumbnail_key(task.input_key)),
+        outputUrl=output.url,
+        outputThumbnailUrl=output.thumbnailUrl,
+        showcased=task.showcased_at is not None,
+    )
+
+
+def showcase_page(
+    storage: Storage, page: PairPage, page_number: int, page_size: int
+) -> ShowcasePage:
+    return ShowcasePage(
+        items=[pair_view(storage, pair) for pair in page.pairs],
+        total=page.total,
+        pageNum=page_number,
+        pageSize=page_size,
+    )
