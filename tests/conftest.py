@@ -20,20 +20,8 @@ from core.db import SessionFactory, make_engine, make_session_factory
 from core.settings import Settings
 from core.storage import Storage
 from ops.stack import Stack, migrate, private_settings
-
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = Path(os.environ.get("FIXTURES_DIR", REPO.parent / "shared" / "fixtures" / "images"))
-POSTGRES_URL = os.environ.get(
-    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
-
-
-def fixture_images(folder: str) -> list[Path]:
-    """Fixture photos, or a skip with the reason when ../shared is not there."""
-    paths = sorted((FIXTURES / folder).glob("*.jpg"))
-    if not paths:
-        pytest.skip(f"fixture photos not found in {FIXTURES / folder}")
-    return paths
+from tests.support.paths import POSTGRES_URL
+from tests.support.stacks import sessions_for
 
 
 @pytest.fixture(scope="session")
@@ -95,9 +83,8 @@ def postgres_available() -> bool:
         return False
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+def fresh_postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database, dropped afterwards."""
     if not postgres_available():
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_URL}")
@@ -113,3 +100,33 @@ def postgres_url() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test."""
+    yield from fresh_postgres_database()
+
+
+@pytest.fixture(scope="module")
+def postgres_url_module() -> Iterator[str]:
+    """A fresh PostgreSQL database shared by one module's tests (e.g. a whole stack on it)."""
+    yield from fresh_postgres_database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database, once SQLite and once PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'db.sqlite'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def database(database_url: str) -> Iterator[SessionFactory]:
+    """Sessions on a migrated database, once SQLite and once PostgreSQL (money paths and
+    other rules that must hold on both under concurrency)."""
+    migrate(database_url)
+    with sessions_for(database_url) as sessions:
+        yield sessions

@@ -17,8 +17,8 @@ import pytest
 
 from core.settings import Settings
 from ops.stack import Stack, private_settings
-from tests.conftest import FIXTURES, REPO, fixture_images
-from tests.local_services import MailSink
+from tests.support.local_services import MailSink
+from tests.support.paths import FIXTURES, REPO, fixture_images
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -72,7 +72,7 @@ def test_accounts_in_the_browser(stack: Settings, mailbox: MailSink) -> None:
     """Sign-up through the modal with the mailed code, wrong password, both validation
     messages, remember me, and a 401 forcing logout."""
     assert mailbox.spool is not None
-    reader = f"{sys.executable} {REPO / 'tests' / 'mail_code.py'} {mailbox.spool}"
+    reader = f"{sys.executable} {REPO / 'tests' / 'support' / 'mail_code.py'} {mailbox.spool}"
     result = walk("accounts.mjs", {"BASE_URL": stack.app_url, "MAIL_CODE_COMMAND": reader})
     assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
     assert "0 failed" in result.stdout

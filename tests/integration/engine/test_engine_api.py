@@ -11,7 +11,7 @@ from PIL import Image
 from core.engine import Background, ImageTooSmall, NoPersonFound
 from engine import CpuEngine, build_engine
 from engine.remote import RemoteEngine
-from tests.conftest import fixture_images
+from tests.support.paths import fixture_images
 
 
 def test_build_engine_kinds() -> None:

@@ -32,7 +32,7 @@ from core.images import decode_rgb
 from engine.remote import RemoteEngine, error_from_body
 from engine.server import JobTable, create_app
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = Path(os.environ.get("FIXTURES_DIR", REPO.parent / "shared" / "fixtures" / "images"))
 REJECTIONS = (NoPersonFound, NoGarmentFound, NoSubjectFound)
 

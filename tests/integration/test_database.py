@@ -4,43 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select
 
 from api.task_watch import TaskWatcher
 from core import credits
 from core.db import SessionFactory, make_engine, make_session_factory
-from core.models import Account, Generation, LedgerEntry, Task
+from core.models import Account, Base, Generation, LedgerEntry, Task
 from ops.stack import migrate
 
 TABLES = {"accounts", "credit_ledger", "files", "catalog_items", "generations", "tasks", "outbox"}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'db.sqlite'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def db(database_url: str) -> Iterator[SessionFactory]:
-    migrate(database_url)
-    engine = make_engine(database_url)
-    yield make_session_factory(engine)
-    engine.dispose()
-
-
-def new_account(db: SessionFactory, free: int = 0, paid: int = 0) -> str:
-    with db.begin() as session:
+def new_account(database: SessionFactory, free: int = 0, paid: int = 0) -> str:
+    with database.begin() as session:
         account = Account(kind="guest", distributor_id="test")
         session.add(account)
-    credits.grant(db, account.id, free=free, paid=paid, key=f"grant:{account.id}")
+    credits.grant(database, account.id, free=free, paid=paid, key=f"grant:{account.id}")
     return account.id
 
 
@@ -54,14 +38,22 @@ def test_migrations_from_empty(database_url: str) -> None:
     assert tables >= TABLES
     assert "alembic_version" in tables
     migrate(database_url)  # a second run is a no-op, not an error
+    # The migrations build exactly what the models describe (a forgotten column would differ).
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
 
 
-def test_twenty_concurrent_charges_against_ten_credits(db: SessionFactory) -> None:
-    account_id = new_account(db, free=6, paid=4)
+def test_twenty_concurrent_charges_against_ten_credits(database: SessionFactory) -> None:
+    account_id = new_account(database, free=6, paid=4)
 
     def one(i: int) -> bool:
         try:
-            credits.charge(db, account_id, 1, generation_id=f"gen-{i}")
+            credits.charge(database, account_id, 1, generation_id=f"gen-{i}")
             return True
         except credits.InsufficientCredits:
             return False
@@ -70,7 +62,7 @@ def test_twenty_concurrent_charges_against_ten_credits(db: SessionFactory) -> No
         results = list(pool.map(one, range(20)))
 
     assert results.count(True) == 10
-    with db() as session:
+    with database() as session:
         balance = credits.get_balance(session, account_id)
         ledger = credits.ledger_sum(session, account_id)
         charges = session.execute(
@@ -83,57 +75,57 @@ def test_twenty_concurrent_charges_against_ten_credits(db: SessionFactory) -> No
     assert len(charges) == 10
 
 
-def test_charge_is_idempotent_and_refund_restores(db: SessionFactory) -> None:
-    account_id = new_account(db, free=2, paid=3)
-    first = credits.charge(db, account_id, 4, generation_id="g1")
-    again = credits.charge(db, account_id, 4, generation_id="g1")
+def test_charge_is_idempotent_and_refund_restores(database: SessionFactory) -> None:
+    account_id = new_account(database, free=2, paid=3)
+    first = credits.charge(database, account_id, 4, generation_id="g1")
+    again = credits.charge(database, account_id, 4, generation_id="g1")
     assert (first.free, first.paid, first.already_charged) == (2, 2, False)
     assert (again.free, again.paid, again.already_charged) == (2, 2, True)
-    with db() as session:
+    with database() as session:
         assert credits.get_balance(session, account_id).total == 1
 
     # Two task refunds of 2 each; the paid credits come back first; a repeat gives nothing.
-    assert credits.refund(db, account_id, 2, generation_id="g1", part="t1") == 2
-    assert credits.refund(db, account_id, 2, generation_id="g1", part="t1") == 0
-    assert credits.refund(db, account_id, 2, generation_id="g1", part="t2") == 2
+    assert credits.refund(database, account_id, 2, generation_id="g1", part="t1") == 2
+    assert credits.refund(database, account_id, 2, generation_id="g1", part="t1") == 0
+    assert credits.refund(database, account_id, 2, generation_id="g1", part="t2") == 2
     # Never more than was charged.
-    assert credits.refund(db, account_id, 5, generation_id="g1", part="t3") == 0
-    with db() as session:
+    assert credits.refund(database, account_id, 5, generation_id="g1", part="t3") == 0
+    with database() as session:
         balance = credits.get_balance(session, account_id)
         assert (balance.free, balance.paid) == (2, 3)
         assert credits.ledger_sum(session, account_id) == balance
 
 
-def test_charge_beyond_balance_changes_nothing(db: SessionFactory) -> None:
-    account_id = new_account(db, free=1)
+def test_charge_beyond_balance_changes_nothing(database: SessionFactory) -> None:
+    account_id = new_account(database, free=1)
     with pytest.raises(credits.InsufficientCredits, match="needs 3 credits and you have 1"):
-        credits.charge(db, account_id, 3, generation_id="g")
-    with db() as session:
+        credits.charge(database, account_id, 3, generation_id="g")
+    with database() as session:
         assert credits.get_balance(session, account_id).total == 1
         assert session.execute(
             select(LedgerEntry).where(LedgerEntry.kind == "charge")
         ).first() is None
 
 
-def test_refund_without_charge_gives_nothing(db: SessionFactory) -> None:
-    account_id = new_account(db, free=1)
-    assert credits.refund(db, account_id, 1, generation_id="never", part="x") == 0
+def test_refund_without_charge_gives_nothing(database: SessionFactory) -> None:
+    account_id = new_account(database, free=1)
+    assert credits.refund(database, account_id, 1, generation_id="never", part="x") == 0
 
 
 async def test_task_watcher_wakes_on_a_commit_from_another_connection(
-    db: SessionFactory, database_url: str
+    database: SessionFactory, database_url: str
 ) -> None:
     """The long-poll watcher, on both databases: a waiter wakes when another connection (the
     worker's, in production another process) commits a change, and not before."""
-    account = new_account(db, free=1)
-    with db.begin() as session:
+    account = new_account(database, free=1)
+    with database.begin() as session:
         generation = Generation(account_id=account, service="burstreplace", credits=1,
                                 distributor_id="test")
         session.add(generation)
         session.flush()
         task = Task(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
         session.add(task)
-    watcher = TaskWatcher(db, database_url)
+    watcher = TaskWatcher(database, database_url)
     writer = make_engine(database_url)
     try:
         assert watcher.read_states([task.id]) == {task.id: "queued:0"}

@@ -2,19 +2,56 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 
 from core.settings import Settings
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOT_SETTINGS = {"PYTHONUNBUFFERED"}
 
 
-def load() -> dict:
-    return yaml.safe_load((REPO / "docker-compose.yml").read_text())
+# What an operator would put in the .env beside the compose file.
+OPERATOR_ENV = {"JWT_SECRET": "j" * 48, "CODE_SECRET": "c" * 48, "S3_SECRET_KEY": "s" * 40}
+
+
+def interpolate(text: str, env: dict[str, str]) -> str:
+    """Compose's ${VAR:?message} substitution: a missing variable is an error."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in env:
+            raise KeyError(f"{name} is required: {match.group(2)}")
+        return env[name]
+
+    return re.sub(r"\$\{(\w+):\?([^}]*)\}", value, text)
+
+
+def settings_from(env: dict[str, str]) -> Settings:
+    """Settings as the container would read them: from its environment variables."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, str(value))
+        return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def load(env: dict[str, str] | None = None) -> dict:
+    text = (REPO / "docker-compose.yml").read_text()
+    return yaml.safe_load(interpolate(text, OPERATOR_ENV if env is None else env))
+
+
+def test_secrets_must_be_supplied_and_production_accepts_them() -> None:
+    for missing in OPERATOR_ENV:
+        with pytest.raises(KeyError, match=missing):
+            load({k: v for k, v in OPERATOR_ENV.items() if k != missing})
+    env = load()["services"]["api"]["environment"]
+    assert env["ENVIRONMENT"] == "production"
+    settings = settings_from(env)
+    assert settings.jwt_secret == OPERATOR_ENV["JWT_SECRET"]
 
 
 def host(value: str) -> str:
@@ -31,7 +68,7 @@ def test_every_service_the_settings_point_to_exists() -> None:
         assert host(env["DATABASE_URL"]) in services
         assert host(env["TEMPORAL_ADDRESS"]) in services
         assert host(env["S3_ENDPOINT"]) in services
-        settings = Settings(_env_file=None, **{k.lower(): v for k, v in env.items()})
+        settings = settings_from(env)
         assert settings.resolved_database_url.startswith("postgresql+psycopg://")
         # Every variable is a real setting: a typo would silently fall back to a default.
         unknown = {k for k in env if k.lower() not in Settings.model_fields} - NOT_SETTINGS

@@ -14,9 +14,12 @@ from core.settings import Settings
 
 def test_requests_are_traced() -> None:
     exporter = InMemorySpanExporter()
-    provider = TracerProvider()
+    # The global provider can be set once per process; an earlier test's app may have set it.
+    provider = trace.get_tracer_provider()
+    if not isinstance(provider, TracerProvider):
+        provider = TracerProvider()
+        trace.set_tracer_provider(provider)
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    trace.set_tracer_provider(provider)
 
     app = create_app(Settings(_env_file=None, otel_exporter="none"))  # type: ignore[call-arg]
     client = TestClient(app)  # no lifespan: the cost route needs no services

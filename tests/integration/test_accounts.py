@@ -16,9 +16,9 @@ from core.db import make_engine, make_session_factory
 from core.models import LedgerEntry, OneTimeCode, utcnow
 from core.settings import Settings
 from ops.stack import Stack, private_settings
-from tests.api_client import Guest
-from tests.conftest import FIXTURES, fixture_images
-from tests.local_services import MailSink, UserInfoServer
+from tests.support.api_client import Guest
+from tests.support.local_services import MailSink, UserInfoServer
+from tests.support.paths import FIXTURES, fixture_images
 
 PASSWORD = "correct-horse-42"
 
@@ -99,11 +99,11 @@ def test_signup_with_mailed_code_grants_ten_credits_once(
     email = unique_email()
     data = signup(api, mailbox, email)
     assert data["user"]["userEmail"] == email and data["user"]["userName"] == "Ann"
-    assert credits_of(api, data["token"]) == {"free": 10, "paid": 0, "total": 10}
+    assert credits_of(api, data["token"]) == {"free": 10, "paid": 0, "total": 10, "held": 0}
     info = api.get("/api/v1/user/userInfo", headers=bearer(data["token"])).json()["data"]
     assert info["userEmail"] == email
     assert api.get("/imageedit/users/getCredits", headers=bearer(data["token"])).json() == {
-        "data": {"free": 10, "paid": 0, "total": 10}}
+        "data": {"free": 10, "paid": 0, "total": 10, "held": 0}}
     # The mail really went out over SMTP and the code is not stored in the clear.
     (message,) = mailbox.to(email)
     code = mailbox.latest_code(email)

@@ -16,7 +16,7 @@ from core.engine import Background, ImageTooSmall, NoSubjectFound
 from engine.analysis import find_subject
 from engine.cpu import CpuEngine
 from engine.digital_model import face_points
-from tests.conftest import REPO, fixture_images
+from tests.support.paths import REPO, fixture_images
 
 ENGINE = CpuEngine()
 

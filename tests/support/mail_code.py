@@ -1,6 +1,6 @@
 """Print the latest 6-digit code mailed to an address, from a MailSink spool folder.
 
-Used by the browser test as MAIL_CODE_COMMAND: `python tests/mail_code.py SPOOL EMAIL`.
+Used by the browser test as MAIL_CODE_COMMAND: `python tests/support/mail_code.py SPOOL EMAIL`.
 """
 
 from __future__ import annotations

@@ -14,23 +14,20 @@ import pytest
 from PIL import Image
 from sqlalchemy import select
 
-from api.security import issue_token
+from core.auth.tokens import issue_token
 from core.db import make_engine, make_session_factory
 from core.images import encode_jpeg
 from core.models import OutboxMessage
 from core.settings import Settings
-from ops.stack import Stack, private_settings
-from tests.api_client import Guest
-from tests.conftest import FIXTURES, fixture_images
+from tests.support.api_client import Guest
+from tests.support.paths import FIXTURES, fixture_images
+from tests.support.stacks import running_stack
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    settings = private_settings(tmp_path_factory.mktemp("stack"))
-    with Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False,
-               extra_env={"FIXTURES_DIR": str(FIXTURES)}) as running:
-        running.start()
-        yield settings
+    with running_stack(tmp_path_factory.mktemp("stack")) as running:
+        yield running.settings
 
 
 @pytest.fixture(scope="module")

@@ -37,8 +37,8 @@ from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
 from ops.worker import build_engine, build_workers
-from tests.conftest import FIXTURES, fixture_images
-from tests.helpers import make_account, make_generation, upload
+from tests.support.helpers import make_account, make_generation, upload
+from tests.support.paths import FIXTURES, fixture_images
 from workflows.generation import GenerationWorkflow
 
 _engine: ImageEngine | None = None
@@ -171,7 +171,7 @@ async def test_imaging_again_after_its_report_was_lost_keeps_the_stored_result(
         sessions, account, "burstreplace", [key], background_id="white")
     credits.charge(sessions, account, 1, generation_id=generation_id)
     counting = FlakyEngine(real_engine(), failures=0)
-    imaging = ImagingActivities(sessions, storage, counting, heartbeat_interval=0.5)
+    imaging = ImagingActivities(sessions, storage, counting, settings, heartbeat_interval=0.5)
     inp = ImagingInput(generation_id=generation_id, task_id=task_id, service="burstreplace",
                        input_key=key, model_key=None, background_kind="white",
                        background_key=None)

@@ -18,8 +18,8 @@ from core.db import make_engine, make_session_factory
 from core.models import Generation, LedgerEntry, Task
 from core.settings import Settings
 from ops.stack import Stack, private_settings
-from tests.api_client import Guest
-from tests.conftest import FIXTURES, fixture_images
+from tests.support.api_client import Guest
+from tests.support.paths import FIXTURES, fixture_images
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from engine.analysis import find_subject
 from engine.cpu import CpuEngine
 from engine.digital_model import analyse_person
 from engine.swap_garment import garment_shape
-from tests.conftest import fixture_images
+from tests.support.paths import fixture_images
 
 ENGINE = CpuEngine()
 GREEN = (30, 170, 60)

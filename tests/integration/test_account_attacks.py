@@ -1,0 +1,284 @@
+"""Attacks on accounts that used to work: old guest tokens reaching the user, forged
+X-Forwarded-For, minting guest credits, locking an owner out, racing a sign-up code or a limit.
+
+Every loopback address reaches the stack, so a client bound to 127.0.0.x is a visitor of its
+own (a real TCP peer, no header involved). 127.0.0.3 plays nginx: it is the one trusted proxy.
+Requests from 127.0.0.1 are what uvicorn used to believe X-Forwarded-For from.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from core import codes, ratelimit
+from core.auth.tokens import issue_token
+from core.codes import CodeProblem
+from core.db import SessionFactory
+from core.enums import AccountKind, SessionKind
+from core.models import AuthSession, OneTimeCode, User, utcnow
+from core.settings import Settings
+from tests.support.accounts import PASSWORD, mailed_code, sign_up
+from tests.support.api_client import Guest
+from tests.support.paths import fixture_images
+from tests.support.stacks import running_stack, sessions_for
+
+PROXY = "127.0.0.3"
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    with running_stack(
+        tmp_path_factory.mktemp("attacks"),
+        trusted_proxies=[f"{PROXY}/32"],
+        guests_per_address_per_day=20,
+        free_guests_per_address_per_day=3,
+    ) as running:
+        assert running.settings.app_host == "127.0.0.1"
+        yield running.settings
+
+
+@pytest.fixture(scope="module")
+def db(stack: Settings) -> Iterator[SessionFactory]:
+    with sessions_for(stack.resolved_database_url) as sessions:
+        yield sessions
+
+
+def client(stack: Settings, local_address: str = "127.0.0.1") -> httpx.Client:
+    """A visitor whose TCP connections come from `local_address`."""
+    transport = httpx.HTTPTransport(local_address=local_address)
+    return httpx.Client(base_url=stack.app_url, timeout=60, transport=transport)
+
+
+def forwarded(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def assert_locked_out(guest: Guest, key: str, task_ids: list[str]) -> None:
+    """The old guest token reads nothing, downloads nothing and spends nothing."""
+    assert guest.get("/imageedit/service/all").status_code == 401
+    assert guest.poll(task_ids).status_code == 401  # pollTasks carries the download links
+    assert guest.submit("burstreplace", [key], backgroundId="white").status_code == 401
+    assert guest.get("/imageedit/users/getCreditsForGuests").status_code == 401
+
+
+# Finding 2: guest tokens outlive the guest.
+
+
+def test_a_guest_token_ends_when_the_guest_signs_up(stack: Settings, db: SessionFactory) -> None:
+    guest = Guest(stack.app_url)
+    key = guest.upload(fixture_images("people")[0].read_bytes())
+    submitted = guest.submit("burstreplace", [key], backgroundId="white")
+    task_ids = submitted.json()["data"]["taskIds"]
+    guest.wait(task_ids)
+    with client(stack) as api:
+        user = sign_up(
+            api,
+            db,
+            f"g-{uuid.uuid4().hex[:8]}@example.com",
+            {"x-fingerprint-id": guest.fingerprint},
+        )
+        mine = api.get("/imageedit/service/all", headers=bearer(user))
+        assert mine.json()["data"]["total"] == 1  # the guest's work is the user's now
+        assert_locked_out(guest, key, task_ids)
+        # Logging out ends the user's session and leaves the guest's ended.
+        assert api.post("/api/v1/auth/logout", headers=bearer(user)).status_code == 200
+        assert api.get("/imageedit/service/all", headers=bearer(user)).status_code == 401
+        assert_locked_out(guest, key, task_ids)
+
+
+def test_a_guest_token_ends_when_the_guest_logs_in_and_stays_ended_after_a_reset(
+    stack: Settings, db: SessionFactory
+) -> None:
+    email = f"l-{uuid.uuid4().hex[:8]}@example.com"
+    with client(stack, "127.0.0.5") as api:
+        sign_up(api, db, email)
+        guest = Guest(stack.app_url)
+        key = guest.upload(fixture_images("people")[0].read_bytes())
+        submitted = guest.submit("burstreplace", [key], backgroundId="white")
+        assert submitted.status_code == 200, submitted.text
+        task_ids = submitted.json()["data"]["taskIds"]
+        logged_in = api.post(
+            "/api/v1/auth/login",
+            headers={"x-fingerprint-id": guest.fingerprint},
+            json={"email": email, "password": PASSWORD},
+        )
+        assert logged_in.status_code == 200
+        token = logged_in.json()["data"]["token"]
+        assert (
+            api.get(
+                "/api/v1/task/pollTasks",
+                headers=bearer(token),
+                params={"taskIds": f'["{task_ids[0]}"]'},
+            ).status_code
+            == 200
+        )
+        assert_locked_out(guest, key, task_ids)
+
+        # A password reset ends every session of the account, the user's too.
+        assert (
+            api.post("/api/v1/auth/generateResetPasswordOTP", json={"email": email}).status_code
+            == 200
+        )
+        reset = api.post(
+            "/api/v1/auth/resetPassword",
+            json={
+                "email": email,
+                "otp": mailed_code(db, email, "reset-code"),
+                "password": "Another-pass-2",
+            },
+        )
+        assert reset.status_code == 200, reset.text
+        assert api.get("/imageedit/service/all", headers=bearer(token)).status_code == 401
+        assert_locked_out(guest, key, task_ids)
+
+
+def test_a_guest_session_never_reaches_a_user_account(stack: Settings, db: SessionFactory) -> None:
+    """A guest login racing the guest's own sign-up can open a guest session on the account
+    just as it becomes the user's; that session's token must not work."""
+    with client(stack, "127.0.0.6") as api:
+        user_token = sign_up(api, db, f"r-{uuid.uuid4().hex[:8]}@example.com")
+        with db.begin() as session:
+            user = session.execute(select(User).order_by(User.created_at.desc())).scalars().first()
+            assert user is not None
+            late = AuthSession(
+                kind=SessionKind.GUEST,
+                account_id=user.account_id,
+                refresh_hash=uuid.uuid4().hex,
+                expires_at=utcnow() + timedelta(days=30),
+            )
+            session.add(late)
+            session.flush()
+            late_id = late.id
+        token = issue_token(
+            stack.resolved_jwt_secret(),
+            account_id=user.account_id,
+            kind=AccountKind.GUEST,
+            distributor_id=user.distributor_id,
+            ttl_seconds=3600,
+            session_id=late_id,
+        )
+        assert api.get("/imageedit/service/all", headers=bearer(user_token)).status_code == 200
+        assert api.get("/imageedit/service/all", headers=bearer(token)).status_code == 401
+
+
+# Finding 4: addresses, guest credits, lock-outs.
+
+
+def test_forged_forwarded_for_from_this_machine_is_ignored(stack: Settings) -> None:
+    """Uvicorn used to believe X-Forwarded-For from 127.0.0.1: each forged address got its own
+    bucket and the per-address limit never came."""
+    with client(stack) as api:
+        answers = [
+            api.post(
+                "/api/v1/auth/login",
+                headers=forwarded(f"198.18.0.{n}"),
+                json={"email": f"nobody{n}@example.com", "password": "wrong"},
+            ).status_code
+            for n in range(32)
+        ]
+    assert answers[:30] == [400] * 30 and answers[30:] == [429, 429]
+
+
+def test_new_guests_cannot_mint_free_credits(stack: Settings) -> None:
+    """The attack: many guest logins at once, each with a new fingerprint and a forged
+    address. Only the first few of the day get credits, and then no more accounts at all."""
+
+    def guest_login(n: int) -> str:
+        with client(stack, "127.0.0.9") as api:
+            answer = api.post(
+                "/imageedit/users/guestlogin",
+                headers={**forwarded(f"198.18.1.{n}"), "x-fingerprint-id": uuid.uuid4().hex},
+            )
+        if answer.status_code != 200:
+            assert "message" in answer.json()
+            return str(answer.status_code)
+        return f"{answer.json()['data']['credits']} credits"
+
+    with ThreadPoolExecutor(10) as pool:
+        outcomes = Counter(pool.map(guest_login, range(30)))
+    assert outcomes == {"5 credits": 3, "0 credits": 17, "429": 10}
+    # Behind the trusted proxy, each visitor has a bucket of their own.
+    with client(stack, PROXY) as nginx:
+        for visitor in ("198.51.100.20", "198.51.100.21"):
+            other = nginx.post(
+                "/imageedit/users/guestlogin",
+                headers={**forwarded(visitor), "x-fingerprint-id": uuid.uuid4().hex},
+            )
+            assert other.json()["data"]["credits"] == 5
+
+
+def test_wrong_passwords_elsewhere_do_not_lock_the_owner_out(
+    stack: Settings, db: SessionFactory
+) -> None:
+    email = f"v-{uuid.uuid4().hex[:8]}@example.com"
+    with client(stack, PROXY) as nginx:
+        sign_up(nginx, db, email, forwarded("198.51.100.30"))
+        attacker = [
+            nginx.post(
+                "/api/v1/auth/login",
+                headers=forwarded("203.0.113.9"),
+                json={"email": email, "password": "guess"},
+            )
+            for _ in range(12)
+        ]
+        assert [a.status_code for a in attacker] == [400] * 10 + [429, 429]
+        assert "Too many attempts" in attacker[-1].json()["message"]
+        owner = nginx.post(
+            "/api/v1/auth/login",
+            headers=forwarded("198.51.100.7"),
+            json={"email": email, "password": PASSWORD},
+        )
+        assert owner.status_code == 200, owner.text
+
+
+def test_a_sign_up_code_allows_five_wrong_tries_under_concurrency(
+    database: SessionFactory,
+) -> None:
+    email = "race@example.com"
+    issued = codes.issue(database, "secret", email, "signup")
+    wrong = f"{(int(issued.code) + 1) % 1_000_000:06d}"
+
+    def attempt(_: int) -> str:
+        try:
+            codes.check(database, "secret", email, "signup", wrong, consume=False)
+        except CodeProblem as error:
+            return str(error)
+        return "accepted"
+
+    with ThreadPoolExecutor(20) as pool:
+        outcomes = list(pool.map(attempt, range(20)))
+    assert "accepted" not in outcomes
+    assert sum("wrong or has expired" in o for o in outcomes) <= codes.MAX_ATTEMPTS
+    with database() as session:
+        row = session.execute(select(OneTimeCode).where(OneTimeCode.email == email)).scalar_one()
+        assert row.attempts == codes.MAX_ATTEMPTS
+    with pytest.raises(CodeProblem, match="Too many wrong codes"):
+        codes.check(database, "secret", email, "signup", issued.code, consume=True)
+
+
+def test_a_rate_limit_holds_under_concurrency(database: SessionFactory) -> None:
+    """Counted and checked at once: 30 simultaneous hits on a limit of 5 let exactly 5 through
+    (before: 6 on SQLite, 20 on PostgreSQL, i.e. 20 free-credit guests instead of 5)."""
+
+    def attempt(_: int) -> bool:
+        try:
+            ratelimit.hit(database, ["race:ip:192.0.2.1"], 5, timedelta(days=1))
+        except ratelimit.RateLimited:
+            return False
+        return True
+
+    with ThreadPoolExecutor(30) as pool:
+        passed = sum(pool.map(attempt, range(30)))
+    assert passed == 5
