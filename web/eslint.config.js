@@ -1,14 +1,46 @@
+import fs from 'node:fs'
 import js from '@eslint/js'
 import globals from 'globals'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import importX from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import reactRefresh from 'eslint-plugin-react-refresh'
 import tseslint from 'typescript-eslint'
 import { defineConfig } from 'eslint/config'
 
-export default defineConfig(
-  { ignores: ['dist', 'node_modules'] },
+// Import boundaries, as in bulletproof-react: code flows shared → features → app.
+// A feature never imports another feature or app/; shared code (components, hooks,
+// lib, stores, types, config) imports neither. Something two features need moves down.
+const features = fs
+  .readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+
+const shared = ['./src/components', './src/hooks', './src/lib', './src/stores', './src/types', './src/config.ts']
+
+const boundaries = [
+  ...features.map((name) => ({
+    target: `./src/features/${name}`,
+    from: './src/features',
+    except: [`./${name}`],
+    message: 'Features do not import each other: move what both need to components/, hooks/, lib/ or stores/.',
+  })),
   {
-    files: ['src/**/*.{ts,tsx}', 'vite.config.ts'],
+    target: './src/features',
+    from: './src/app',
+    message: 'Features do not import app/ (the app composes features, not the reverse).',
+  },
+  ...shared.map((target) => ({
+    target,
+    from: ['./src/features', './src/app'],
+    message: 'Shared code does not import features or app/.',
+  })),
+]
+
+export default defineConfig(
+  { ignores: ['dist', 'node_modules', 'src/types/openapi.gen.ts'] },
+  {
+    files: ['src/**/*.{ts,tsx}', 'vite.config.ts', 'vitest.config.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: {
       ecmaVersion: 2022,
@@ -21,6 +53,21 @@ export default defineConfig(
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
       'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Parse .ts/.tsx dependencies too (no-cycle follows them), resolving `@/` like tsc.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.app.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'import-x/no-unresolved': 'error',
     },
   },
   {

@@ -2,7 +2,7 @@
 // Browser test of accounts: sign-up, login errors, validation, remember me,
 // forced logout on a 401, and renewal of an expired token with the refresh cookie.
 //
-//   BASE_URL=http://127.0.0.1:8000 MAIL_CODE_COMMAND='python tests/mail_code.py SPOOL' node e2e/accounts.mjs
+//   BASE_URL=http://127.0.0.1:8000 MAIL_CODE_COMMAND='python tests/support/mail_code.py SPOOL' node e2e/accounts.mjs
 //
 // Env: BASE_URL (default http://127.0.0.1:8000); MAIL_CODE_COMMAND (required), a
 // shell command that prints the latest 6-digit code mailed to the address given

@@ -46,4 +46,5 @@ export const LONG_POLL_WAIT_MS = 20_000
 export const UPLOAD_REQUEST_TYPE = 'bodySwap'
 
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+/** The server's limit (core/settings.py max_upload_bytes; GET /api/v1/config reports it). */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024

@@ -1,12 +1,12 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
-import { AppLayout } from '@/components/layout/AppLayout'
-import { RootLayout } from '@/components/layout/RootLayout'
 import { AUTH_SCREEN_PATHS } from '@/features/auth/paths'
-import { clearFlowOnStart, requireUploadedImages } from '@/features/flow/guards'
-import { ComingSoonPage } from '@/pages/ComingSoonPage'
-import { HomePage } from '@/pages/HomePage'
+import { AppLayout } from './layout/AppLayout'
+import { RootLayout } from './layout/RootLayout'
+import { clearFlowOnStart, requireUploadedImages } from './routes/guards'
+import { ComingSoonPage } from './routes/ComingSoonPage'
+import { HomePage } from './routes/HomePage'
 import { LoadingBlock } from '@/components/ui/Spinner'
-import { NotFoundPage, RouteErrorPage } from '@/pages/NotFoundPage'
+import { NotFoundPage, RouteErrorPage } from './routes/NotFoundPage'
 
 // The flow pages are split into their own chunks; the shell and home stay in the main bundle.
 const flowRoutes: RouteObject[] = [
@@ -35,7 +35,7 @@ const flowRoutes: RouteObject[] = [
   {
     path: 'output-image',
     loader: requireUploadedImages,
-    lazy: () => import('@/features/output/components/OutputImagePage').then((m) => ({ Component: m.OutputImagePage })),
+    lazy: () => import('@/features/generate/components/OutputImagePage').then((m) => ({ Component: m.OutputImagePage })),
   },
 ]
 

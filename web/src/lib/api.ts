@@ -8,9 +8,9 @@
  *  - turn `{ message }` error bodies into a thrown ApiError(status, message)
  *  - on a 401 with the guest token, silently log in as guest again once and retry
  *  - on a 401 with the user token, try POST /api/v1/auth/refresh once (the
- *    refresh token is an HttpOnly cookie) and retry; if that fails, report the
- *    expired session to the handler set with setSessionExpiredHandler
- *    (toast 'Unauthorised' and log out) and throw
+ *    refresh token is an HttpOnly cookie) and retry; if that fails, throw an
+ *    ApiError with `sessionExpired` set (once per dead token). The query client
+ *    (lib/queryClient) reacts to it in one place: toast 'Unauthorised' and log out.
  *
  * Object-storage calls (another origin, presigned URLs) deliberately send no
  * auth headers: they would break the signature and trigger CORS preflights.
@@ -28,13 +28,21 @@ export class ApiError extends Error {
   readonly status: number
   /** The `message` the server sent, when it sent one (no fallback text). */
   readonly serverMessage: string | null
+  /** A 401 the refresh cookie could not fix: the user session is over (set once per dead token). */
+  readonly sessionExpired: boolean
 
-  constructor(status: number, message: string, serverMessage: string | null = null) {
+  constructor(status: number, message: string, serverMessage: string | null = null, sessionExpired = false) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.serverMessage = serverMessage
+    this.sessionExpired = sessionExpired
   }
+}
+
+/** Whether an error means the logged-in session has ended (see ApiError.sessionExpired). */
+export function isSessionExpired(err: unknown): boolean {
+  return err instanceof ApiError && err.sessionExpired
 }
 
 export function isAbortError(err: unknown): boolean {
@@ -209,20 +217,14 @@ export async function requestAccessToken(): Promise<string | null> {
   }
 }
 
-let sessionExpiredHandler: (() => void) | null = null
 let expiredToken: string | null = null
 
-/** Called once per expired user token (the app toasts 'Unauthorised' and logs out). */
-export function setSessionExpiredHandler(handler: (() => void) | null): void {
-  sessionExpiredHandler = handler
-}
-
-function sessionExpired(failedToken: string): void {
-  // Only the token still in use ends the session, and only once: many calls
-  // may fail at the same time with the same dead token.
-  if (getUserToken() !== failedToken || expiredToken === failedToken) return
+/** Whether this failure ends the session: only the token still in use does, and only once
+ *  (many calls may fail at the same time with the same dead token). */
+function firstExpiry(failedToken: string): boolean {
+  if (getUserToken() !== failedToken || expiredToken === failedToken) return false
   expiredToken = failedToken
-  sessionExpiredHandler?.()
+  return true
 }
 
 function unwrap<T>(payload: unknown): T {
@@ -246,8 +248,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
       const fresh = current && current !== userToken ? current : await refreshUserToken()
       if (fresh) res = await send(path, opts, fresh)
       if (res.status === 401) {
-        sessionExpired(fresh ?? userToken)
-        throw new ApiError(401, UNAUTHORISED_MESSAGE)
+        throw new ApiError(401, UNAUTHORISED_MESSAGE, null, firstExpiry(fresh ?? userToken))
       }
     } else {
       // Guest tokens expire or get revoked (e.g. a server reset). Re-login once,

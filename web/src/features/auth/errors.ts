@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api'
-import { MSG_TRY_LATER } from './validation'
+import { MSG_TRY_LATER } from '@/lib/validation'
 
 /**
  * The text to toast for a failed auth call (spec §8): the server's message

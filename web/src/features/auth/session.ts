@@ -1,22 +1,17 @@
 /**
  * Session life cycle: log in (any method), restore on start, log out.
- * Runs outside React too (bootstrap, lib/api's expiry handler), so it goes
- * through appStore rather than hooks.
+ * Runs outside React too (bootstrap, the query client's expiry handling), so it
+ * goes through appStore and the shared query client rather than hooks.
  */
-import { appStore } from '@/app/store'
 import { KEPT_ON_LOGOUT, REMEMBER_COOKIE_MAX_AGE_S, REMEMBER_EMAIL_COOKIE } from '@/config'
-import { refreshCreditsAtom, resetCreditsAtom } from '@/features/credits/stores/credits'
-import { resetFlowAndUploads } from '@/features/upload/stores/uploads'
 import { deleteCookie, readCookie, writeCookie } from '@/lib/cookies'
-import {
-  clearUserSession,
-  getUserToken,
-  loadUserSession,
-  saveUserSession,
-  type UserSession,
-} from '@/lib/identity'
-import { logoutOnServer, type AuthResult } from './api/auth'
-import { authDispatchAtom, authStateAtom } from './stores/auth'
+import { clearUserSession, getUserToken, loadUserSession, saveUserSession, type UserSession } from '@/lib/identity'
+import { queryClient } from '@/lib/queryClient'
+import { appStore } from '@/stores/appStore'
+import { authDispatchAtom } from '@/stores/auth'
+import { resetFlowAndUploads } from '@/stores/stepsFlow'
+import type { AuthResult } from '@/types/api'
+import { logoutOnServer } from './api/logoutOnServer'
 
 /** Stores the session, updates the auth state and the remembered email. */
 export function completeLogin(result: AuthResult, rememberMe: boolean): UserSession {
@@ -28,18 +23,9 @@ export function completeLogin(result: AuthResult, rememberMe: boolean): UserSess
   }
   saveUserSession(user)
   rememberEmail(rememberMe ? user.userEmail : null)
+  // The credit balance is keyed by the user's email: the sidebar fetches the account's now.
   appStore.set(authDispatchAtom, { type: 'LOGIN', payload: user })
-  // The credit balance is refetched by the effect on the user email (RootLayout).
   return user
-}
-
-/** Updates the stored session after a profile change (e.g. a new name). */
-export function updateSessionUser(patch: Partial<Pick<UserSession, 'userName' | 'userEmail'>>): void {
-  const current = appStore.get(authStateAtom).user
-  if (!current) return
-  const user = { ...current, ...patch, userToken: getUserToken() ?? current.userToken }
-  saveUserSession(user)
-  appStore.set(authDispatchAtom, { type: 'LOGIN', payload: user })
 }
 
 /** On start: a stored user logs in again (spec §4). Returns whether one was found. */
@@ -85,25 +71,27 @@ function clearStorageExcept(which: 'local' | 'session', keep: readonly string[])
   }
 }
 
+export type Navigate = (to: string, opts?: { replace?: boolean }) => unknown
+
 /**
- * Logs out (spec §4): revokes the session on the server (best effort), clears
- * the in-memory state, local storage and session storage (keeping leadId,
- * the guest fingerprint and the distributor id), and goes to /login. The
- * caller passes navigate because this also runs outside components.
+ * Logs out (spec §4): revokes the session on the server (best effort), clears the
+ * queries, the in-memory state, local storage and session storage (keeping leadId,
+ * the guest fingerprint and the distributor id), and goes to /login. The caller
+ * passes navigate because this also runs outside components.
  */
-export function logout(navigate: (to: string, opts?: { replace?: boolean }) => void): void {
+export function logout(navigate: Navigate): void {
   const token = getUserToken()
   // Local state first, so nothing sends the old token any more.
   clearUserSession()
   clearStorageExcept('local', KEPT_ON_LOGOUT.local)
   clearStorageExcept('session', KEPT_ON_LOGOUT.session)
   resetFlowAndUploads()
-  appStore.set(resetCreditsAtom)
+  queryClient.cancelQueries().catch(() => undefined)
+  queryClient.clear()
   appStore.set(authDispatchAtom, { type: 'LOGOUT' })
   if (token) {
     logoutOnServer(token).catch((err: unknown) => console.warn('Server logout failed:', err))
   }
-  navigate('/login', { replace: true })
-  // Back to a guest: a fresh guest session and its balance.
-  void appStore.set(refreshCreditsAtom)
+  // Back to a guest: the sidebar's credit query now asks for a guest balance.
+  void navigate('/login', { replace: true })
 }

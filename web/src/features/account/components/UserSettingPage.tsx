@@ -1,43 +1,47 @@
-import { useAtomValue, useSetAtom } from 'jotai'
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useEffect, useId, useRef } from 'react'
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form'
 import { useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { IconCoins } from '@/components/ui/icons'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
-import { useAuth } from '@/features/auth/hooks/useAuth'
-import { updateSessionUser } from '@/features/auth/session'
-import { MSG_NAME, MSG_PASSWORD_MISMATCH, passwordProblem } from '@/features/auth/validation'
-import { creditsAtom, refreshCreditsAtom } from '@/features/credits/stores/credits'
+import { useAuth } from '@/hooks/useAuth'
+import { useCredits } from '@/hooks/useCredits'
 import { ApiError, errorMessage } from '@/lib/api'
 import { formatCredits } from '@/lib/format'
 import { toast } from '@/lib/toast'
-import { useAsync } from '@/lib/useAsync'
-import { getUserInfo, updatePassword, updateUserInfo } from '../api/account'
+import { updateSessionUser } from '@/stores/auth'
+import { useUserInfo } from '../api/getUserInfo'
+import { useUpdatePassword } from '../api/updatePassword'
+import { useUpdateUserInfo } from '../api/updateUserInfo'
+import { changePasswordSchema, profileSchema, type ChangePasswordValues, type ProfileValues } from '../schemas'
 
 function ProfileCard({ email, name: initialName }: { email: string; name: string }) {
   const id = useId()
-  const [name, setName] = useState(initialName)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const update = useUpdateUserInfo()
+  const {
+    register,
+    handleSubmit,
+    reset,
+    clearErrors,
+    formState: { errors },
+  } = useForm<ProfileValues>({
+    resolver: zodResolver(profileSchema),
+    defaultValues: { name: initialName },
+    reValidateMode: 'onSubmit',
+  })
+  const error = errors.name?.message
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    if (!name.trim()) {
-      setError(MSG_NAME)
-      return
-    }
-    setBusy(true)
+  const submit = handleSubmit(async ({ name }) => {
     try {
-      const info = await updateUserInfo({ name: name.trim() })
+      const info = await update.mutateAsync({ name })
       updateSessionUser({ userName: info.userName })
-      setName(info.userName)
+      reset({ name: info.userName })
       toast.success('Your name has been saved.')
     } catch (err) {
       toast.error(errorMessage(err))
-    } finally {
-      setBusy(false)
     }
-  }
+  })
 
   return (
     <section className="card settings__card" aria-labelledby={`${id}-title`}>
@@ -57,11 +61,7 @@ function ProfileCard({ email, name: initialName }: { email: string; name: string
             type="text"
             autoComplete="name"
             maxLength={100}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value)
-              setError(null)
-            }}
+            {...register('name', { onChange: () => clearErrors('name') })}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${id}-name-error` : undefined}
             data-testid="settings-name"
@@ -73,8 +73,8 @@ function ProfileCard({ email, name: initialName }: { email: string; name: string
           )}
         </div>
         <div>
-          <button type="submit" className="btn btn--primary" disabled={busy} data-testid="settings-name-save">
-            {busy && <Spinner label="Saving" />}
+          <button type="submit" className="btn btn--primary" disabled={update.isPending} data-testid="settings-name-save">
+            {update.isPending && <Spinner label="Saving" />}
             Save name
           </button>
         </div>
@@ -83,78 +83,74 @@ function ProfileCard({ email, name: initialName }: { email: string; name: string
   )
 }
 
-type PasswordErrors = { current?: string; next?: string; confirm?: string }
+interface PasswordFieldProps {
+  id: string
+  name: keyof ChangePasswordValues
+  label: string
+  autoComplete: string
+  error?: string
+  hint?: string
+  registration: UseFormRegisterReturn
+}
 
-function PasswordCard() {
-  const id = useId()
-  const [current, setCurrent] = useState('')
-  const [next, setNext] = useState('')
-  const [confirm, setConfirm] = useState('')
-  const [errors, setErrors] = useState<PasswordErrors>({})
-  const [busy, setBusy] = useState(false)
-  const clear = (key: keyof PasswordErrors) => setErrors((prev) => ({ ...prev, [key]: undefined }))
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    const found: PasswordErrors = {}
-    if (!current) found.current = 'Please enter your current password.'
-    const problem = passwordProblem(next)
-    if (problem) found.next = problem
-    else if (next !== confirm) found.confirm = MSG_PASSWORD_MISMATCH
-    setErrors(found)
-    if (Object.keys(found).length) return
-    setBusy(true)
-    try {
-      await updatePassword({ currentPassword: current, newPassword: next })
-      setCurrent('')
-      setNext('')
-      setConfirm('')
-      toast.success('Your password has been changed.')
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400) setErrors({ current: err.message })
-      else toast.error(errorMessage(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  const field = (
-    key: keyof PasswordErrors,
-    label: string,
-    value: string,
-    set: (v: string) => void,
-    autoComplete: string,
-    hint?: string,
-  ) => (
+function PasswordField({ id, name, label, autoComplete, error, hint, registration }: PasswordFieldProps) {
+  const msgId = `${id}-${name}-msg`
+  return (
     <div className="field">
-      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
-        id={`${id}-${key}`}
-        className={`input${errors[key] ? ' input--invalid' : ''}`}
+        id={`${id}-${name}`}
+        className={`input${error ? ' input--invalid' : ''}`}
         type="password"
         autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => {
-          set(e.target.value)
-          clear(key)
-        }}
-        aria-invalid={errors[key] ? true : undefined}
-        aria-describedby={errors[key] || hint ? `${id}-${key}-msg` : undefined}
-        data-testid={`settings-password-${key}`}
+        {...registration}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? msgId : undefined}
+        data-testid={`settings-password-${name}`}
       />
-      {errors[key] ? (
-        <p id={`${id}-${key}-msg`} className="field-error">
-          {errors[key]}
+      {error ? (
+        <p id={msgId} className="field-error">
+          {error}
         </p>
       ) : (
         hint && (
-          <p id={`${id}-${key}-msg`} className="field-hint">
+          <p id={msgId} className="field-hint">
             {hint}
           </p>
         )
       )}
     </div>
   )
+}
+
+function PasswordCard() {
+  const id = useId()
+  const update = useUpdatePassword()
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm<ChangePasswordValues>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { current: '', next: '', confirm: '' },
+    reValidateMode: 'onSubmit',
+  })
+  const field = (name: keyof ChangePasswordValues) => register(name, { onChange: () => clearErrors(name) })
+
+  const submit = handleSubmit(async ({ current, next }) => {
+    try {
+      await update.mutateAsync({ currentPassword: current, newPassword: next })
+      reset()
+      toast.success('Your password has been changed.')
+    } catch (err) {
+      // A wrong current password is the server's 400: shown on that field.
+      if (err instanceof ApiError && err.status === 400) setError('current', { message: err.message })
+      else toast.error(errorMessage(err))
+    }
+  })
 
   return (
     <section className="card settings__card" aria-labelledby={`${id}-title`}>
@@ -162,12 +158,34 @@ function PasswordCard() {
         Change password
       </h2>
       <form className="settings__form" onSubmit={submit} noValidate>
-        {field('current', 'Current password', current, setCurrent, 'current-password')}
-        {field('next', 'New password', next, setNext, 'new-password', '8 to 128 characters.')}
-        {field('confirm', 'Confirm new password', confirm, setConfirm, 'new-password')}
+        <PasswordField
+          id={id}
+          name="current"
+          label="Current password"
+          autoComplete="current-password"
+          error={errors.current?.message}
+          registration={field('current')}
+        />
+        <PasswordField
+          id={id}
+          name="next"
+          label="New password"
+          autoComplete="new-password"
+          error={errors.next?.message}
+          hint="8 to 128 characters."
+          registration={field('next')}
+        />
+        <PasswordField
+          id={id}
+          name="confirm"
+          label="Confirm new password"
+          autoComplete="new-password"
+          error={errors.confirm?.message}
+          registration={field('confirm')}
+        />
         <div>
-          <button type="submit" className="btn btn--primary" disabled={busy} data-testid="settings-password-save">
-            {busy && <Spinner label="Saving" />}
+          <button type="submit" className="btn btn--primary" disabled={update.isPending} data-testid="settings-password-save">
+            {update.isPending && <Spinner label="Saving" />}
             Change password
           </button>
         </div>
@@ -179,12 +197,7 @@ function PasswordCard() {
 function CreditCard({ highlighted }: { highlighted: boolean }) {
   const id = useId()
   const ref = useRef<HTMLElement>(null)
-  const { credits } = useAtomValue(creditsAtom)
-  const refreshCredits = useSetAtom(refreshCreditsAtom)
-
-  useEffect(() => {
-    void refreshCredits()
-  }, [refreshCredits])
+  const { data: credits } = useCredits({ fresh: true })
 
   useEffect(() => {
     if (highlighted) ref.current?.scrollIntoView({ block: 'center' })
@@ -227,8 +240,7 @@ export function UserSettingPage() {
   const { user, openLoginPopup } = useAuth()
   const [params] = useSearchParams()
   const highlighted = params.get('from') === 'credit'
-  const email = user?.userEmail ?? ''
-  const info = useAsync(`userInfo:${email}`, (signal) => (email ? getUserInfo(signal) : Promise.resolve(null)))
+  const info = useUserInfo(user?.userEmail ?? null)
 
   if (!user) {
     return (
@@ -252,9 +264,9 @@ export function UserSettingPage() {
         <h1>User Setting</h1>
         <p className="page-header__sub">{user.userEmail}</p>
       </header>
-      {info.error && (
+      {info.error && !info.data && (
         <Alert tone="warning" title="Your profile could not be loaded.">
-          {info.error}
+          {errorMessage(info.error)}
         </Alert>
       )}
       <div className="settings__grid">

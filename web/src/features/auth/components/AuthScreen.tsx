@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai'
 import { useId } from 'react'
 import { Link, Navigate, useLocation, useNavigate } from 'react-router'
-import { isAuthenticatedAtom } from '../stores/auth'
+import { isAuthenticatedAtom } from '@/stores/auth'
 import { AuthHeading, type AuthView } from './AuthViews'
 import { ForgotPasswordFlow } from './ForgotPasswordFlow'
 import { LoginForm } from './LoginForm'

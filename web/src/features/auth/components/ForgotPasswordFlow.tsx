@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import { toast } from '@/lib/toast'
-import { generateResetPasswordOtp, resetPassword, verifyResetPasswordOtp } from '../api/auth'
+import { useGenerateResetPasswordOtp } from '../api/generateResetPasswordOtp'
+import { useResetPassword } from '../api/resetPassword'
+import { useVerifyResetPasswordOtp } from '../api/verifyResetPasswordOtp'
 import { CodeStep, EmailStep, PasswordStep } from './steps'
 
 type Step = { name: 'email' } | { name: 'code'; email: string } | { name: 'password'; email: string; otp: string }
@@ -15,6 +17,9 @@ interface ForgotPasswordFlowProps {
 export function ForgotPasswordFlow({ onDone, onLogin }: ForgotPasswordFlowProps) {
   const [step, setStep] = useState<Step>({ name: 'email' })
   const [email, setEmail] = useState('')
+  const { mutateAsync: generateResetPasswordOtp } = useGenerateResetPasswordOtp()
+  const { mutateAsync: verifyResetPasswordOtp } = useVerifyResetPasswordOtp()
+  const { mutateAsync: resetPassword } = useResetPassword()
 
   return (
     <div className="auth-form" data-testid="forgot-flow" data-step={step.name}>
@@ -24,7 +29,7 @@ export function ForgotPasswordFlow({ onDone, onLogin }: ForgotPasswordFlowProps)
           initialEmail={email}
           submitLabel="Send code"
           onSubmit={async (address) => {
-            await generateResetPasswordOtp(address)
+            await generateResetPasswordOtp({ email: address })
             setEmail(address)
             setStep({ name: 'code', email: address })
           }}
@@ -34,11 +39,11 @@ export function ForgotPasswordFlow({ onDone, onLogin }: ForgotPasswordFlowProps)
         <CodeStep
           email={step.email}
           onSubmit={async (otp) => {
-            await verifyResetPasswordOtp(step.email, otp)
+            await verifyResetPasswordOtp({ email: step.email, otp })
             setStep({ name: 'password', email: step.email, otp })
           }}
           onResend={async () => {
-            await generateResetPasswordOtp(step.email)
+            await generateResetPasswordOtp({ email: step.email })
           }}
           onChangeEmail={() => setStep({ name: 'email' })}
         />

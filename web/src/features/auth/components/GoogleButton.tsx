@@ -1,13 +1,12 @@
 import { GoogleOAuthProvider, useGoogleLogin } from '@react-oauth/google'
-import { useState } from 'react'
 import { GOOGLE_CLIENT_ID, GOOGLE_SCOPE } from '@/config'
 import { Spinner } from '@/components/ui/Spinner'
 import { getDistributorId } from '@/lib/identity'
 import { toast } from '@/lib/toast'
-import { externalLogin, getGoogleUserInfo } from '../api/auth'
+import { MSG_TRY_LATER } from '@/lib/validation'
+import { useExternalLogin } from '../api/externalLogin'
 import { authErrorMessage } from '../errors'
 import { completeLogin } from '../session'
-import { MSG_TRY_LATER } from '../validation'
 
 interface GoogleButtonProps {
   rememberMe: boolean
@@ -26,27 +25,18 @@ function GoogleMark() {
 }
 
 function ConfiguredGoogleButton({ rememberMe, onLoggedIn }: GoogleButtonProps) {
-  const [busy, setBusy] = useState(false)
+  const externalLogin = useExternalLogin()
+  const busy = externalLogin.isPending
   const start = useGoogleLogin({
     flow: 'implicit',
     scope: GOOGLE_SCOPE,
     onSuccess: async ({ access_token: accessToken }) => {
-      setBusy(true)
       try {
-        const info = await getGoogleUserInfo(accessToken)
-        const result = await externalLogin({
-          email: info.email ?? '',
-          name: info.name ?? '',
-          distributorId: getDistributorId(),
-          accessToken,
-          rememberMe,
-        })
+        const result = await externalLogin.mutateAsync({ distributorId: getDistributorId(), accessToken, rememberMe })
         completeLogin(result, rememberMe)
         onLoggedIn()
       } catch (err) {
         toast.error(authErrorMessage(err))
-      } finally {
-        setBusy(false)
       }
     },
     onError: () => toast.error(MSG_TRY_LATER),

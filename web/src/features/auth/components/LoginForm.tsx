@@ -1,10 +1,13 @@
-import { useId, useState, type FormEvent } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useId } from 'react'
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form'
 import { Spinner } from '@/components/ui/Spinner'
 import { toast } from '@/lib/toast'
-import { login } from '../api/auth'
+import { normalizeEmail } from '@/lib/validation'
+import { useLogin } from '../api/login'
 import { authErrorMessage } from '../errors'
+import { loginSchema, type LoginValues } from '../schemas'
 import { completeLogin, rememberedEmail } from '../session'
-import { MSG_BAD_EMAIL, MSG_REQUIRED, isValidEmail, normalizeEmail } from '../validation'
 import { GoogleButton } from './GoogleButton'
 
 interface LoginFormProps {
@@ -18,32 +21,36 @@ interface LoginFormProps {
 /** Google or email + password, with Remember me (spec §2 "Login modal", §5). */
 export function LoginForm({ onLoggedIn, onCreateAccount, onForgotPassword, autoFocus }: LoginFormProps) {
   const id = useId()
-  const [email, setEmail] = useState(rememberedEmail)
-  const [password, setPassword] = useState('')
-  const [rememberMe, setRememberMe] = useState(true)
-  const [emailError, setEmailError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const login = useLogin()
+  const {
+    register,
+    handleSubmit,
+    control,
+    clearErrors,
+    formState: { errors },
+  } = useForm<LoginValues>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: rememberedEmail(), password: '', rememberMe: true },
+    // Spec §5: the inline email error clears when the email is edited (not re-checked as you type).
+    reValidateMode: 'onSubmit',
+  })
+  const rememberMe = useWatch({ control, name: 'rememberMe' })
+  const hasEmail = Boolean(useWatch({ control, name: 'email' }))
+  const emailError = errors.email?.message
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
-    if (busy) return
-    if (!email.trim() || !password.trim()) {
-      toast.error(MSG_REQUIRED)
-      return
-    }
-    if (!isValidEmail(email.trim())) {
-      setEmailError(MSG_BAD_EMAIL)
-      return
-    }
-    setBusy(true)
+  const onValid = async ({ email, password, rememberMe }: LoginValues) => {
+    if (login.isPending) return
     try {
-      const result = await login({ email: normalizeEmail(email), password, rememberMe })
+      const result = await login.mutateAsync({ email: normalizeEmail(email), password, rememberMe })
       completeLogin(result, rememberMe)
       onLoggedIn()
     } catch (err) {
       toast.error(authErrorMessage(err))
-      setBusy(false)
     }
+  }
+  // 'Please enter all the value' concerns the whole form: a toast, not an inline message.
+  const onInvalid = (found: FieldErrors<LoginValues>) => {
+    if (found.root?.message) toast.error(found.root.message)
   }
 
   return (
@@ -52,24 +59,19 @@ export function LoginForm({ onLoggedIn, onCreateAccount, onForgotPassword, autoF
       <p className="auth-divider">
         <span>or</span>
       </p>
-      <form className="auth-form__fields" onSubmit={submit} noValidate>
+      <form className="auth-form__fields" onSubmit={handleSubmit(onValid, onInvalid)} noValidate>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email</label>
           <input
             id={`${id}-email`}
             className={`input${emailError ? ' input--invalid' : ''}`}
             type="email"
-            name="email"
             autoComplete="username"
             inputMode="email"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value)
-              setEmailError(null)
-            }}
+            {...register('email', { onChange: () => clearErrors('email') })}
             aria-invalid={emailError ? true : undefined}
             aria-describedby={emailError ? `${id}-email-error` : undefined}
-            autoFocus={autoFocus && !email}
+            autoFocus={autoFocus && !hasEmail}
             data-testid="login-email"
           />
           {emailError && (
@@ -91,25 +93,18 @@ export function LoginForm({ onLoggedIn, onCreateAccount, onForgotPassword, autoF
             id={`${id}-password`}
             className="input"
             type="password"
-            name="password"
             autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoFocus={autoFocus && !!email}
+            {...register('password')}
+            autoFocus={autoFocus && hasEmail}
             data-testid="login-password"
           />
         </div>
         <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={rememberMe}
-            onChange={(e) => setRememberMe(e.target.checked)}
-            data-testid="login-remember"
-          />
+          <input type="checkbox" {...register('rememberMe')} data-testid="login-remember" />
           Remember me
         </label>
-        <button type="submit" className="btn btn--primary btn--block" disabled={busy} data-testid="login-submit">
-          {busy && <Spinner label="Logging in" />}
+        <button type="submit" className="btn btn--primary btn--block" disabled={login.isPending} data-testid="login-submit">
+          {login.isPending && <Spinner label="Logging in" />}
           Login
         </button>
       </form>

@@ -2,7 +2,9 @@ import { useState } from 'react'
 import { SIGNUP_FREE_CREDITS } from '@/config'
 import { getDistributorId } from '@/lib/identity'
 import { toast } from '@/lib/toast'
-import { generateSignupOtp, signup, verifySignupOtp } from '../api/auth'
+import { useGenerateSignupOtp } from '../api/generateSignupOtp'
+import { useSignup } from '../api/signup'
+import { useVerifySignupOtp } from '../api/verifySignupOtp'
 import { completeLogin } from '../session'
 import { CodeStep, EmailStep, PasswordStep } from './steps'
 
@@ -17,6 +19,9 @@ interface SignupFlowProps {
 export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
   const [step, setStep] = useState<Step>({ name: 'email' })
   const [email, setEmail] = useState('')
+  const { mutateAsync: generateSignupOtp } = useGenerateSignupOtp()
+  const { mutateAsync: verifySignupOtp } = useVerifySignupOtp()
+  const { mutateAsync: signup } = useSignup()
 
   return (
     <div className="auth-form" data-testid="signup-flow" data-step={step.name}>
@@ -26,7 +31,7 @@ export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
           initialEmail={email}
           submitLabel="Send code"
           onSubmit={async (address) => {
-            await generateSignupOtp(address)
+            await generateSignupOtp({ email: address })
             setEmail(address)
             setStep({ name: 'code', email: address })
           }}
@@ -36,11 +41,11 @@ export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
         <CodeStep
           email={step.email}
           onSubmit={async (otp) => {
-            await verifySignupOtp(step.email, otp)
+            await verifySignupOtp({ email: step.email, otp })
             setStep({ name: 'details', email: step.email, otp })
           }}
           onResend={async () => {
-            await generateSignupOtp(step.email)
+            await generateSignupOtp({ email: step.email })
           }}
           onChangeEmail={() => setStep({ name: 'email' })}
         />

@@ -1,40 +1,34 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useId, useState, type ReactNode } from 'react'
+import { useForm } from 'react-hook-form'
 import { Spinner } from '@/components/ui/Spinner'
 import { OTP_LENGTH } from '@/config'
 import { toast } from '@/lib/toast'
+import { normalizeEmail, onlyDigits } from '@/lib/validation'
 import { authErrorMessage } from '../errors'
 import {
-  MSG_BAD_EMAIL,
-  MSG_NAME,
-  MSG_OTP,
-  MSG_PASSWORD_MISMATCH,
-  isValidEmail,
-  normalizeEmail,
-  onlyDigits,
-  passwordProblem,
-} from '../validation'
+  codeStepSchema,
+  emailStepSchema,
+  passwordStepSchema,
+  type CodeStepValues,
+  type EmailStepValues,
+  type PasswordStepValues,
+} from '../schemas'
 
 // The steps shared by sign-up (email → code → name and password) and forgot
 // password (email → code → new password), on the /signup and
 // /forgot-password screens and in the dialogs opened from the login modal.
+// Each step's action is a mutation (features/auth/api); failures are toasted.
 
-/** Runs an async action with a busy flag; failures are toasted. Returns whether it succeeded. */
-function useSubmit() {
-  const [busy, setBusy] = useState(false)
-  const run = async (action: () => Promise<void>): Promise<boolean> => {
-    if (busy) return false
-    setBusy(true)
-    try {
-      await action()
-      return true
-    } catch (err) {
-      toast.error(authErrorMessage(err))
-      return false
-    } finally {
-      setBusy(false)
-    }
+/** Runs the step's action; a failure is toasted. Returns whether it succeeded. */
+async function attempt(action: () => Promise<void>): Promise<boolean> {
+  try {
+    await action()
+    return true
+  } catch (err) {
+    toast.error(authErrorMessage(err))
+    return false
   }
-  return { busy, run }
 }
 
 function SubmitButton({ busy, children, testId }: { busy: boolean; children: ReactNode; testId: string }) {
@@ -43,6 +37,15 @@ function SubmitButton({ busy, children, testId }: { busy: boolean; children: Rea
       {busy && <Spinner label="Please wait" />}
       {children}
     </button>
+  )
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null
+  return (
+    <p id={id} className="field-error">
+      {message}
+    </p>
   )
 }
 
@@ -56,21 +59,25 @@ interface EmailStepProps {
 
 export function EmailStep({ intro, initialEmail, submitLabel, onSubmit }: EmailStepProps) {
   const id = useId()
-  const [email, setEmail] = useState(initialEmail)
-  const [error, setError] = useState<string | null>(null)
-  const { busy, run } = useSubmit()
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    if (!isValidEmail(email.trim())) {
-      setError(MSG_BAD_EMAIL)
-      return
-    }
-    void run(() => onSubmit(normalizeEmail(email)))
-  }
+  const {
+    register,
+    handleSubmit,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<EmailStepValues>({
+    resolver: zodResolver(emailStepSchema),
+    defaultValues: { email: initialEmail },
+    reValidateMode: 'onSubmit',
+  })
+  const error = errors.email?.message
 
   return (
-    <form className="auth-form__fields" onSubmit={submit} noValidate data-testid="step-email">
+    <form
+      className="auth-form__fields"
+      onSubmit={handleSubmit(({ email }) => attempt(() => onSubmit(normalizeEmail(email))))}
+      noValidate
+      data-testid="step-email"
+    >
       <p className="muted">{intro}</p>
       <div className="field">
         <label htmlFor={`${id}-email`}>Email</label>
@@ -80,23 +87,15 @@ export function EmailStep({ intro, initialEmail, submitLabel, onSubmit }: EmailS
           type="email"
           autoComplete="email"
           inputMode="email"
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value)
-            setError(null)
-          }}
+          {...register('email', { onChange: () => clearErrors('email') })}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
           autoFocus
           data-testid="step-email-input"
         />
-        {error && (
-          <p id={`${id}-error`} className="field-error">
-            {error}
-          </p>
-        )}
+        <FieldError id={`${id}-error`} message={error} />
       </div>
-      <SubmitButton busy={busy} testId="step-email-submit">
+      <SubmitButton busy={isSubmitting} testId="step-email-submit">
         {submitLabel}
       </SubmitButton>
     </form>
@@ -112,22 +111,35 @@ interface CodeStepProps {
 
 export function CodeStep({ email, onSubmit, onResend, onChangeEmail }: CodeStepProps) {
   const id = useId()
-  const [otp, setOtp] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const { busy, run } = useSubmit()
-  const resend = useSubmit()
+  const [resending, setResending] = useState(false)
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<CodeStepValues>({
+    resolver: zodResolver(codeStepSchema),
+    defaultValues: { otp: '' },
+    reValidateMode: 'onSubmit',
+  })
+  const error = errors.otp?.message
+  const otp = register('otp')
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    if (otp.length !== OTP_LENGTH) {
-      setError(MSG_OTP)
-      return
-    }
-    void run(() => onSubmit(otp))
+  const resend = async () => {
+    setResending(true)
+    const ok = await attempt(onResend)
+    setResending(false)
+    if (ok) toast.success(`A new code has been sent to ${email}.`)
   }
 
   return (
-    <form className="auth-form__fields" onSubmit={submit} noValidate data-testid="step-code">
+    <form
+      className="auth-form__fields"
+      onSubmit={handleSubmit(({ otp }) => attempt(() => onSubmit(otp)))}
+      noValidate
+      data-testid="step-code"
+    >
       <p className="muted">
         We sent a {OTP_LENGTH}-digit code to <strong>{email}</strong>. It may take a minute to arrive.
       </p>
@@ -141,35 +153,28 @@ export function CodeStep({ email, onSubmit, onResend, onChangeEmail }: CodeStepP
           autoComplete="one-time-code"
           pattern="[0-9]*"
           maxLength={OTP_LENGTH}
-          value={otp}
+          {...otp}
           onChange={(e) => {
-            setOtp(onlyDigits(e.target.value))
-            setError(null)
+            // Only digits can be typed.
+            setValue('otp', onlyDigits(e.target.value, OTP_LENGTH))
+            clearErrors('otp')
           }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
           autoFocus
           data-testid="step-code-input"
         />
-        {error && (
-          <p id={`${id}-error`} className="field-error">
-            {error}
-          </p>
-        )}
+        <FieldError id={`${id}-error`} message={error} />
       </div>
-      <SubmitButton busy={busy} testId="step-code-submit">
+      <SubmitButton busy={isSubmitting} testId="step-code-submit">
         Verify code
       </SubmitButton>
       <p className="auth-form__switch">
         <button
           type="button"
           className="link-btn"
-          disabled={resend.busy}
-          onClick={() =>
-            void resend.run(onResend).then((ok) => {
-              if (ok) toast.success(`A new code has been sent to ${email}.`)
-            })
-          }
+          disabled={resending}
+          onClick={() => void resend()}
           data-testid="step-code-resend"
         >
           Send a new code
@@ -196,36 +201,28 @@ interface PasswordStepProps {
 
 export function PasswordStep({ withName, withConfirm, withRemember, submitLabel, onSubmit }: PasswordStepProps) {
   const id = useId()
-  const [name, setName] = useState('')
-  const [password, setPassword] = useState('')
-  const [confirm, setConfirm] = useState('')
-  const [rememberMe, setRememberMe] = useState(true)
-  const [errors, setErrors] = useState<{ name?: string; password?: string; confirm?: string }>({})
-  const { busy, run } = useSubmit()
-  const clearError = (key: keyof typeof errors) => setErrors((prev) => ({ ...prev, [key]: undefined }))
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    const next: typeof errors = {}
-    if (withName && !name.trim()) next.name = MSG_NAME
-    const problem = passwordProblem(password)
-    if (problem) next.password = problem
-    if (withConfirm && !problem && confirm !== password) next.confirm = MSG_PASSWORD_MISMATCH
-    setErrors(next)
-    if (Object.keys(next).length) return
-    void run(() => onSubmit({ name: name.trim(), password, rememberMe }))
-  }
-
-  const fieldError = (key: keyof typeof errors) =>
-    errors[key] && (
-      <p id={`${id}-${key}-error`} className="field-error">
-        {errors[key]}
-      </p>
-    )
-  const describedBy = (key: keyof typeof errors) => (errors[key] ? `${id}-${key}-error` : `${id}-hint`)
+  const [schema] = useState(() => passwordStepSchema({ withName, withConfirm }))
+  const {
+    register,
+    handleSubmit,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordStepValues>({
+    resolver: zodResolver(schema),
+    defaultValues: { name: '', password: '', confirm: '', rememberMe: true },
+    reValidateMode: 'onSubmit',
+  })
+  const errorId = (key: keyof PasswordStepValues) => `${id}-${key}-error`
 
   return (
-    <form className="auth-form__fields" onSubmit={submit} noValidate data-testid="step-password">
+    <form
+      className="auth-form__fields"
+      onSubmit={handleSubmit(({ name, password, rememberMe }) =>
+        attempt(() => onSubmit({ name: name.trim(), password, rememberMe })),
+      )}
+      noValidate
+      data-testid="step-password"
+    >
       {withName && (
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
@@ -235,17 +232,13 @@ export function PasswordStep({ withName, withConfirm, withRemember, submitLabel,
             type="text"
             autoComplete="name"
             maxLength={100}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value)
-              clearError('name')
-            }}
+            {...register('name', { onChange: () => clearErrors('name') })}
             aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? `${id}-name-error` : undefined}
+            aria-describedby={errors.name ? errorId('name') : undefined}
             autoFocus
             data-testid="step-name-input"
           />
-          {fieldError('name')}
+          <FieldError id={errorId('name')} message={errors.name?.message} />
         </div>
       )}
       <div className="field">
@@ -255,17 +248,15 @@ export function PasswordStep({ withName, withConfirm, withRemember, submitLabel,
           className={`input${errors.password ? ' input--invalid' : ''}`}
           type="password"
           autoComplete="new-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value)
-            clearError('password')
-          }}
+          {...register('password', { onChange: () => clearErrors('password') })}
           aria-invalid={errors.password ? true : undefined}
-          aria-describedby={describedBy('password')}
+          aria-describedby={errors.password ? errorId('password') : `${id}-hint`}
           autoFocus={!withName}
           data-testid="step-password-input"
         />
-        {fieldError('password') || (
+        {errors.password ? (
+          <FieldError id={errorId('password')} message={errors.password.message} />
+        ) : (
           <p id={`${id}-hint`} className="field-hint">
             8 to 128 characters.
           </p>
@@ -279,25 +270,21 @@ export function PasswordStep({ withName, withConfirm, withRemember, submitLabel,
             className={`input${errors.confirm ? ' input--invalid' : ''}`}
             type="password"
             autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => {
-              setConfirm(e.target.value)
-              clearError('confirm')
-            }}
+            {...register('confirm', { onChange: () => clearErrors('confirm') })}
             aria-invalid={errors.confirm ? true : undefined}
-            aria-describedby={errors.confirm ? `${id}-confirm-error` : undefined}
+            aria-describedby={errors.confirm ? errorId('confirm') : undefined}
             data-testid="step-confirm-input"
           />
-          {fieldError('confirm')}
+          <FieldError id={errorId('confirm')} message={errors.confirm?.message} />
         </div>
       )}
       {withRemember && (
         <label className="checkbox">
-          <input type="checkbox" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
+          <input type="checkbox" {...register('rememberMe')} />
           Remember me
         </label>
       )}
-      <SubmitButton busy={busy} testId="step-password-submit">
+      <SubmitButton busy={isSubmitting} testId="step-password-submit">
         {submitLabel}
       </SubmitButton>
     </form>

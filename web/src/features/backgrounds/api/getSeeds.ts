@@ -1,9 +1,25 @@
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { SEED_PAGE_SIZE } from '@/config'
 import { api } from '@/lib/api'
-import type { Paged, Seed } from '@/types/api'
+import type { ApiData } from '@/types/api'
+
+const PATH = '/imageedit/seed'
+export type SeedPage = ApiData<typeof PATH, 'get'>
+export type SeedType = 'background' | 'model'
 
 export function getSeeds(
-  { type, pagenum, pagesize }: { type: Seed['type']; pagenum: number; pagesize: number },
+  { type, pagenum, pagesize }: { type: SeedType; pagenum: number; pagesize: number },
   signal?: AbortSignal,
-): Promise<Paged<Seed>> {
-  return api.get<Paged<Seed>>('/imageedit/seed', { type, pagenum, pagesize }, signal)
+): Promise<SeedPage> {
+  return api.get<SeedPage>(PATH, { type, pagenum, pagesize }, signal)
+}
+
+/** Pages of 18 (spec §9), loaded one after the other ("Load more"). */
+export function useSeeds(type: SeedType) {
+  return useInfiniteQuery({
+    queryKey: ['seeds', type],
+    queryFn: ({ pageParam, signal }) => getSeeds({ type, pagenum: pageParam, pagesize: SEED_PAGE_SIZE }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (pages.length * SEED_PAGE_SIZE < (last.total ?? 0) ? pages.length + 1 : undefined),
+  })
 }

@@ -1,67 +1,43 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useMemo } from 'react'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { ChoiceCard } from '@/components/ui/ChoiceCard'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
-import { SEED_PAGE_SIZE } from '@/config'
-import { FlowShell } from '@/features/flow/components/FlowShell'
-import { mergeFlowAtom, stepsFlowAtom, type SelectedBackground } from '@/features/flow/stores/stepsFlow'
-import { errorMessage, isAbortError } from '@/lib/api'
+import { FlowShell } from '@/components/FlowShell'
+import { errorMessage } from '@/lib/api'
+import { mergeFlowAtom, stepsFlowAtom, type SelectedBackground } from '@/stores/stepsFlow'
 import type { Seed } from '@/types/api'
-import { getSeeds } from '../api/getSeeds'
+import { useSeeds } from '../api/getSeeds'
 import { BUILTIN_LABELS, backgroundLabel } from '../labels'
 
-interface ListState {
-  items: Seed[]
-  total: number
-  loadedPages: number
-  loading: boolean
-  error: string | null
-}
-
 /** Built-ins first (server order otherwise), without duplicates across pages. */
-function mergeItems(prev: Seed[], next: Seed[]): Seed[] {
-  const seen = new Set(prev.map((s) => s._id))
-  const all = [...prev, ...next.filter((s) => !seen.has(s._id))]
+function mergeItems(pages: Seed[][]): Seed[] {
+  const seen = new Set<string>()
+  const all: Seed[] = []
+  for (const s of pages.flat()) {
+    if (seen.has(s._id)) continue
+    seen.add(s._id)
+    all.push(s)
+  }
   return [...all.filter((s) => s.builtin), ...all.filter((s) => !s.builtin)]
 }
 
 function useBackgrounds() {
-  const [state, setState] = useState<ListState>({ items: [], total: 0, loadedPages: 0, loading: true, error: null })
-  const ctrlRef = useRef<AbortController | null>(null)
-
-  const fetchPage = useCallback((pagenum: number) => {
-    ctrlRef.current?.abort()
-    const ctrl = new AbortController()
-    ctrlRef.current = ctrl
-    getSeeds({ type: 'background', pagenum, pagesize: SEED_PAGE_SIZE }, ctrl.signal).then(
-      (data) =>
-        setState((prev) => ({
-          items: mergeItems(pagenum === 1 ? [] : prev.items, data.items ?? []),
-          total: data.total ?? 0,
-          loadedPages: pagenum,
-          loading: false,
-          error: null,
-        })),
-      (err: unknown) => {
-        if (!isAbortError(err)) setState((prev) => ({ ...prev, loading: false, error: errorMessage(err) }))
-      },
-    )
-  }, [])
-
-  useEffect(() => {
-    fetchPage(1)
-    return () => ctrlRef.current?.abort()
-  }, [fetchPage])
-
-  const next = () => {
-    setState((prev) => ({ ...prev, loading: true, error: null }))
-    fetchPage(state.loadedPages + 1)
+  const query = useSeeds('background')
+  const items = useMemo(() => mergeItems(query.data?.pages.map((p) => p.items ?? []) ?? []), [query.data])
+  const loading = query.isFetching
+  const retry = () => void (query.data ? query.fetchNextPage() : query.refetch())
+  return {
+    items,
+    loading,
+    loaded: query.data !== undefined,
+    error: query.error && !loading ? errorMessage(query.error) : null,
+    hasMore: query.hasNextPage,
+    loadMore: () => void query.fetchNextPage(),
+    retry,
   }
-  const hasMore = state.loadedPages * SEED_PAGE_SIZE < state.total
-  return { ...state, hasMore, loadMore: next }
 }
 
 function BuiltinSwatch({ id }: { id: string }) {
@@ -72,7 +48,7 @@ export function SelectBackgroundPage() {
   const flow = useAtomValue(stepsFlowAtom)
   const merge = useSetAtom(mergeFlowAtom)
   const navigate = useNavigate()
-  const { items, loading, error, hasMore, loadMore, loadedPages } = useBackgrounds()
+  const { items, loading, loaded, error, hasMore, loadMore, retry } = useBackgrounds()
 
   const model = flow.stepSelectModel.selectedModel
   const selected = flow.stepSelectBackground.selectedBackground
@@ -136,7 +112,7 @@ export function SelectBackgroundPage() {
         </div>
       )}
 
-      {loadedPages === 0 && loading && <LoadingBlock label="Loading backgrounds…" />}
+      {!loaded && loading && <LoadingBlock label="Loading backgrounds…" />}
 
       {items.length > 0 && (
         <div className="choice-grid" data-testid="background-grid">
@@ -156,14 +132,14 @@ export function SelectBackgroundPage() {
         </div>
       )}
 
-      {loadedPages > 0 && items.length === 0 && !error && <p className="empty">No backgrounds are available right now.</p>}
+      {loaded && items.length === 0 && !error && <p className="empty">No backgrounds are available right now.</p>}
 
       {error && (
         <Alert
           tone="error"
           title="Backgrounds could not be loaded"
           action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={loadMore}>
+            <button type="button" className="btn btn--secondary btn--small" onClick={retry}>
               Try again
             </button>
           }

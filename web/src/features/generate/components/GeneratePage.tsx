@@ -1,20 +1,21 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Spinner } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconSparkle } from '@/components/ui/icons'
-import { creditsAtom, refreshCreditsAtom } from '@/features/credits/stores/credits'
-import { FlowShell } from '@/features/flow/components/FlowShell'
-import { mergeFlowAtom, stepsFlowAtom, updateJobAtom, usableFiles } from '@/features/flow/stores/stepsFlow'
-import { ApiError } from '@/lib/api'
+import { FlowShell } from '@/components/FlowShell'
+import { useCredits } from '@/hooks/useCredits'
+import { ApiError, errorMessage } from '@/lib/api'
 import { formatCredits, pluralize } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
-import { useAsync } from '@/lib/useAsync'
+import { mergeFlowAtom, stepsFlowAtom, updateJobAtom, usableFiles } from '@/stores/stepsFlow'
 import type { RequestType } from '@/types/api'
-import { getCost, submitGeneration } from '../api/generate'
-import { jobFinished, useJobPolling } from '../hooks/useJobPolling'
+import { useCost, type CostRequest } from '../api/getCost'
+import { useSubmitGeneration } from '../api/submitGeneration'
+import { useJobPolling } from '../hooks/useJobPolling'
+import { jobFinished, queuedTask } from '../jobs'
 import { NotifyEmailForm } from './NotifyEmailForm'
 import { TaskCard } from './TaskCard'
 
@@ -58,14 +59,17 @@ function SubmitError({ error, onRetry }: { error: ApiError; onRetry: () => void 
 
 export function GeneratePage() {
   const flow = useAtomValue(stepsFlowAtom)
-  const { credits } = useAtomValue(creditsAtom)
+  const { data: credits } = useCredits()
   const merge = useSetAtom(mergeFlowAtom)
   const updateJob = useSetAtom(updateJobAtom)
-  const refreshCredits = useSetAtom(refreshCreditsAtom)
   const navigate = useNavigate()
-
-  const [submitting, setSubmitting] = useState(false)
-  const [submitError, setSubmitError] = useState<ApiError | null>(null)
+  const submit = useSubmitGeneration()
+  const submitting = submit.isPending
+  const submitError = submit.error
+    ? submit.error instanceof ApiError
+      ? submit.error
+      : new ApiError(0, errorMessage(submit.error))
+    : null
   // One key per Generate click, kept until that click gets a definite answer.
   const idempotencyKey = useRef<string | null>(null)
 
@@ -75,16 +79,13 @@ export function GeneratePage() {
   const requestType: RequestType | null = model ? 'bodySwap' : background ? 'burstreplace' : null
   const inputFiles = files.map((f) => f.key!)
 
-  const costRequest = {
-    backgroundId: background?._id ?? null,
-    modelId: model?._id ?? null,
-    inputFiles,
-    requestType: requestType ?? 'bodySwap',
-  }
-  const cost = useAsync(`cost:${JSON.stringify(costRequest)}`, (signal) =>
-    requestType && inputFiles.length ? getCost(costRequest, signal) : Promise.resolve(null),
-  )
+  const costRequest: CostRequest | null =
+    requestType && inputFiles.length
+      ? { backgroundId: background?._id ?? null, modelId: model?._id ?? null, inputFiles, requestType }
+      : null
+  const cost = useCost(costRequest)
   const costCredits = cost.data?.credits
+  const costError = cost.error && !cost.isFetching ? errorMessage(cost.error) : null
 
   const jobs = flow.stepGenerateImage.generatedResponse
   const job = jobs.length ? jobs[jobs.length - 1]! : null
@@ -94,11 +95,9 @@ export function GeneratePage() {
   const generate = async () => {
     if (!requestType || submitting) return
     idempotencyKey.current ??= newUuid()
-    setSubmitting(true)
-    setSubmitError(null)
     merge({ isGeneratedClicked: true })
     try {
-      const res = await submitGeneration({
+      const res = await submit.mutateAsync({
         requestType,
         modelId: model?._id ?? null,
         backgroundId: background?._id ?? null,
@@ -114,25 +113,14 @@ export function GeneratePage() {
         createdAt: new Date().toISOString(),
         modelName: model?.name ?? null,
         backgroundName: background?.name ?? null,
-        tasks: res.taskIds.map((taskId) => ({
-          taskId,
-          status: 'queued',
-          progress: 0,
-          inputKey: '',
-          outputs: [],
-          error: null,
-        })),
+        tasks: res.taskIds.map(queuedTask),
         notifyEmail: null,
       })
       merge({ stepUploadImages: { isGeneratedKey: true } })
-      void refreshCredits() // the credits were reserved
     } catch (err) {
-      const apiErr = err instanceof ApiError ? err : new ApiError(0, 'Something went wrong. Please try again.')
       // A 4xx is a definite answer for this click; the next click is a new request.
-      if (apiErr.status >= 400 && apiErr.status < 500) idempotencyKey.current = null
-      setSubmitError(apiErr)
-    } finally {
-      setSubmitting(false)
+      // (The error itself is shown from the mutation's state.)
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) idempotencyKey.current = null
     }
   }
 
@@ -217,7 +205,7 @@ export function GeneratePage() {
           ) : (
             <>
               <p className="cost" data-testid="cost" aria-live="polite">
-                {cost.loading && costCredits === undefined ? (
+                {cost.isFetching && costCredits === undefined ? (
                   <Spinner label="Calculating cost" />
                 ) : costCredits !== undefined ? (
                   <>
@@ -235,17 +223,17 @@ export function GeneratePage() {
                 {requestType === 'bodySwap' ? 'model swap' : 'background replace'}
                 {balance !== undefined && <> · balance {formatCredits(balance)}</>}
               </p>
-              {cost.error && (
+              {costError && (
                 <Alert
                   tone="error"
                   title="Could not calculate the cost"
                   action={
-                    <button type="button" className="btn btn--secondary btn--small" onClick={cost.reload}>
+                    <button type="button" className="btn btn--secondary btn--small" onClick={() => void cost.refetch()}>
                       Retry
                     </button>
                   }
                 >
-                  {cost.error}
+                  {costError}
                 </Alert>
               )}
               {short && (

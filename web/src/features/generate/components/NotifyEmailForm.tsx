@@ -1,19 +1,35 @@
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useSetAtom } from 'jotai'
-import { useId, useState, type FormEvent } from 'react'
-import { updateJobAtom, type GeneratedJob } from '@/features/flow/stores/stepsFlow'
+import { useId } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
+import { z } from 'zod'
 import { errorMessage } from '@/lib/api'
-import { updateGuestEmail } from '../api/generate'
+import { emailSchema } from '@/lib/validation'
+import { updateJobAtom, type GeneratedJob } from '@/stores/stepsFlow'
+import { useUpdateGuestEmail } from '../api/updateGuestEmail'
 
-// Spec: no spaces, one @, a dot in the domain.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const notifySchema = z.object({ email: emailSchema })
+type NotifyValues = z.infer<typeof notifySchema>
 
 export function NotifyEmailForm({ job }: { job: GeneratedJob }) {
   const updateJob = useSetAtom(updateJobAtom)
-  const [email, setEmail] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const update = useUpdateGuestEmail()
   const inputId = useId()
   const errorId = useId()
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm<NotifyValues>({
+    resolver: zodResolver(notifySchema),
+    defaultValues: { email: '' },
+    reValidateMode: 'onSubmit',
+  })
+  const error = errors.email?.message
+  const empty = !useWatch({ control, name: 'email' }).trim()
 
   if (job.notifyEmail) {
     return (
@@ -23,23 +39,14 @@ export function NotifyEmailForm({ job }: { job: GeneratedJob }) {
     )
   }
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault()
-    const value = email.trim()
-    if (!EMAIL_RE.test(value)) {
-      setError('Please enter correct email')
-      return
-    }
-    setBusy(true)
+  const onSubmit = handleSubmit(async ({ email }) => {
     try {
-      await updateGuestEmail({ email: value, serviceId: job.serviceId })
-      updateJob({ ...job, notifyEmail: value })
+      await update.mutateAsync({ email, serviceId: job.serviceId })
+      updateJob({ ...job, notifyEmail: email })
     } catch (err) {
-      setError(errorMessage(err))
-    } finally {
-      setBusy(false)
+      setError('email', { message: errorMessage(err) })
     }
-  }
+  })
 
   return (
     <form className="notify" onSubmit={onSubmit} noValidate>
@@ -53,16 +60,12 @@ export function NotifyEmailForm({ job }: { job: GeneratedJob }) {
           className={`input${error ? ' input--invalid' : ''}`}
           placeholder="you@company.com"
           autoComplete="email"
-          value={email}
+          {...register('email', { onChange: () => clearErrors('email') })}
           aria-invalid={Boolean(error)}
           aria-describedby={error ? errorId : undefined}
-          onChange={(e) => {
-            setEmail(e.target.value)
-            setError(null)
-          }}
           data-testid="notify-email"
         />
-        <button type="submit" className="btn btn--secondary" disabled={busy || !email.trim()}>
+        <button type="submit" className="btn btn--secondary" disabled={update.isPending || empty}>
           Notify me
         </button>
       </div>

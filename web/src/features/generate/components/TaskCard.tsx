@@ -1,7 +1,7 @@
 import { DownloadButton } from '@/components/DownloadButton'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconAlert } from '@/components/ui/icons'
-import type { FlowFile } from '@/features/flow/stores/stepsFlow'
+import type { FlowFile } from '@/stores/stepsFlow'
 import type { Task } from '@/types/api'
 
 const STATUS_TEXT: Record<Task['status'], string> = {

@@ -1,13 +1,30 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { MODEL_PAGE_SIZE } from '@/config'
 import { api } from '@/lib/api'
-import type { CatalogModel, Paged } from '@/types/api'
+import type { ApiData, ApiQuery } from '@/types/api'
+
+const PATH = '/api/v1/model'
+export type ModelPage = ApiData<typeof PATH, 'get'>
 
 export function getModels(
   { pageNum, pageSize, category = '' }: { pageNum: number; pageSize: number; category?: string },
   signal?: AbortSignal,
-): Promise<Paged<CatalogModel>> {
-  return api.get<Paged<CatalogModel>>(
-    '/api/v1/model',
-    { pageNum, pageSize, visibility: 'public', currentProduct: 'bodySwap', category },
-    signal,
-  )
+): Promise<ModelPage> {
+  const query: ApiQuery<typeof PATH, 'get'> = {
+    pageNum,
+    pageSize,
+    visibility: 'public',
+    currentProduct: 'bodySwap',
+    category,
+  }
+  return api.get<ModelPage>(PATH, query, signal)
+}
+
+/** One page of the catalog; the previous page stays on screen while the next one loads. */
+export function useModels(pageNum: number, category = '') {
+  return useQuery({
+    queryKey: ['models', { pageNum, category }],
+    queryFn: ({ signal }) => getModels({ pageNum, pageSize: MODEL_PAGE_SIZE, category }, signal),
+    placeholderData: keepPreviousData,
+  })
 }

@@ -6,19 +6,19 @@ import { ChoiceCard } from '@/components/ui/ChoiceCard'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
 import { MODEL_PAGE_SIZE } from '@/config'
-import { FlowShell } from '@/features/flow/components/FlowShell'
-import { mergeFlowAtom, stepsFlowAtom } from '@/features/flow/stores/stepsFlow'
-import { useAsync } from '@/lib/useAsync'
-import { getModels } from '../api/getModels'
+import { FlowShell } from '@/components/FlowShell'
+import { errorMessage } from '@/lib/api'
+import { mergeFlowAtom, stepsFlowAtom } from '@/stores/stepsFlow'
+import { useModels } from '../api/getModels'
 
 export function SelectModelPage() {
   const flow = useAtomValue(stepsFlowAtom)
   const merge = useSetAtom(mergeFlowAtom)
   const navigate = useNavigate()
   const [page, setPage] = useState(1)
-  const { data, error, loading, reload } = useAsync(`models:${page}`, (signal) =>
-    getModels({ pageNum: page, pageSize: MODEL_PAGE_SIZE }, signal),
-  )
+  const { data, error, isFetching, isPlaceholderData, refetch } = useModels(page)
+  // Loading: the first page, or another page while the previous one stays shown.
+  const loading = isFetching && (!data || isPlaceholderData)
 
   const selected = flow.stepSelectModel.selectedModel
   const totalPages = data ? Math.max(1, Math.ceil(data.total / MODEL_PAGE_SIZE)) : 1
@@ -53,17 +53,17 @@ export function SelectModelPage() {
         </>
       }
     >
-      {error && (
+      {error && !isFetching && (
         <Alert
           tone="error"
           title="Models could not be loaded"
           action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={reload}>
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void refetch()}>
               Try again
             </button>
           }
         >
-          {error}
+          {errorMessage(error)}
         </Alert>
       )}
 

@@ -1,12 +1,11 @@
 import { useAtomValue } from 'jotai'
-import { stepsFlowAtom } from '@/features/flow/stores/stepsFlow'
-import { useAsync } from '@/lib/useAsync'
-import { getSamples } from '../api/upload'
+import { stepsFlowAtom } from '@/stores/stepsFlow'
+import { useSamples } from '../api/getSamples'
 import { addSample } from '../stores/uploads'
 
 /** "or try a sample": hidden entirely when there are none or they fail to load. */
 export function SampleList() {
-  const { data } = useAsync('samples', getSamples)
+  const { data } = useSamples()
   const files = useAtomValue(stepsFlowAtom).stepUploadImages.files
   if (!data?.length) return null
 

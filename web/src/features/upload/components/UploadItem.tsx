@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Spinner } from '@/components/ui/Spinner'
 import { IconAlert, IconImages, IconTrash } from '@/components/ui/icons'
-import { localPreviewAtom, uploadProgressAtom, type FlowFile } from '@/features/flow/stores/stepsFlow'
+import { localPreviewAtom, uploadProgressAtom, type FlowFile } from '@/stores/stepsFlow'
 import { formatBytes } from '@/lib/format'
 import { removeUpload } from '../stores/uploads'
 

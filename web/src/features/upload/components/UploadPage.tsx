@@ -4,8 +4,8 @@ import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { IconArrowRight, IconUpload } from '@/components/ui/icons'
 import { ACCEPTED_IMAGE_TYPES } from '@/config'
-import { FlowShell } from '@/features/flow/components/FlowShell'
-import { stepsFlowAtom, usableFiles } from '@/features/flow/stores/stepsFlow'
+import { FlowShell } from '@/components/FlowShell'
+import { stepsFlowAtom, usableFiles } from '@/stores/stepsFlow'
 import { addLocalFiles } from '../stores/uploads'
 import { SampleList } from './SampleList'
 import { UploadItem } from './UploadItem'
@@ -69,7 +69,7 @@ export function UploadPage() {
         </span>
         <p className="dropzone__title">Drag and drop images here</p>
         <p className="dropzone__hint" id={hintId}>
-          JPG, PNG or WebP, up to 25 MB each. You can add several at once.
+          JPG, PNG or WebP, up to 20 MB each. You can add several at once.
         </p>
         <button type="button" className="btn btn--secondary" onClick={() => inputRef.current?.click()}>
           Choose files

@@ -1,26 +1,31 @@
 /**
  * Upload orchestration. Lives outside components so an upload keeps going
- * (and can be cancelled) regardless of which component is mounted.
+ * (and can be cancelled) regardless of which component is mounted. The two
+ * server calls run as mutations of the shared query client (lib/queryClient).
  */
-import { appStore } from '@/app/store'
 import { ACCEPTED_IMAGE_TYPES, MAX_UPLOAD_BYTES, UPLOAD_REQUEST_TYPE } from '@/config'
 import { ApiError, errorMessage, isAbortError, putToStorage } from '@/lib/api'
 import { formatBytes } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
-import type { SampleImage } from '@/types/api'
+import { runMutation } from '@/lib/queryClient'
+import { appStore } from '@/stores/appStore'
 import {
   addFilesAtom,
+  cancelUpload,
   localPreviewAtom,
+  registerUpload,
   removeFileAtom,
-  resetFlowAtom,
   stepsFlowAtom,
+  unregisterUpload,
   updateFileAtom,
   uploadProgressAtom,
   type FlowFile,
-} from '@/features/flow/stores/stepsFlow'
-import { createThumbnail, getPresignedUrl } from '../api/upload'
+} from '@/stores/stepsFlow'
+import type { SampleImage } from '@/types/api'
+import { createThumbnail } from '../api/createThumbnail'
+import { getPresignedUrl } from '../api/getPresignedUrl'
 
-const inFlight = new Map<string, AbortController>()
+type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number]
 
 function validate(file: File): string | null {
   if (!(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
@@ -64,18 +69,25 @@ function rejectionMessage(err: unknown): string {
 
 async function upload(entry: FlowFile, file: File): Promise<void> {
   const ctrl = new AbortController()
-  inFlight.set(entry._id, ctrl)
+  registerUpload(entry._id, ctrl)
   try {
-    const presigned = await getPresignedUrl(
-      { filename: file.name, mimeType: file.type, requestType: UPLOAD_REQUEST_TYPE },
-      ctrl.signal,
+    const presigned = await runMutation(
+      (params: Parameters<typeof getPresignedUrl>[0]) => getPresignedUrl(params, ctrl.signal),
+      // validate() let only the accepted types through.
+      // The size is signed into the URL: storage then accepts exactly this file and no other.
+      {
+        filename: file.name,
+        mimeType: file.type as AcceptedImageType,
+        requestType: UPLOAD_REQUEST_TYPE,
+        size: file.size,
+      },
     )
     update(entry._id, { key: presigned.key, serverId: presigned._id })
     setProgress(entry._id, 0)
     await putToStorage(presigned.url, file, file.type, (f) => setProgress(entry._id, f), ctrl.signal)
 
     update(entry._id, { status: 'processing' })
-    const thumb = await createThumbnail(presigned.key, ctrl.signal)
+    const thumb = await runMutation((key: string) => createThumbnail(key, ctrl.signal), presigned.key)
     update(entry._id, {
       status: 'done',
       key: thumb.key || presigned.key,
@@ -89,7 +101,7 @@ async function upload(entry: FlowFile, file: File): Promise<void> {
     if (isAbortError(err)) return // removed by the user
     update(entry._id, { status: 'error', error: rejectionMessage(err) })
   } finally {
-    inFlight.delete(entry._id)
+    unregisterUpload(entry._id)
     setProgress(entry._id, null)
   }
 }
@@ -149,17 +161,7 @@ export function addSample(sample: SampleImage): void {
 }
 
 export function removeUpload(_id: string): void {
-  inFlight.get(_id)?.abort()
+  cancelUpload(_id)
   setPreview(_id, null)
   appStore.set(removeFileAtom, _id)
-}
-
-/** Resets the whole flow, cancelling uploads still running. */
-export function resetFlowAndUploads(): void {
-  for (const ctrl of inFlight.values()) ctrl.abort()
-  inFlight.clear()
-  for (const url of Object.values(appStore.get(localPreviewAtom))) URL.revokeObjectURL(url)
-  appStore.set(localPreviewAtom, {})
-  appStore.set(uploadProgressAtom, {})
-  appStore.set(resetFlowAtom)
 }

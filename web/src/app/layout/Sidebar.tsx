@@ -1,0 +1,132 @@
+import { Link, NavLink, useLocation, useNavigate } from 'react-router'
+import { logout } from '@/features/auth/session'
+import { useAuth } from '@/hooks/useAuth'
+import { useCredits } from '@/hooks/useCredits'
+import { IconCalendar, IconCoins, IconLogin, IconLogout } from '@/components/ui/icons'
+import { formatCredits } from '@/lib/format'
+import { BOTTOM_ITEMS, FLOW_PATHS, TOP_ITEMS, type NavItem } from './navItems'
+
+interface SidebarProps {
+  /** rail: the fixed desktop/tablet sidebar; drawer: the mobile menu panel. */
+  variant: 'rail' | 'drawer'
+  onNavigate?: () => void
+}
+
+function Item({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) {
+  const { pathname } = useLocation()
+  const inFlow = item.to === '/upload-images' && FLOW_PATHS.includes(pathname)
+  return (
+    <li>
+      <NavLink
+        to={item.to}
+        className={({ isActive }) => `nav-link${isActive || inFlow ? ' nav-link--active' : ''}`}
+        title={item.label}
+        data-testid={item.testId}
+        onClick={onNavigate}
+      >
+        <span className="nav-link__icon">{item.icon}</span>
+        <span className="nav-link__label">{item.label}</span>
+      </NavLink>
+    </li>
+  )
+}
+
+export function Sidebar({ variant, onNavigate }: SidebarProps) {
+  const { isAuthenticated, openLoginPopup } = useAuth()
+  const navigate = useNavigate()
+  const { data: credits } = useCredits()
+  const visible = (items: NavItem[]) => items.filter((i) => !i.requiresAuth || isAuthenticated)
+  const total = credits ? formatCredits(credits.total) : '–'
+  const creditLabel = credits ? `Credit: ${total} credits available` : 'Credit: balance loading'
+
+  return (
+    <nav className={`sidebar sidebar--${variant}`} aria-label="Main">
+      <Link to="/" className="brand" onClick={onNavigate} aria-label="MetaModel home">
+        <span className="brand__mark" aria-hidden="true">
+          M
+        </span>
+        <span className="brand__name">MetaModel</span>
+      </Link>
+
+      <ul className="nav-list">
+        {visible(TOP_ITEMS).map((item) => (
+          <Item key={item.to} item={item} onNavigate={onNavigate} />
+        ))}
+      </ul>
+
+      <div className="sidebar__spacer" />
+
+      <ul className="nav-list">
+        <li>
+          <NavLink
+            // Guests top up on the pricing page; accounts see their balance in the settings.
+            to={isAuthenticated ? '/user-setting?from=credit' : '/subscription'}
+            className="nav-link nav-link--credit"
+            title={creditLabel}
+            aria-label={creditLabel}
+            data-testid="nav-credit"
+            onClick={onNavigate}
+          >
+            <span className="nav-link__icon">
+              <IconCoins />
+            </span>
+            <span className="nav-link__label">Credit</span>
+            <span className="credit-badge" data-testid="credit-total">
+              {total}
+            </span>
+          </NavLink>
+        </li>
+        {visible(BOTTOM_ITEMS).map((item) => (
+          <Item key={item.to} item={item} onNavigate={onNavigate} />
+        ))}
+        <li>
+          {isAuthenticated ? (
+            <button
+              type="button"
+              className="nav-link"
+              title="Logout"
+              onClick={() => {
+                onNavigate?.()
+                logout(navigate)
+              }}
+              data-testid="nav-logout"
+            >
+              <span className="nav-link__icon">
+                <IconLogout />
+              </span>
+              <span className="nav-link__label">Logout</span>
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="nav-link"
+              title="Login"
+              onClick={() => {
+                onNavigate?.()
+                openLoginPopup()
+              }}
+              aria-haspopup="dialog"
+              data-testid="nav-login"
+            >
+              <span className="nav-link__icon">
+                <IconLogin />
+              </span>
+              <span className="nav-link__label">Login</span>
+            </button>
+          )}
+        </li>
+      </ul>
+
+      <Link
+        to="/contact?topic=appointment"
+        className="btn btn--primary btn--block sidebar__cta"
+        title="Book An Appointment"
+        onClick={onNavigate}
+        data-testid="book-appointment"
+      >
+        <IconCalendar size={18} />
+        <span className="sidebar__cta-label">Book An Appointment</span>
+      </Link>
+    </nav>
+  )
+}

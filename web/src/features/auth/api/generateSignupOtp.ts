@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiBody, ApiData } from '@/types/api'
+import { NO_SESSION } from './noSession'
+
+const PATH = '/api/v1/auth/generateSignupOTP'
+
+export function generateSignupOtp(body: ApiBody<typeof PATH, 'post'>): Promise<ApiData<typeof PATH, 'post'>> {
+  return api.post(PATH, body, NO_SESSION)
+}
+
+export function useGenerateSignupOtp() {
+  return useMutation({ mutationFn: generateSignupOtp })
+}

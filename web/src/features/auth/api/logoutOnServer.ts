@@ -1,0 +1,21 @@
+import { ApiError, api, requestAccessToken } from '@/lib/api'
+import { NO_SESSION } from './noSession'
+
+/**
+ * Revokes the session server-side and clears the refresh cookie. The token is passed
+ * explicitly: the local session is already gone by then, and a 401 here must not start
+ * another logout (so this is not a mutation of the query client, which logout clears).
+ */
+export async function logoutOnServer(token: string): Promise<void> {
+  const call = (bearer: string) =>
+    api.post('/api/v1/auth/logout', {}, { ...NO_SESSION, headers: { Authorization: `Bearer ${bearer}` } })
+  try {
+    await call(token)
+  } catch (err) {
+    // An expired access token cannot end the session: renew it with the refresh
+    // cookie once so the server still revokes the session and clears the cookie.
+    if (!(err instanceof ApiError) || err.status !== 401) throw err
+    const fresh = await requestAccessToken()
+    if (fresh) await call(fresh)
+  }
+}

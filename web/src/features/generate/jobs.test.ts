@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { GeneratedJob } from '@/stores/stepsFlow'
+import type { Task } from '@/types/api'
+import { nextPollDelay } from './api/pollTasks'
+import { jobFinished, mergeTasks, queuedTask, taskState } from './jobs'
+
+const task = (taskId: string, status: Task['status'], progress = 0): Task => ({ ...queuedTask(taskId), status, progress })
+
+const job = (tasks: Task[]): GeneratedJob => ({
+  serviceId: 's',
+  requestType: 'bodySwap',
+  taskIds: ['a', 'b'],
+  credits: 2,
+  createdAt: '',
+  modelName: null,
+  backgroundName: null,
+  tasks,
+  notifyEmail: null,
+})
+
+describe('jobs', () => {
+  it('the long-poll `since` lists status:progress in taskIds order, unknown tasks as queued:0', () => {
+    expect(taskState(['a', 'b'], [task('b', 'running', 40)])).toBe('queued:0,running:40')
+  })
+
+  it('merging keeps the job order and tasks the server left out', () => {
+    const merged = mergeTasks(job([task('a', 'running', 10)]), [task('b', 'completed', 100)])
+    expect(merged.map((t) => [t.taskId, t.status])).toEqual([
+      ['a', 'running'],
+      ['b', 'completed'],
+    ])
+  })
+
+  it('a job is finished when every task completed or failed', () => {
+    expect(jobFinished(job([]))).toBe(false)
+    expect(jobFinished(job([task('a', 'completed'), task('b', 'running')]))).toBe(false)
+    expect(jobFinished(job([task('a', 'completed'), task('b', 'failed')]))).toBe(true)
+  })
+})
+
+describe('long-poll pacing', () => {
+  const idle = { fetchStatus: 'idle', status: 'success', errorUpdateCount: 0 }
+
+  it('no timer while a poll is under way', () => {
+    expect(nextPollDelay({ ...idle, fetchStatus: 'fetching' })).toBe(false)
+  })
+
+  it('asks again at once after a change, after a pause when nothing moved', () => {
+    expect(nextPollDelay({ ...idle, data: { tasks: [], changed: true } })).toBe(1)
+    expect(nextPollDelay({ ...idle, data: { tasks: [], changed: false } })).toBe(700)
+  })
+
+  it('backs off after errors, up to 10 s', () => {
+    expect(nextPollDelay({ ...idle, status: 'error', errorUpdateCount: 1 })).toBe(1400)
+    expect(nextPollDelay({ ...idle, status: 'error', errorUpdateCount: 10 })).toBe(10_000)
+  })
+})

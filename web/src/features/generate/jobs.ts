@@ -1,0 +1,42 @@
+import type { GeneratedJob } from '@/stores/stepsFlow'
+import type { Task } from '@/types/api'
+
+/** A task the server has not reported yet. */
+export function queuedTask(taskId: string): Task {
+  return {
+    taskId,
+    status: 'queued',
+    stage: '',
+    progress: 0,
+    inputKey: '',
+    inputThumbnailUrl: '',
+    outputs: [],
+    error: null,
+    shared: false,
+  }
+}
+
+export function isTerminal(task: Task): boolean {
+  return task.status === 'completed' || task.status === 'failed'
+}
+
+export function jobFinished(job: GeneratedJob): boolean {
+  return job.tasks.length > 0 && job.tasks.every(isTerminal)
+}
+
+/** Keeps the job's task order and any task the server did not mention. */
+export function mergeTasks(job: GeneratedJob, fresh: Task[]): Task[] {
+  const byId = new Map(fresh.map((t) => [t.taskId, t]))
+  return job.taskIds.map((id) => byId.get(id) ?? job.tasks.find((t) => t.taskId === id) ?? queuedTask(id))
+}
+
+/** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
+export function taskState(taskIds: string[], tasks: Task[]): string {
+  const byId = new Map(tasks.map((t) => [t.taskId, t]))
+  return taskIds
+    .map((id) => {
+      const t = byId.get(id)
+      return t ? `${t.status}:${t.progress}` : 'queued:0'
+    })
+    .join(',')
+}

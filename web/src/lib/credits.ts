@@ -1,0 +1,56 @@
+/**
+ * The credit balance, shared by the sidebar, the settings and the generate page:
+ * the account's for a logged-in user, else the guest's. One query, keyed by the
+ * user's email so that logging in or out fetches the right one (spec §4).
+ */
+import { queryOptions } from '@tanstack/react-query'
+import type { ApiData, Credits } from '@/types/api'
+import { api } from './api'
+import { queryClient } from './queryClient'
+
+export const CREDITS_KEY = ['credits'] as const
+
+function normalize(credits: Credits): Credits {
+  const free = Number(credits.free) || 0
+  const paid = Number(credits.paid) || 0
+  const total = Number.isFinite(credits.total) ? credits.total : free + paid
+  return { ...credits, free, paid, total }
+}
+
+export async function getCredits(userEmail: string | null, signal?: AbortSignal): Promise<Credits> {
+  if (userEmail) {
+    const data = await api.get<ApiData<'/api/v1/user/creditsAvailable', 'get'>>(
+      '/api/v1/user/creditsAvailable',
+      undefined,
+      signal,
+    )
+    return normalize(data.creditsAvailable)
+  }
+  return normalize(
+    await api.get<ApiData<'/imageedit/users/getCreditsForGuests', 'get'>>(
+      '/imageedit/users/getCreditsForGuests',
+      undefined,
+      signal,
+    ),
+  )
+}
+
+export function creditsQueryOptions(userEmail: string | null) {
+  return queryOptions({
+    queryKey: [...CREDITS_KEY, userEmail ?? 'guest'],
+    queryFn: async ({ signal }) => {
+      try {
+        return await getCredits(userEmail, signal)
+      } catch (err) {
+        // Spec §8: credit errors are only logged.
+        console.warn('Could not load credits:', err)
+        throw err
+      }
+    },
+  })
+}
+
+/** After a generation was submitted or finished: reservations and refunds moved the balance. */
+export function invalidateCredits(): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: CREDITS_KEY })
+}
