@@ -10,17 +10,36 @@ WEB_STAMP := web/node_modules/.installed
 WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
 .PHONY: run test lint deps web bench eval chromium clean
+.PHONY: openapi web-check
 
 run: deps web/dist/index.html
 	$(BIN)/python -m ops.run
 
-test: deps web/dist/index.html chromium lint
+test: deps web/dist/index.html chromium lint web-check
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	cd web && npm run --silent lint && npm run --silent typecheck
+
+# The web app's API types come from the API's OpenAPI document (web/openapi.json →
+# web/src/types/openapi.gen.ts, both committed). Regenerate after any API change.
+openapi: deps
+	$(BIN)/python -m ops.openapi --out web/openapi.json
+	cd web && npx --no-install openapi-typescript openapi.json --output src/types/openapi.gen.ts
+
+# Run by `make test`: the committed document and types match the API, and the web unit tests pass.
+web-check: deps
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN)/python -m ops.openapi --out "$$tmp/openapi.json" && \
+	(cd web && npx --no-install openapi-typescript "$$tmp/openapi.json" --output "$$tmp/openapi.gen.ts" >/dev/null) && \
+	if ! cmp -s web/openapi.json "$$tmp/openapi.json" || ! cmp -s web/src/types/openapi.gen.ts "$$tmp/openapi.gen.ts"; then \
+		diff -u web/src/types/openapi.gen.ts "$$tmp/openapi.gen.ts" | head -60; \
+		echo "web/openapi.json or web/src/types/openapi.gen.ts is out of date with the API: run make openapi (and commit both files)"; \
+		exit 1; \
+	fi
+	cd web && npm run --silent test:unit
 
 bench: deps
 	$(BIN)/python -m ops.bench
