@@ -7,15 +7,19 @@ from functools import cached_property
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
+from PIL import Image
 
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.validation import AuthorizationHeader, DistributorHeader
 from core.auth.accounts import Accounts
 from core.auth.tokens import Principal
+from core.billing.orders import Billing
+from core.billing.provider import ProviderFactory
+from core.catalog_admin import CatalogAdmin, PeopleCounter
 from core.db import SessionFactory
 from core.enums import AccountKind, UserRole
-from core.errors import Forbidden, NotAuthenticated
+from core.errors import Forbidden, NotAuthenticated, Unavailable
 from core.generations import Generations
 from core.library import Library
 from core.models import User
@@ -34,6 +38,12 @@ class AppServices:
     temporal: TemporalLink
     jwt_secret: str
     task_watcher: TaskWatcher
+    # The engine's "how many people are in this photo", for vetting digital models (given by
+    # the composition root, api/main.py, so that api/ imports no engine).
+    count_people: PeopleCounter | None = None
+    # Builds the configured payment provider (given by the composition root, api/main.py, so
+    # that api/ imports no adapter).
+    payment_providers: ProviderFactory | None = None
 
     # The rules, built once from the services above (core/ imports nothing from api/).
     @cached_property
@@ -49,6 +59,28 @@ class AppServices:
     @cached_property
     def showcase(self) -> Showcase:
         return Showcase(self.sessions, self.storage, self.settings)
+
+    @cached_property
+    def catalog_admin(self) -> CatalogAdmin:
+        return CatalogAdmin(self.sessions, self.storage, self.settings, self._people_counter)
+
+    def _people_counter(self, photo: Image.Image) -> int:
+        if self.count_people is None:
+            raise Unavailable("Photos cannot be checked for people right now; try again later.")
+        return self.count_people(photo)
+
+    @cached_property
+    def billing(self) -> Billing:
+        if self.payment_providers is None:
+            raise Unavailable("Payments are not available right now; try again later.")
+        provider = self.payment_providers(self.settings, self.sessions, self._deliver_webhook)
+        return Billing(self.sessions, self.settings, self.temporal, provider)
+
+    def _deliver_webhook(self, payload: bytes, signature: str) -> bool:
+        """A provider inside this app (the local test provider) delivers its webhooks here:
+        the very handling POST /api/v1/payment/webhook/{provider} runs."""
+        billing = self.billing
+        return billing.receive_webhook(billing.provider.name, payload, signature)
 
     @cached_property
     def generations(self) -> Generations:

@@ -10,16 +10,21 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from PIL import Image
 
 from api.deps import AppServices, require_api_key
 from api.errors import ApiError, install_error_handlers
 from api.routers import (
     admin,
+    admin_catalog,
     auth,
     catalog,
     costs,
     guests,
+    hosted_checkout,
+    inquiries,
     library,
+    payments,
     services,
     site,
     tasks,
@@ -30,7 +35,8 @@ from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.tracing import TracingMiddleware
 from api.validation import RejectNul, form_without_nul
-from core.db import make_engine, make_session_factory
+from core.billing.provider import PaymentProvider, WebhookSink
+from core.db import SessionFactory, make_engine, make_session_factory
 from core.observability import setup_observability
 from core.settings import Settings, get_settings
 from core.storage import Storage
@@ -63,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             temporal=temporal,
             jwt_secret=settings.resolved_jwt_secret(),
             task_watcher=watcher,
+            count_people=_count_people,
+            payment_providers=_payment_provider,
         )
         try:
             yield
@@ -100,10 +108,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (catalog.router, []),
         (site.router, []),
         (admin.router, []),
+        (admin_catalog.router, []),
         # Before services.router, whose /imageedit/service/{id} would take these paths.
         (library.router, image_edit),
         (services.router, image_edit),
         (tasks.router, []),
+        (payments.router, []),
+        (inquiries.router, []),
+        (hosted_checkout.router, []),
     ):
         app.include_router(router, dependencies=extra)
 
@@ -115,6 +127,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     _serve_web(app)
     return app
+
+
+def _count_people(photo: Image.Image) -> int:
+    """The engine's person count, for vetting digital models. The API's composition root is
+    the one place it meets the engine; loaded on first use (operators' uploads only)."""
+    from engine import count_people
+
+    return count_people(photo)
+
+
+def _payment_provider(
+    settings: Settings, sessions: SessionFactory, sink: WebhookSink
+) -> PaymentProvider:
+    """The configured payment adapter (PAYMENT_PROVIDER); built here, the composition root,
+    so that api/ imports no adapter."""
+    from payments import build_provider
+
+    return build_provider(settings, sessions, sink)
 
 
 def _error_model() -> type:

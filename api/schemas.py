@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from api.validation import NUL_MESSAGE, IdText, KeyText, PasswordText, has_nul
 from core.auth.emails import EMAIL
-from core.enums import ContactTopic, GenerationStatus, Rating, Service
+from core.enums import (
+    CatalogKind,
+    CatalogVisibility,
+    ContactTopic,
+    Currency,
+    GenerationStatus,
+    OrderStatus,
+    PlanKind,
+    RateInterval,
+    Rating,
+    Service,
+    UserRole,
+)
 
 T = TypeVar("T")
 
@@ -143,6 +155,10 @@ class SampleList(Schema):
     items: list[Sample]
 
 
+class CategoryList(Schema):
+    items: list[str]
+
+
 # Generations
 
 
@@ -171,6 +187,9 @@ class TaskView(Schema):
     # A retouched version an operator attached to the output, if any.
     edited: Output | None = None
     shared: bool = False
+    # The owner's own verdict on the output (GET /imageedit/service/{id} and /all only).
+    rating: Rating | None = None
+    comment: str = ""
 
 
 class ServiceView(Schema):
@@ -248,6 +267,8 @@ class UserView(Schema):
     userEmail: str
     userName: str
     createdAt: str
+    # "admin" for operators (python -m ops.admin grant EMAIL).
+    role: UserRole = UserRole.USER
 
 
 class LoggedIn(Schema):
@@ -412,3 +433,125 @@ class AdminGeneration(Schema):
 
 class AdminGenerationList(Schema):
     items: list[AdminGeneration]
+
+
+class AdminCatalogEntry(CatalogEntry):
+    """A catalog item as operators see it: published or not, in the pickers' order."""
+
+    type: CatalogKind
+    visibility: CatalogVisibility
+    published: bool
+    sort: int
+
+
+class AdminCatalogList(Schema):
+    items: list[AdminCatalogEntry]
+
+
+class CatalogUpdateBody(Schema):
+    """Only the fields given change."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=128)
+    category: str | None = Field(default=None, max_length=64)
+    visibility: CatalogVisibility | None = None
+    published: bool | None = None
+
+
+class CatalogMoveBody(Schema):
+    direction: Literal["up", "down"]
+
+
+class CatalogDeleted(Schema):
+    id: str = Field(alias="_id")
+    removedObjects: int
+
+
+# Commerce: pricing, checkout, orders, payment webhooks, enterprise inquiries
+
+
+class RateConfig(Schema):
+    credits: int
+
+
+class RateInfo(Schema):
+    """One price of a plan. `value` is an integer in the currency's minor unit (paise,
+    cents): 149900 INR is ₹1,499.00."""
+
+    value: int
+    rateCode: str
+    interval: RateInterval
+    config: RateConfig
+
+
+class PricingPlan(Schema):
+    id: str = Field(alias="_id")
+    name: str
+    currency: Currency
+    kind: PlanKind
+    rateInfo: list[RateInfo]
+    featureList: list[str]
+
+
+class Pricing(Schema):
+    planVersion: int
+    currency: Currency
+    pricingInfo: list[PricingPlan]
+
+
+class CheckoutBody(Schema):
+    piid: str = Field(min_length=1, max_length=64, description="The plan's `_id`.")
+    rcid: str = Field(min_length=1, max_length=64, description="The rate's `rateCode`.")
+    currency: Currency
+    redirectby: str | None = Field(
+        default=None, max_length=512, description="A path of this site to go to after paying."
+    )
+
+    @field_validator("currency", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
+class CheckoutStarted(Schema):
+    orderId: str
+    checkoutUrl: str
+
+
+class OrderPlan(Schema):
+    id: str = Field(alias="_id")
+    name: str
+    kind: PlanKind
+    rateCode: str
+    interval: RateInterval
+
+
+class OrderView(Schema):
+    """`amount` is in minor units; `credits` are the paid credits the order grants."""
+
+    orderId: str
+    status: OrderStatus
+    credits: int
+    amount: int
+    currency: Currency
+    plan: OrderPlan
+    reason: str | None = None
+    redirectby: str | None = None
+    createdAt: str
+    paidAt: str | None = None
+
+
+class WebhookAck(Schema):
+    received: bool
+    duplicate: bool
+
+
+class InquiryBody(Schema):
+    name: str = Field(max_length=128)
+    contact: str = Field(max_length=20, description="Digits only.")
+    email: str = Field(max_length=320)
+    organization: str = Field(max_length=200)
+    identifier: str = Field(max_length=128, description="Where the form was sent from.")
+
+
+class InquirySent(Schema):
+    id: int

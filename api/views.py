@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from api.schemas import Output, ServiceView, ShowcasePage, ShowcasePair, TaskView
-from core.enums import GenerationStatus, Service, TaskStatus
+from core.enums import GenerationStatus, Rating, Service, TaskStatus
 from core.keys import thumbnail_key
 from core.models import Generation, Task
 from core.showcase import Pair, PairPage
@@ -24,7 +26,9 @@ def edited_view(storage: Storage, task: Task) -> Output | None:
     return output_view(storage, task.edited_key, task.edited_thumbnail_key)
 
 
-def task_view(storage: Storage, task: Task) -> TaskView:
+def task_view(
+    storage: Storage, task: Task, feedback: tuple[str, str] | None = None
+) -> TaskView:
     outputs = []
     if task.status == TaskStatus.COMPLETED and task.output_key:
         outputs.append(output_view(storage, task.output_key, task.output_thumbnail_key))
@@ -39,10 +43,19 @@ def task_view(storage: Storage, task: Task) -> TaskView:
         error=task.error,
         edited=edited_view(storage, task),
         shared=task.shared_at is not None,
+        rating=Rating(feedback[0]) if feedback else None,
+        comment=feedback[1] if feedback else "",
     )
 
 
-def service_view(storage: Storage, generation: Generation, tasks: list[Task]) -> ServiceView:
+def service_view(
+    storage: Storage,
+    generation: Generation,
+    tasks: list[Task],
+    feedback: Mapping[str, tuple[str, str]] | None = None,
+) -> ServiceView:
+    """`feedback`: the caller's (rating, comment) per task id, for the owner's own views."""
+    feedback = feedback or {}
     return ServiceView(
         serviceId=generation.id,
         service=Service(generation.service),
@@ -53,7 +66,7 @@ def service_view(storage: Storage, generation: Generation, tasks: list[Task]) ->
         error=generation.error,
         createdAt=generation.created_at.isoformat(),
         completedAt=generation.completed_at.isoformat() if generation.completed_at else None,
-        tasks=[task_view(storage, task) for task in tasks],
+        tasks=[task_view(storage, task, feedback.get(task.id)) for task in tasks],
     )
 
 

@@ -1,28 +1,91 @@
-"""Looking up catalog items (models and backgrounds) by id."""
+"""Looking up catalog items (models and backgrounds): by id, and the pages the pickers show.
+
+The pickers offer published items only; operators manage the rest (core/catalog_admin.py).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from dataclasses import dataclass
+
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from core.engine import BUILTIN_BACKGROUNDS
+from core.enums import CatalogKind, CatalogVisibility
 from core.models import CatalogItem
 
 
-def find_model(session: Session, model_id: str) -> CatalogItem | None:
-    return session.execute(
-        select(CatalogItem).where(CatalogItem.id == model_id, CatalogItem.kind == "model")
-    ).scalar_one_or_none()
+@dataclass(frozen=True)
+class CatalogPage:
+    items: list[CatalogItem]
+    total: int
 
 
-def find_background(session: Session, background_id: str) -> CatalogItem | None:
-    return session.execute(
-        select(CatalogItem).where(
-            CatalogItem.id == background_id, CatalogItem.kind == "background"
-        )
-    ).scalar_one_or_none()
+def _find(
+    session: Session, kind: CatalogKind, item_id: str, published_only: bool
+) -> CatalogItem | None:
+    query = select(CatalogItem).where(CatalogItem.id == item_id, CatalogItem.kind == kind)
+    if published_only:
+        query = query.where(CatalogItem.published.is_(True))
+    return session.execute(query).scalar_one_or_none()
+
+
+def find_model(
+    session: Session, model_id: str, published_only: bool = False
+) -> CatalogItem | None:
+    """A digital model by id; with published_only, only one the pickers offer (a new
+    generation may only use those; a running one keeps the model it was started with)."""
+    return _find(session, CatalogKind.MODEL, model_id, published_only)
+
+
+def find_background(
+    session: Session, background_id: str, published_only: bool = False
+) -> CatalogItem | None:
+    return _find(session, CatalogKind.BACKGROUND, background_id, published_only)
 
 
 def background_kind(item: CatalogItem) -> str:
     """"transparent" or "white" for the built-ins, "image" for photo backgrounds."""
     return item.id if item.builtin and item.id in BUILTIN_BACKGROUNDS else "image"
+
+
+def _offered(kind: CatalogKind) -> Select[CatalogItem]:
+    return select(CatalogItem).where(
+        CatalogItem.kind == kind,
+        CatalogItem.published.is_(True),
+        CatalogItem.visibility == CatalogVisibility.PUBLIC,
+    )
+
+
+def offered_page(
+    session: Session,
+    kind: CatalogKind,
+    page_number: int,
+    page_size: int,
+    category: str | None = None,
+) -> CatalogPage:
+    """Published public items of a kind in the operators' order, a page at a time; with
+    `category`, only that category ("" or None: all)."""
+    query = _offered(kind)
+    wanted = (category or "").strip().lower()  # stored lower case (catalog_admin.clean_category)
+    if wanted:
+        query = query.where(CatalogItem.category == wanted)
+    total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
+    rows = session.execute(
+        query.order_by(CatalogItem.sort, CatalogItem.id)
+        .offset((page_number - 1) * page_size)
+        .limit(page_size)
+    ).scalars()
+    return CatalogPage(list(rows), int(total))
+
+
+def offered_categories(session: Session, kind: CatalogKind) -> list[str]:
+    """The categories of the published public items of a kind, for the pickers' filter."""
+    query = (
+        _offered(kind)
+        .with_only_columns(CatalogItem.category)
+        .where(CatalogItem.category != "")
+        .distinct()
+        .order_by(CatalogItem.category)
+    )
+    return list(session.execute(query).scalars())

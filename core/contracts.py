@@ -124,3 +124,30 @@ class NotifyInput:
     generation_id: str
     status: GenerationStatus
     error: str | None = None
+
+
+# Order fulfilment (workflows/fulfilment.py): one workflow per paid order, id `order-{orderId}`.
+
+ORDER_FULFILMENT_WORKFLOW = "OrderFulfilment"
+GRANT_ORDER_CREDITS = "grant_order_credits"
+MARK_ORDER_PAID = "mark_order_paid"
+
+
+def order_workflow_id(order_id: str) -> str:
+    return f"order-{order_id}"
+
+
+@dataclass
+class FulfilOrder:
+    """The workflow's input, and its activities'. `grant_key` is the ledger idempotency key,
+    derived from the provider's ids (core.billing.orders.purchase_key)."""
+
+    order_id: str
+    grant_key: str
+    payment_id: str | None = None
+
+
+@dataclass
+class FulfilmentResult:
+    order_id: str
+    credits_granted: int

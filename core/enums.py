@@ -35,6 +35,8 @@ class AccountKind(StrEnum):
     USER = "user"
     # A guest account whose work moved to a user's account when they logged in.
     MERGED = "merged"
+    # Owns the showcase's demo pairs made by the seed; no user or browser can log in to it.
+    DEMO = "demo"
 
 
 class LedgerKind(StrEnum):
@@ -56,6 +58,14 @@ class CatalogKind(StrEnum):
     MODEL = "model"
     BACKGROUND = "background"
     SAMPLE = "sample"
+
+
+class CatalogVisibility(StrEnum):
+    """Who a catalog item is listed for: everyone, or nobody yet (kept for a per-customer
+    catalog). The public pickers list public items only."""
+
+    PUBLIC = "public"
+    PRIVATE = "private"
 
 
 class CodePurpose(StrEnum):
@@ -88,3 +98,37 @@ class SessionKind(StrEnum):
 
     USER = "user"
     GUEST = "guest"
+
+
+# Commerce
+
+
+class Currency(StrEnum):
+    """Prices are integers in the currency's minor unit (paise, cents), never floats."""
+
+    INR = "INR"
+    USD = "USD"
+
+
+class PlanKind(StrEnum):
+    """A one-time credit pack, or a monthly subscription plan."""
+
+    PACK = "pack"
+    SUBSCRIPTION = "subscription"
+
+
+class RateInterval(StrEnum):
+    """How often a rate is charged: once (a pack) or every month (a plan)."""
+
+    ONCE = "once"
+    MONTH = "month"
+
+
+class OrderStatus(StrEnum):
+    """A checkout's life: pending until the provider says paid (and the credits are granted),
+    failed (declined, or the payment did not match the order) or canceled."""
+
+    PENDING = "pending"
+    PAID = "paid"
+    FAILED = "failed"
+    CANCELED = "canceled"

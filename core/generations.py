@@ -235,11 +235,13 @@ class Generations:
             if request.service == Service.BODY_SWAP:
                 if not request.model_id:
                     raise InvalidInput("modelId: choose a model.")
-                if find_model(session, request.model_id) is None:
+                if find_model(session, request.model_id, published_only=True) is None:
                     raise InvalidInput("modelId: that model does not exist.")
             if request.service == Service.BURST_REPLACE and not request.background_id:
                 raise InvalidInput("backgroundId: choose a background.")
-            if request.background_id and find_background(session, request.background_id) is None:
+            if request.background_id and (
+                find_background(session, request.background_id, published_only=True) is None
+            ):
                 raise InvalidInput("backgroundId: that background does not exist.")
             resolved: list[str | NewFile] = []
             for index, value in enumerate(request.inputs):

@@ -126,6 +126,13 @@ class Library:
         ]
         return GalleryPage(items, int(total))
 
+    def feedback_of(
+        self, principal: Principal, task_ids: list[str]
+    ) -> dict[str, tuple[str, str]]:
+        """The caller's (rating, comment) on each of these images that has one."""
+        with self.sessions() as session:
+            return self._feedback(session, principal, task_ids)
+
     def _feedback(
         self, session: Session, principal: Principal, task_ids: list[str]
     ) -> dict[str, tuple[str, str]]:

@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     DateTime,
     ForeignKey,
@@ -13,6 +14,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -20,6 +22,7 @@ from core.enums import (
     AccountKind,
     GenerationStatus,
     HoldStatus,
+    OrderStatus,
     SessionKind,
     TaskStatus,
     UserRole,
@@ -134,7 +137,20 @@ class CatalogItem(Base):
     key: Mapped[str] = mapped_column(String(512))
     thumbnail_key: Mapped[str] = mapped_column(String(512))
     sort: Mapped[int] = mapped_column(Integer, default=0)
+    # Only published items are offered in the pickers. Seeded items are published; an
+    # operator's upload starts unpublished (core/catalog_admin.py).
+    published: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CatalogTombstone(Base):
+    """A catalog item an operator deleted: the seed (ops/seed.py) never adds it back."""
+
+    __tablename__ = "catalog_tombstones"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # CatalogKind
+    deleted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Generation(Base):
@@ -327,4 +343,106 @@ class ContactMessage(Base):
     email: Mapped[str] = mapped_column(String(320))
     topic: Mapped[str] = mapped_column(String(32))  # ContactTopic
     message: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Plan(Base):
+    """One plan of the pricing catalogue, in one currency and one catalogue version
+    (`planVersion`; the seed writes the current one, ops/seed_plans.py). Orders copy what they
+    sell, so a plan changed later never changes an order."""
+
+    __tablename__ = "plans"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, index=True)
+    # The same plan across currencies and versions, e.g. "pro".
+    code: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(128))
+    kind: Mapped[str] = mapped_column(String(16))  # PlanKind
+    currency: Mapped[str] = mapped_column(String(3))  # Currency
+    feature_list: Mapped[list[str]] = mapped_column(JSON, default=list)
+    sort: Mapped[int] = mapped_column(Integer, default=0)
+    active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlanRate(Base):
+    """A price of a plan (`rateInfo`): its id is the `rateCode`, the value is in minor units."""
+
+    __tablename__ = "plan_rates"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"), index=True)
+    value: Mapped[int] = mapped_column(Integer)
+    interval: Mapped[str] = mapped_column(String(16))  # RateInterval
+    credits: Mapped[int] = mapped_column(Integer)
+    sort: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Order(Base):
+    """One checkout by a signed-in user: what was sold at what price (copied from the plan),
+    the provider's checkout session, and where it stands. Paid means the credits are granted."""
+
+    __tablename__ = "orders"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"))
+    rate_code: Mapped[str] = mapped_column(String(64))
+    plan_name: Mapped[str] = mapped_column(String(128))
+    kind: Mapped[str] = mapped_column(String(16))  # PlanKind
+    interval: Mapped[str] = mapped_column(String(16))  # RateInterval
+    amount: Mapped[int] = mapped_column(Integer)  # minor units
+    currency: Mapped[str] = mapped_column(String(3))  # Currency
+    credits: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default=OrderStatus.PENDING)  # OrderStatus
+    provider: Mapped[str] = mapped_column(String(16))
+    provider_session_id: Mapped[str | None] = mapped_column(
+        String(128), unique=True, nullable=True
+    )
+    # The provider's payment (a payment intent), once it reported one.
+    provider_payment_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    failure_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Where the web app goes after a success (a path of our own site).
+    redirect_by: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    paid_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PaymentEvent(Base):
+    """Every webhook event a provider sent, by its id: a replayed or duplicated event is seen
+    here and changes nothing. `processed_at` is set once it was fully handled, so an event
+    whose handling failed half-way is handled again when the provider retries it."""
+
+    __tablename__ = "payment_events"
+    __table_args__ = (UniqueConstraint("provider", "event_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    provider: Mapped[str] = mapped_column(String(16))
+    event_id: Mapped[str] = mapped_column(String(128))
+    type: Mapped[str] = mapped_column(String(64))
+    order_id: Mapped[str | None] = mapped_column(String(32), index=True, nullable=True)
+    payload: Mapped[str] = mapped_column(Text)
+    outcome: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EnterpriseInquiry(Base):
+    """A demo / enterprise inquiry; also mailed to sales through the outbox."""
+
+    __tablename__ = "enterprise_inquiries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    name: Mapped[str] = mapped_column(String(128))
+    contact: Mapped[str] = mapped_column(String(20))
+    email: Mapped[str] = mapped_column(String(320))
+    organization: Mapped[str] = mapped_column(String(200))
+    # Where the form was sent from (e.g. the pricing page or the sidebar's dialog).
+    identifier: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -17,6 +17,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # Values that must never reach production: the defaults below and the compose file's
 # placeholders (anything starting with "change-me").
 _DEFAULT_S3_SECRET = "metamodel-secret-key"
+# Signs the local test provider's webhooks (and, later, is the provider's own webhook secret).
+_DEFAULT_WEBHOOK_SECRET = "whsec_metamodel_local_test_only"
 
 
 class Settings(BaseSettings):
@@ -114,9 +116,20 @@ class Settings(BaseSettings):
     engine: Literal["cpu", "remote"] = "cpu"
     engine_url: str = ""
     engine_timeout_seconds: float = 300.0
+    # The demo seed also fills the public showcase with a few pairs that the engine makes from
+    # the fixture photos at seed time (ops/seed_showcase.py). Private test stacks turn it off.
+    seed_showcase: bool = True
     # Threads that run engine work in the worker; CPU-bound, so about one per core.
     imaging_concurrency: int = 2
     imaging_heartbeat_timeout_seconds: float = 30.0
+
+    # Payments: "local" is the embedded test-mode provider (checkout hosted by this app at
+    # /pay/test/{session}, test cards only). Webhooks are signed with PAYMENT_WEBHOOK_SECRET
+    # (Stripe's scheme); production refuses the default.
+    payment_provider: Literal["local"] = "local"
+    payment_webhook_secret: str = _DEFAULT_WEBHOOK_SECRET
+    # Where enterprise inquiries are mailed.
+    sales_email: str = "sales@metamodel.local"
 
     # Observability: "console", "otlp" (OTEL_EXPORTER_OTLP_ENDPOINT) or "none".
     otel_exporter: Literal["none", "console", "otlp"] = "none"
@@ -135,6 +148,10 @@ class Settings(BaseSettings):
                 problems.append(f"{name.upper()} must be set to a random string of 32+ characters")
         if self.s3_secret_key == _DEFAULT_S3_SECRET or self.s3_secret_key.startswith("change-me"):
             problems.append("S3_SECRET_KEY must not be the default")
+        if self.payment_webhook_secret == _DEFAULT_WEBHOOK_SECRET or (
+            self.payment_webhook_secret.startswith("change-me")
+        ):
+            problems.append("PAYMENT_WEBHOOK_SECRET must not be the default")
         if self.engine == "remote" and not self.engine_url:
             problems.append("ENGINE=remote needs ENGINE_URL")
         if problems:

@@ -6,10 +6,19 @@
 
 from __future__ import annotations
 
-from core.engine import ImageEngine
-from engine.cpu import CpuEngine
+from PIL import Image
 
-__all__ = ["CpuEngine", "build_engine"]
+from core.engine import ImageEngine
+from engine import analysis
+from engine.cpu import CpuEngine, to_array
+
+__all__ = ["CpuEngine", "build_engine", "count_people"]
+
+
+def count_people(photo: Image.Image) -> int:
+    """How many people a photo shows (0 when none is clearly visible), on the bundled models:
+    the catalog's check that a digital model's photo shows exactly one person."""
+    return analysis.count_people(to_array(photo))
 
 
 def build_engine(

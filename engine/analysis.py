@@ -61,6 +61,66 @@ def detect_person(small: np.ndarray, scale: float) -> models.Pose | None:
     return models.Pose(found.points / scale, found.visibility, found.mask)
 
 
+# count_people: faces are looked for at this size (the detectors work at 128-192 px anyway);
+# another person is a piece of the person segmentation at least this share of the photo
+# outside the main person; two face boxes overlapping this much (IoU) are one face.
+FACE_SIDE = 1024
+OTHER_PERSON_SHARE = 0.04
+SAME_FACE_IOU = 0.3
+
+
+def _iou(a: models.FaceBox, b: models.FaceBox) -> float:
+    left, top = max(a.x, b.x), max(a.y, b.y)
+    right = min(a.x + a.width, b.x + b.width)
+    bottom = min(a.y + a.height, b.y + b.height)
+    inter = max(0.0, right - left) * max(0.0, bottom - top)
+    union = a.width * a.height + b.width * b.height - inter
+    return inter / union if union > 0 else 0.0
+
+
+def distinct_faces(boxes: list[models.FaceBox]) -> list[models.FaceBox]:
+    """One box per face: the best-scored of boxes that overlap (both detectors, one face)."""
+    kept: list[models.FaceBox] = []
+    for box in sorted(boxes, key=lambda b: b.score, reverse=True):
+        if all(_iou(box, other) < SAME_FACE_IOU for other in kept):
+            kept.append(box)
+    return kept
+
+
+def _other_people(small: np.ndarray, pose: models.Pose) -> int:
+    """Person-shaped regions of the segmentation that lie outside the pose model's person (the
+    pose model sees only the most prominent one)."""
+    main = cv2.dilate(
+        (pose.mask > 0.5).astype(np.uint8), np.ones((15, 15), np.uint8)
+    ).astype(bool)
+    outside = ((models.selfie_mask(small) > 0.5) & ~main).astype(np.uint8)
+    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(outside)
+    smallest = OTHER_PERSON_SHARE * outside.size
+    return sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= smallest)
+
+
+def count_people(rgb: np.ndarray) -> int:
+    """How many people the photo shows, for vetting a digital model's photo.
+
+    0 when no person is clearly visible (shoulders and hips, as find_subject needs); else the
+    number of distinct faces or of separate person regions, whichever is larger, at least 1.
+    """
+    small, scale = work_copy(rgb)
+    pose = detect_person(small, scale)
+    if pose is None:
+        return 0
+    h, w = rgb.shape[:2]
+    face_scale = min(1.0, FACE_SIDE / max(h, w))
+    face_rgb = (
+        cv2.resize(rgb, (round(w * face_scale), round(h * face_scale)),
+                   interpolation=cv2.INTER_AREA)
+        if face_scale < 1
+        else rgb
+    )
+    faces = distinct_faces(models.faces(np.ascontiguousarray(face_rgb)))
+    return max(len(faces), 1 + _other_people(small, pose))
+
+
 def _feet_visible(pose: models.Pose, height: int) -> bool:
     feet = [models.LEFT_HEEL, models.RIGHT_HEEL, models.LEFT_FOOT, models.RIGHT_FOOT]
     return bool(pose.visibility[feet].mean() > 0.5 and pose.points[feet, 1].max() < 0.985 * height)

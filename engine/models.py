@@ -69,9 +69,32 @@ def _face_mesh_model() -> Any:
     )
 
 
+def _face_detector(model_selection: int) -> Any:
+    import mediapipe as mp
+
+    # 0: faces within about 2 m (short range); 1: up to about 5 m (full range). Both ship in
+    # the wheel.
+    return mp.solutions.face_detection.FaceDetection(
+        model_selection=model_selection, min_detection_confidence=0.5
+    )
+
+
 _POSE = _Guarded(_pose_model)
 _SELFIE = _Guarded(_selfie_model)
 _FACE = _Guarded(_face_mesh_model)
+_FACES_NEAR = _Guarded(lambda: _face_detector(0))
+_FACES_FAR = _Guarded(lambda: _face_detector(1))
+
+
+@dataclass(frozen=True)
+class FaceBox:
+    """A detected face: its box in pixels of the analysed image, and the detector's score."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    score: float
 
 
 def pose(rgb: np.ndarray) -> Pose | None:
@@ -108,6 +131,25 @@ def face_landmarks(rgb: np.ndarray) -> np.ndarray | None:
     h, w = rgb.shape[:2]
     marks = result.multi_face_landmarks[0].landmark
     return np.array([[m.x * w, m.y * h] for m in marks], dtype=np.float32)
+
+
+def faces(rgb: np.ndarray) -> list[FaceBox]:
+    """Every face either face detector finds (near and far range), in pixels. The same face
+    found by both appears twice; see analysis.count_people, which merges them."""
+    h, w = rgb.shape[:2]
+    found: list[FaceBox] = []
+    for guarded in (_FACES_NEAR, _FACES_FAR):
+        with guarded.lock:
+            result = guarded.get().process(rgb)
+        for detection in result.detections or []:
+            box = detection.location_data.relative_bounding_box
+            found.append(
+                FaceBox(
+                    box.xmin * w, box.ymin * h, box.width * w, box.height * h,
+                    float(detection.score[0]),
+                )
+            )
+    return found
 
 
 def warm_up() -> None:

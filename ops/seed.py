@@ -1,27 +1,35 @@
-"""Seed the demo catalog: digital models, backgrounds, sample inputs and the built-ins.
+"""Seed the demo catalog: digital models, backgrounds, sample inputs and the built-ins; then
+the showcase's demo pairs, which our own engine makes from the fixture photos at seed time
+(ops/seed_showcase.py; SEED_SHOWCASE=false leaves the showcase empty).
 
 Images go through the same path as uploads (checked, then stored in the bucket with a
 thumbnail). Photos come from ../shared/fixtures/images when it exists (FIXTURES_DIR); without
 it a few generated studio backgrounds still make the background-replace flow work.
-Running it again changes nothing that is already there.
+Running it again changes nothing that is already there, and never adds back an item an
+operator deleted (its tombstone, core/catalog_admin.py).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db import SessionFactory, make_engine, make_session_factory
+from core.engine import ImageEngine
 from core.images import check_image, checkerboard, encode_jpeg, thumbnail_from_bytes
 from core.keys import catalog_key, thumbnail_key
-from core.models import CatalogItem
+from core.models import CatalogItem, CatalogTombstone
 from core.settings import Settings, get_settings
 from core.storage import Storage
+from ops.seed_plans import seed_plans
+from ops.seed_showcase import seed_showcase
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES_PER_FOLDER = 3
@@ -148,15 +156,28 @@ def _store(storage: Storage, item: SeedItem, settings: Settings) -> tuple[str, s
 
 
 def seed(
-    sessions: SessionFactory, storage: Storage, settings: Settings, fixtures: Path | None = None
+    sessions: SessionFactory,
+    storage: Storage,
+    settings: Settings,
+    fixtures: Path | None = None,
+    engine: ImageEngine | None = None,
 ) -> int:
-    """Store and record every catalog item that is missing. Returns how many were added."""
+    """Store and record every catalog item that is missing, except those an operator
+    deleted; then (SEED_SHOWCASE) the showcase's demo pairs, made by `engine` (default: the
+    configured one). Returns how many catalog items and demo pairs were added."""
     storage.ensure_bucket()
-    added = 0
-    for item in seed_items(fixtures or fixtures_dir()):
+    folder = fixtures or fixtures_dir()
+    added = seed_plans(sessions)
+    with sessions() as session:
+        deleted = set(session.execute(select(CatalogTombstone.id)).scalars())
+    for item in seed_items(folder):
+        if item.id in deleted:
+            continue
         key, thumb = _store(storage, item, settings)
         with sessions.begin() as session:
             added += _upsert(session, item, key, thumb)
+    if settings.seed_showcase:
+        added += seed_showcase(sessions, storage, settings, folder, engine)
     return added
 
 
@@ -183,8 +204,9 @@ def _upsert(session: Session, item: SeedItem, key: str, thumb: str) -> int:
 def main() -> None:
     settings = get_settings()
     engine = make_engine(settings.resolved_database_url)
+    started = time.monotonic()
     added = seed(make_session_factory(engine), Storage(settings), settings)
-    print(f"catalog: {added} item(s) added", flush=True)
+    print(f"demo data: {added} item(s) added in {time.monotonic() - started:.1f} s", flush=True)
     engine.dispose()
 
 

@@ -311,6 +311,9 @@ def private_settings(data_dir: Path, **overrides: object) -> Settings:
         # own (tests/integration/test_account_attacks.py), which set them back.
         "guests_per_address_per_day": 100_000,
         "free_guests_per_address_per_day": 100_000,
+        # A showcase empty until a test fills it, and no engine run while the stack starts
+        # (tests/integration/test_showcase_seed.py turns it on).
+        "seed_showcase": False,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[arg-type,call-arg]

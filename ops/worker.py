@@ -24,6 +24,7 @@ from activities.cleanup import CleanupActivities, CleanUpUploads
 from activities.generation import GenerationActivities
 from activities.imaging import ImagingActivities
 from activities.mail import MailActivities, RelayMail
+from activities.payments import PaymentActivities
 from activities.sweeper import SweeperActivities, SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
@@ -32,6 +33,7 @@ from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.schedules import ensure_schedule
 from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
+from workflows.fulfilment import OrderFulfilmentWorkflow
 from workflows.generation import GenerationWorkflow
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
 from workflows.sweeper import SWEEPER_WORKFLOW, SweeperWorkflow
@@ -63,6 +65,7 @@ def build_workers(
         mail = MailActivities(sessions, settings)
         cleanup = CleanupActivities(sessions, storage)
         sweeper = SweeperActivities(sessions, settings)
+        payments = PaymentActivities(sessions)
         workers.append(
             Worker(
                 client,
@@ -72,6 +75,7 @@ def build_workers(
                     MailRelayWorkflow,
                     UploadCleanupWorkflow,
                     SweeperWorkflow,
+                    OrderFulfilmentWorkflow,
                 ],
                 activities=[
                     steps.verify_uploads,
@@ -81,6 +85,8 @@ def build_workers(
                     mail.relay_mail,
                     cleanup.clean_up_uploads,
                     sweeper.sweep_stuck,
+                    payments.grant_order_credits,
+                    payments.mark_order_paid,
                 ],
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
                 max_concurrent_activities=16,

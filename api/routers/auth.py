@@ -28,7 +28,7 @@ from api.schemas import (
 from api.validation import MAX_TOKEN, AuthorizationHeader
 from core import mail
 from core.auth.accounts import SessionTokens
-from core.enums import CodePurpose
+from core.enums import CodePurpose, UserRole
 from core.errors import NotAuthenticated
 from core.models import User
 
@@ -51,6 +51,7 @@ def user_view(user: User) -> UserView:
         userEmail=user.email,
         userName=user.name,
         createdAt=user.created_at.isoformat(),
+        role=UserRole(user.role),
     )
 
 

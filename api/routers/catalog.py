@@ -5,18 +5,28 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from api.deps import ServicesDep
-from api.schemas import CatalogEntry, Envelope, ModelPage, Sample, SampleList, SeedPage
+from api.schemas import (
+    CatalogEntry,
+    CategoryList,
+    Envelope,
+    ModelPage,
+    Sample,
+    SampleList,
+    SeedPage,
+)
 from api.validation import PageNumber
+from core.catalog import offered_categories, offered_page
+from core.enums import CatalogKind
 from core.models import CatalogItem
 from core.storage import Storage
 
 router = APIRouter(tags=["catalog"])
 
 
-def _entry(storage: Storage, item: CatalogItem) -> CatalogEntry:
+def catalog_entry(storage: Storage, item: CatalogItem) -> CatalogEntry:
     return CatalogEntry(
         _id=item.id,
         name=item.name,
@@ -30,23 +40,14 @@ def _entry(storage: Storage, item: CatalogItem) -> CatalogEntry:
 
 def _page(
     services: ServicesDep,
-    kind: str,
+    kind: CatalogKind,
     page: int,
     size: int,
     category: str | None = None,
-    visibility: str | None = None,
 ) -> tuple[list[CatalogEntry], int]:
-    query = select(CatalogItem).where(CatalogItem.kind == kind)
-    if category:
-        query = query.where(CatalogItem.category == category)
-    if visibility:
-        query = query.where(CatalogItem.visibility == visibility)
     with services.sessions() as session:
-        total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
-        rows = session.execute(
-            query.order_by(CatalogItem.sort, CatalogItem.id).offset((page - 1) * size).limit(size)
-        ).scalars()
-        return [_entry(services.storage, item) for item in rows], int(total)
+        found = offered_page(session, kind, page, size, category)
+    return [catalog_entry(services.storage, item) for item in found.items], found.total
 
 
 @router.get("/api/v1/model", response_model=Envelope[ModelPage])
@@ -58,9 +59,17 @@ def list_models(
     currentProduct: Literal["bodySwap"] = "bodySwap",
     category: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Envelope[ModelPage]:
-    """Digital models, a page at a time."""
-    items, total = _page(services, "model", pageNum, pageSize, category, visibility)
+    """Published digital models, a page at a time; `category` filters (empty: all)."""
+    items, total = _page(services, CatalogKind.MODEL, pageNum, pageSize, category)
     return Envelope(data=ModelPage(items=items, total=total, pageNum=pageNum, pageSize=pageSize))
+
+
+@router.get("/api/v1/model/categories", response_model=Envelope[CategoryList])
+def model_categories(services: ServicesDep) -> Envelope[CategoryList]:
+    """The categories of the published digital models, for the picker's filter."""
+    with services.sessions() as session:
+        items = offered_categories(session, CatalogKind.MODEL)
+    return Envelope(data=CategoryList(items=items))
 
 
 @router.get("/imageedit/seed", response_model=Envelope[SeedPage])
@@ -70,8 +79,8 @@ def seed(
     pagenum: PageNumber = 1,
     pagesize: Annotated[int, Query(ge=1, le=100)] = 18,
 ) -> Envelope[SeedPage]:
-    """Backgrounds (built-ins first) or models, a page at a time."""
-    items, total = _page(services, type, pagenum, pagesize)
+    """Published backgrounds (built-ins first) or models, a page at a time."""
+    items, total = _page(services, CatalogKind(type), pagenum, pagesize)
     return Envelope(data=SeedPage(items=items, total=total, pagenum=pagenum, pagesize=pagesize))
 
 

@@ -120,8 +120,11 @@ def list_services(
 ) -> Envelope[ServicePage]:
     """The caller's own generations, newest first."""
     page = services.generations.page(principal, service, status, pageNumber, pageSize)
+    feedback = services.library.feedback_of(
+        principal, [t.id for g in page.generations for t in page.tasks[g.id]]
+    )
     items = [
-        service_view(services.storage, g, page.tasks[g.id]) for g in page.generations
+        service_view(services.storage, g, page.tasks[g.id], feedback) for g in page.generations
     ]
     return Envelope(
         data=ServicePage(
@@ -144,4 +147,5 @@ def get_service(
     services: ServicesDep, principal: CurrentPrincipal, service_id: ServiceId
 ) -> Envelope[ServiceView]:
     generation, tasks = services.generations.get(principal, service_id)
-    return Envelope(data=service_view(services.storage, generation, tasks))
+    feedback = services.library.feedback_of(principal, [t.id for t in tasks])
+    return Envelope(data=service_view(services.storage, generation, tasks, feedback))

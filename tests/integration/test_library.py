@@ -110,6 +110,14 @@ def test_feedback_is_one_per_image_and_editable(
     items = owner.get("/imageedit/service/gallery", serviceType="burstreplace").json()["data"]
     mine = next(i for i in items["items"] if i["taskId"] == task_id)
     assert (mine["rating"], mine["comment"]) == ("down", "too dark")
+    # The generation's own views carry the owner's verdict too (My Images, the output page).
+    service = owner.get(f"/imageedit/service/{three['serviceId']}").json()["data"]
+    shown = {t["taskId"]: (t["rating"], t["comment"]) for t in service["tasks"]}
+    assert shown[task_id] == ("down", "too dark")
+    assert sum(v == (None, "") for v in shown.values()) == len(shown) - 1
+    listed = owner.get("/imageedit/service/all").json()["data"]["items"]
+    assert any(t["taskId"] == task_id and t["rating"] == "down"
+               for item in listed for t in item["tasks"])
     bad = owner.post("/imageedit/service/feedback", json={"taskId": task_id, "rating": "meh"})
     assert bad.status_code == 422 and "rating" in bad.json()["message"]
 

@@ -1,0 +1,113 @@
+"""Operators' catalog of digital models and backgrounds, under /api/v1/admin/catalog, every
+endpoint behind CurrentAdmin (403 otherwise). The rules are in core/catalog_admin.py."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from anyio import to_thread
+from fastapi import APIRouter, Form, Path, UploadFile
+
+from api.deps import CurrentAdmin, ServicesDep
+from api.schemas import (
+    AdminCatalogEntry,
+    AdminCatalogList,
+    CatalogDeleted,
+    CatalogMoveBody,
+    CatalogUpdateBody,
+    Envelope,
+)
+from core.catalog_admin import CatalogChanges, ManagedKind
+from core.enums import CatalogKind, CatalogVisibility
+from core.errors import InvalidInput
+from core.models import CatalogItem
+from core.storage import Storage
+
+router = APIRouter(prefix="/api/v1/admin/catalog", tags=["admin"])
+
+ItemId = Annotated[str, Path(min_length=1, max_length=64)]
+KindName = Literal["model", "background"]
+
+
+def admin_entry(storage: Storage, item: CatalogItem) -> AdminCatalogEntry:
+    return AdminCatalogEntry(
+        _id=item.id,
+        name=item.name,
+        type=CatalogKind(item.kind),
+        category=item.category,
+        builtin=item.builtin,
+        url=storage.presigned_get(item.key),
+        thumbnailUrl=storage.presigned_get(item.thumbnail_key),
+        visibility=CatalogVisibility(item.visibility),
+        published=item.published,
+        sort=item.sort,
+    )
+
+
+def _kind(kind: KindName) -> ManagedKind:
+    return CatalogKind.MODEL if kind == "model" else CatalogKind.BACKGROUND
+
+
+def _list(storage: Storage, items: list[CatalogItem]) -> Envelope[AdminCatalogList]:
+    return Envelope(data=AdminCatalogList(items=[admin_entry(storage, item) for item in items]))
+
+
+@router.get("", response_model=Envelope[AdminCatalogList])
+def list_items(
+    services: ServicesDep, _admin: CurrentAdmin, kind: KindName = "model"
+) -> Envelope[AdminCatalogList]:
+    """Every digital model (or background), published or not, in the pickers' order."""
+    return _list(services.storage, services.catalog_admin.items(_kind(kind)))
+
+
+@router.post("", response_model=Envelope[AdminCatalogEntry])
+async def upload(
+    services: ServicesDep,
+    _admin: CurrentAdmin,
+    file: UploadFile,
+    kind: Annotated[KindName, Form()],
+    name: Annotated[str, Form(max_length=128)],
+    category: Annotated[str, Form(max_length=64)] = "",
+) -> Envelope[AdminCatalogEntry]:
+    """Add a photo, unpublished. JPEG, PNG or WebP, at least 768 px on the short side; a
+    digital model's photo must show exactly one person (422 with the reason otherwise)."""
+    limit = services.settings.max_upload_bytes
+    data = await file.read(limit + 1)
+    if not data:
+        raise InvalidInput("file: choose a photo to upload.")
+    item = await to_thread.run_sync(
+        services.catalog_admin.upload, _kind(kind), data, name, category
+    )
+    return Envelope(data=admin_entry(services.storage, item))
+
+
+@router.patch("/{itemId}", response_model=Envelope[AdminCatalogEntry])
+def update(
+    services: ServicesDep, _admin: CurrentAdmin, itemId: ItemId, body: CatalogUpdateBody
+) -> Envelope[AdminCatalogEntry]:
+    """Rename, recategorise, show or hide, publish or unpublish (only the fields given)."""
+    changes = CatalogChanges(
+        name=body.name,
+        category=body.category,
+        visibility=body.visibility,
+        published=body.published,
+    )
+    item = services.catalog_admin.update(itemId, changes)
+    return Envelope(data=admin_entry(services.storage, item))
+
+
+@router.post("/{itemId}/move", response_model=Envelope[AdminCatalogList])
+def move(
+    services: ServicesDep, _admin: CurrentAdmin, itemId: ItemId, body: CatalogMoveBody
+) -> Envelope[AdminCatalogList]:
+    """Move an item one place up or down; answers the kind's whole list in its new order."""
+    return _list(services.storage, services.catalog_admin.move(itemId, body.direction))
+
+
+@router.delete("/{itemId}", response_model=Envelope[CatalogDeleted])
+def delete(
+    services: ServicesDep, _admin: CurrentAdmin, itemId: ItemId
+) -> Envelope[CatalogDeleted]:
+    """Delete an item and its photo and thumbnail (not the built-in backgrounds)."""
+    removed = services.catalog_admin.delete(itemId)
+    return Envelope(data=CatalogDeleted(_id=itemId, removedObjects=removed))

@@ -1,0 +1,225 @@
+"""What operators do with the catalog of digital models and backgrounds: upload a photo (vetted
+first), rename, categorise, show or hide, publish, reorder, delete.
+
+An upload starts unpublished, so an operator can look at it before users can pick it. A digital
+model's photo must show exactly one person, as the engine's analysis sees it: the counter is
+given by the composition root (the API builds it from the engine), so this module imports no
+engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from PIL import Image
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.db import SessionFactory
+from core.enums import CatalogKind, CatalogVisibility
+from core.errors import InvalidInput, NotFound, Refused
+from core.images import check_image, decode_rgb, thumbnail_from_bytes
+from core.keys import catalog_key, extension_for, thumbnail_key
+from core.models import CatalogItem, CatalogTombstone, new_id
+from core.settings import Settings
+from core.storage import Storage
+
+# A digital model or background is shown large and fed to the engine: smaller photos look poor.
+MIN_CATALOG_SIDE = 768
+MAX_NAME = 128
+MAX_CATEGORY = 64
+ITEM_NOT_FOUND = "That catalog item was not found."
+
+# How many people a photo shows (0 when none is clearly visible).
+PeopleCounter = Callable[[Image.Image], int]
+ManagedKind = Literal[CatalogKind.MODEL, CatalogKind.BACKGROUND]
+MANAGED_KINDS = (CatalogKind.MODEL, CatalogKind.BACKGROUND)
+
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class CatalogChanges:
+    """What an operator changes on an item; None leaves a field as it is."""
+
+    name: str | None = None
+    category: str | None = None
+    visibility: CatalogVisibility | None = None
+    published: bool | None = None
+
+
+def clean_name(raw: str) -> str:
+    """A display name: spaces collapsed, not blank, at most MAX_NAME characters."""
+    name = _SPACES.sub(" ", raw).strip()
+    if not name:
+        raise InvalidInput("name: give the item a name.")
+    if len(name) > MAX_NAME:
+        raise InvalidInput(f"name: at most {MAX_NAME} characters.")
+    return name
+
+
+def clean_category(raw: str) -> str:
+    """A category as the pickers filter on it: lower case, spaces collapsed; may be empty."""
+    category = _SPACES.sub(" ", raw).strip().lower()
+    if len(category) > MAX_CATEGORY:
+        raise InvalidInput(f"category: at most {MAX_CATEGORY} characters.")
+    return category
+
+
+def check_people(count: int) -> None:
+    """A digital model's photo shows exactly one person."""
+    if count == 0:
+        raise InvalidInput(
+            "No person found in this photo. A digital model photo must show one person, "
+            "clearly visible from the shoulders to the hips."
+        )
+    if count > 1:
+        raise InvalidInput(
+            f"More than one person found in this photo ({count}). A digital model photo "
+            "must show exactly one person."
+        )
+
+
+def check_short_side(width: int, height: int) -> None:
+    if min(width, height) < MIN_CATALOG_SIDE:
+        raise InvalidInput(
+            f"The photo must be at least {MIN_CATALOG_SIDE} px on its short side "
+            f"(this one is {width}x{height})."
+        )
+
+
+def reordered(ids: list[str], item_id: str, direction: Literal["up", "down"]) -> list[str]:
+    """The ids with `item_id` moved one place up (earlier) or down; unchanged at either end."""
+    index = ids.index(item_id)
+    other = index - 1 if direction == "up" else index + 1
+    if not 0 <= other < len(ids):
+        return list(ids)
+    moved = list(ids)
+    moved[index], moved[other] = moved[other], moved[index]
+    return moved
+
+
+class CatalogAdmin:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        storage: Storage,
+        settings: Settings,
+        count_people: PeopleCounter,
+    ) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        self.settings = settings
+        self.count_people = count_people
+
+    @staticmethod
+    def _ordered(session: Session, kind: CatalogKind) -> list[CatalogItem]:
+        return list(
+            session.execute(
+                select(CatalogItem)
+                .where(CatalogItem.kind == kind)
+                .order_by(CatalogItem.sort, CatalogItem.id)
+            ).scalars()
+        )
+
+    def items(self, kind: ManagedKind) -> list[CatalogItem]:
+        """Every item of a kind, published or not, in the order the pickers show them."""
+        with self.sessions() as session:
+            return self._ordered(session, kind)
+
+    def upload(
+        self, kind: ManagedKind, data: bytes, name: str, category: str
+    ) -> CatalogItem:
+        """Vet a photo, store it with a thumbnail, and record it unpublished, last in order."""
+        clean = clean_name(name)
+        group = clean_category(category)
+        info = check_image(
+            data,
+            max_bytes=self.settings.max_upload_bytes,
+            max_megapixels=self.settings.max_megapixels,
+            name="The photo",
+            min_side=1,
+        )
+        check_short_side(info.width, info.height)
+        if kind == CatalogKind.MODEL:
+            check_people(self.count_people(decode_rgb(data)))
+        item_id = f"{kind}-{new_id()[:16]}"
+        key = catalog_key(kind, item_id, extension_for(info.mime_type))
+        thumb = thumbnail_key(key)
+        self.storage.put_bytes(key, data, info.mime_type)
+        self.storage.put_bytes(thumb, thumbnail_from_bytes(data), "image/jpeg")
+        try:
+            with self.sessions.begin() as session:
+                last = session.execute(
+                    select(func.max(CatalogItem.sort)).where(CatalogItem.kind == kind)
+                ).scalar_one()
+                item = CatalogItem(
+                    id=item_id,
+                    kind=kind,
+                    name=clean,
+                    category=group,
+                    visibility=CatalogVisibility.PUBLIC,
+                    builtin=False,
+                    key=key,
+                    thumbnail_key=thumb,
+                    sort=(last or 0) + 1,
+                    published=False,
+                )
+                session.add(item)
+        except Exception:
+            for stored in (key, thumb):
+                self.storage.delete(stored)
+            raise
+        return item
+
+    def update(self, item_id: str, changes: CatalogChanges) -> CatalogItem:
+        with self.sessions.begin() as session:
+            item = self._managed(session, item_id)
+            if changes.name is not None:
+                item.name = clean_name(changes.name)
+            if changes.category is not None:
+                item.category = clean_category(changes.category)
+            if changes.visibility is not None:
+                item.visibility = changes.visibility
+            if changes.published is not None:
+                item.published = changes.published
+        return item
+
+    def move(self, item_id: str, direction: Literal["up", "down"]) -> list[CatalogItem]:
+        """Swap the item with its neighbour; the whole kind is renumbered 0, 1, 2, ... so that
+        equal sort values left by older data cannot make a move a no-op."""
+        with self.sessions.begin() as session:
+            item = self._managed(session, item_id)
+            ordered = self._ordered(session, CatalogKind(item.kind))
+            by_id = {row.id: row for row in ordered}
+            ids = reordered([row.id for row in ordered], item_id, direction)
+            for position, row_id in enumerate(ids):
+                by_id[row_id].sort = position
+            result = [by_id[row_id] for row_id in ids]
+        return result
+
+    def delete(self, item_id: str) -> int:
+        """Remove an uploaded or seeded item and its objects; the built-in backgrounds stay.
+        Generations already made keep their images; one still waiting for this model or
+        background fails and is refunded. A tombstone keeps the seed from adding a deleted
+        seeded item back. Returns how many objects were removed."""
+        with self.sessions.begin() as session:
+            item = self._managed(session, item_id)
+            if item.builtin:
+                raise Refused("The built-in backgrounds cannot be deleted; unpublish it instead.")
+            keys = [item.key, item.thumbnail_key]
+            session.merge(CatalogTombstone(id=item.id, kind=item.kind))
+            session.delete(item)
+        for key in keys:
+            self.storage.delete(key)
+        return len(keys)
+
+    @staticmethod
+    def _managed(session: Session, item_id: str) -> CatalogItem:
+        item = session.get(CatalogItem, item_id)
+        if item is None or item.kind not in MANAGED_KINDS:
+            raise NotFound(ITEM_NOT_FOUND)
+        return item
