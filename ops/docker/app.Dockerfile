@@ -10,6 +10,7 @@ COPY api api
 COPY activities activities
 COPY workflows workflows
 COPY engine engine
+COPY payments payments
 COPY ops ops
 COPY migrations migrations
 COPY alembic.ini .

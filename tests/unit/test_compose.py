@@ -16,7 +16,8 @@ NOT_SETTINGS = {"PYTHONUNBUFFERED"}
 
 
 # What an operator would put in the .env beside the compose file.
-OPERATOR_ENV = {"JWT_SECRET": "j" * 48, "CODE_SECRET": "c" * 48, "S3_SECRET_KEY": "s" * 40}
+OPERATOR_ENV = {"JWT_SECRET": "j" * 48, "CODE_SECRET": "c" * 48, "S3_SECRET_KEY": "s" * 40,
+                "PAYMENT_WEBHOOK_SECRET": "w" * 40}
 
 
 def interpolate(text: str, env: dict[str, str]) -> str:

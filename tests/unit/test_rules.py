@@ -96,12 +96,21 @@ def test_production_refuses_default_and_placeholder_secrets() -> None:
             code_secret="y" * 40,
             s3_secret_key="z" * 40,
         )
+    with pytest.raises(ValueError, match="PAYMENT_WEBHOOK_SECRET"):
+        Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            environment="production",
+            jwt_secret="x" * 40,
+            code_secret="y" * 40,
+            s3_secret_key="z" * 40,
+        )
     ok = Settings(
         _env_file=None,  # type: ignore[call-arg]
         environment="production",
         jwt_secret="x" * 40,
         code_secret="y" * 40,
         s3_secret_key="z" * 40,
+        payment_webhook_secret="w" * 40,
     )
     assert ok.environment == "production"
     # Development keeps working with the embedded defaults.

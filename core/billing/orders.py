@@ -1,0 +1,335 @@
+"""Checkout orders and payment webhooks: the rules, whatever the provider.
+
+Checkout: the price and the credits come from the plan in the database (never the client); the
+order is recorded pending, then the provider makes its hosted checkout.
+
+Webhooks: the signature is checked before anything is parsed (the provider's parse_webhook);
+every event is recorded by its id, so a replayed or duplicated event changes nothing; amount
+and currency are checked against the order; a paid order is fulfilled by a Temporal workflow
+(id `order-{orderId}`) whose activities grant the paid credits through the ledger with a key
+derived from the provider's ids, so a crash between "paid" and "credited" loses nothing and a
+purchase is never credited twice. The order shows paid once its credits are granted.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import anyio.from_thread
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from temporalio.common import WorkflowIDConflictPolicy
+
+from core import credits
+from core.auth.tokens import Principal
+from core.billing import events
+from core.billing.catalog import find_rate
+from core.billing.provider import CheckoutOrder, PaymentEvent, PaymentProvider
+from core.contracts import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, order_workflow_id
+from core.db import SessionFactory
+from core.enums import LedgerKind, OrderStatus
+from core.errors import InvalidInput, NotFound, Unavailable
+from core.generations import WorkflowStarter
+from core.models import Order, User, utcnow
+from core.models import PaymentEvent as PaymentEventRow
+from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+ORDER_NOT_FOUND = "That order was not found."
+DECLINED = "The payment was declined."
+CANCELED = "The checkout was canceled."
+MISMATCH = (
+    "The payment did not match the order, so nothing was credited. Please contact support."
+)
+
+
+def purchase_key(provider: str, session_id: str) -> str:
+    """The ledger key of an order's grant: the provider's checkout session is one per order."""
+    return f"purchase:{provider}:{session_id}"
+
+
+def safe_redirect(value: str | None) -> str | None:
+    """`redirectby`: a path on this site (never another site), or nothing."""
+    if value is None or not value.strip():
+        return None
+    path = value.strip()
+    if (
+        len(path) > 512
+        or not path.startswith("/")
+        or path.startswith("//")
+        or "\\" in path
+        or any(ord(ch) < 32 for ch in path)
+    ):
+        raise InvalidInput("redirectby: Must be a path on this site, such as /generate.")
+    return path
+
+
+def success_path(order_id: str) -> str:
+    return f"/success?orderId={quote(order_id)}"
+
+
+def failure_path(order_id: str, reason: str) -> str:
+    return f"/failure?orderId={quote(order_id)}&reason={quote(reason)}"
+
+
+@dataclass(frozen=True)
+class Checkout:
+    order: Order
+    checkout_url: str
+
+
+class Billing:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        settings: Settings,
+        temporal: WorkflowStarter,
+        provider: PaymentProvider,
+    ) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.temporal = temporal
+        self.provider = provider
+
+    # Checkout
+
+    def checkout(
+        self,
+        principal: Principal,
+        piid: str,
+        rcid: str,
+        currency: str,
+        redirect_by: str | None = None,
+    ) -> Checkout:
+        if principal.user_id is None:
+            raise InvalidInput("Please log in to buy credits.")
+        redirect = safe_redirect(redirect_by)
+        with self.sessions.begin() as session:
+            plan, rate = find_rate(session, piid, rcid, currency)
+            user = session.get(User, principal.user_id)
+            if user is None:
+                raise NotFound("Your account was not found; please log in again.")
+            order = Order(
+                account_id=principal.account_id,
+                user_id=user.id,
+                plan_id=plan.id,
+                rate_code=rate.id,
+                plan_name=plan.name,
+                kind=plan.kind,
+                interval=rate.interval,
+                amount=rate.value,
+                currency=plan.currency,
+                credits=rate.credits,
+                status=OrderStatus.PENDING,
+                provider=self.provider.name,
+                redirect_by=redirect,
+            )
+            session.add(order)
+            session.flush()
+            request = CheckoutOrder(
+                order_id=order.id,
+                plan_id=plan.id,
+                rate_code=rate.id,
+                plan_name=plan.name,
+                kind=plan.kind,
+                amount=rate.value,
+                currency=plan.currency,
+                credits=rate.credits,
+                customer_email=user.email,
+                success_url=self.settings.app_url + success_path(order.id),
+                cancel_url=self.settings.app_url + failure_path(order.id, CANCELED),
+            )
+        try:
+            made = self.provider.create_checkout(request)
+        except Exception:
+            self._settle(request.order_id, OrderStatus.FAILED, "The checkout could not start.")
+            raise
+        with self.sessions.begin() as session:
+            row = session.get(Order, request.order_id)
+            assert row is not None
+            row.provider_session_id = made.session_id
+        return Checkout(row, made.url)
+
+    def order_for(self, principal: Principal, order_id: str) -> Order:
+        """The caller's own order; anyone else's is not found (we never say which)."""
+        with self.sessions() as session:
+            order = session.get(Order, order_id)
+        if order is None or principal.user_id is None or order.user_id != principal.user_id:
+            raise NotFound(ORDER_NOT_FOUND)
+        return order
+
+    def order_by_session(self, session_id: str) -> Order:
+        with self.sessions() as session:
+            order = session.execute(
+                select(Order).where(
+                    Order.provider == self.provider.name,
+                    Order.provider_session_id == session_id,
+                )
+            ).scalar_one_or_none()
+        if order is None:
+            raise NotFound("That checkout was not found.")
+        return order
+
+    # Webhooks
+
+    def receive_webhook(self, provider_name: str, payload: bytes, signature: str | None) -> bool:
+        """Handle one delivery; False when the event was already handled (nothing changes).
+
+        Raises InvalidSignature (nothing recorded) before reading anything, and Unavailable
+        when fulfilment cannot start now (the event stays unhandled, so the provider's retry
+        handles it)."""
+        if provider_name != self.provider.name:
+            raise NotFound("No such payment provider.")
+        event = self.provider.parse_webhook(payload, signature)
+        if self._record(event, payload):
+            return False
+        outcome = self._handle(event)
+        with self.sessions.begin() as session:
+            session.execute(
+                update(PaymentEventRow)
+                .where(
+                    PaymentEventRow.provider == self.provider.name,
+                    PaymentEventRow.event_id == event.id,
+                )
+                .values(processed_at=utcnow(), outcome=outcome[:255])
+                .execution_options(synchronize_session=False)
+            )
+        log.info("payment event %s (%s): %s", event.id, event.type, outcome)
+        return True
+
+    def _record(self, event: PaymentEvent, payload: bytes) -> bool:
+        """Keep the event by its id; True when it was already fully handled."""
+        try:
+            with self.sessions.begin() as session:
+                session.add(
+                    PaymentEventRow(
+                        provider=self.provider.name,
+                        event_id=event.id,
+                        type=event.type,
+                        order_id=(event.order_id or "")[:32] or None,
+                        payload=payload.decode("utf-8", errors="replace"),
+                    )
+                )
+            return False
+        except IntegrityError:
+            with self.sessions() as session:
+                seen = session.execute(
+                    select(PaymentEventRow).where(
+                        PaymentEventRow.provider == self.provider.name,
+                        PaymentEventRow.event_id == event.id,
+                    )
+                ).scalar_one()
+            # Seen but not finished (fulfilment could not start then): handle it again.
+            return seen.processed_at is not None
+
+    def _handle(self, event: PaymentEvent) -> str:
+        if event.order_id is None:
+            return "ignored: no order"
+        with self.sessions() as session:
+            order = session.get(Order, event.order_id)
+        if order is None or order.provider != self.provider.name:
+            return "ignored: unknown order"
+        if event.session_id and order.provider_session_id != event.session_id:
+            log.error("payment event %s names session %s, order %s has %s",
+                      event.id, event.session_id, order.id, order.provider_session_id)
+            return "rejected: another checkout session"
+        if event.type == events.CHECKOUT_COMPLETED:
+            if not event.paid:
+                return "ignored: not paid yet"
+            if event.amount != order.amount or event.currency != order.currency:
+                log.error(
+                    "order %s: paid %s %s, expected %s %s; not fulfilled",
+                    order.id, event.amount, event.currency, order.amount, order.currency,
+                )
+                self._settle(order.id, OrderStatus.FAILED, MISMATCH)
+                return "rejected: amount or currency does not match the order"
+            assert order.provider_session_id is not None
+            self._start_fulfilment(
+                FulfilOrder(
+                    order_id=order.id,
+                    grant_key=purchase_key(order.provider, order.provider_session_id),
+                    payment_id=event.payment_id,
+                )
+            )
+            return "fulfilling"
+        if event.type == events.PAYMENT_FAILED:
+            changed = self._settle(order.id, OrderStatus.FAILED, event.failure_reason or DECLINED)
+            return "failed" if changed else "ignored: order not pending"
+        if event.type == events.CHECKOUT_EXPIRED:
+            changed = self._settle(order.id, OrderStatus.CANCELED, CANCELED)
+            return "canceled" if changed else "ignored: order not pending"
+        return "ignored: event type"
+
+    def _settle(self, order_id: str, status: OrderStatus, reason: str) -> bool:
+        """Move a pending order to failed or canceled; a paid order is never moved back."""
+        with self.sessions.begin() as session:
+            result = session.execute(
+                update(Order)
+                .where(Order.id == order_id, Order.status == OrderStatus.PENDING)
+                .values(status=status, failure_reason=reason, updated_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    def _start_fulfilment(self, inp: FulfilOrder) -> None:
+        settings = self.settings
+
+        async def start_it() -> None:
+            await self.temporal.start_workflow(
+                ORDER_FULFILMENT_WORKFLOW,
+                inp,
+                id=order_workflow_id(inp.order_id),
+                task_queue=settings.task_queue,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+            )
+
+        try:
+            # Webhooks are handled in worker threads; the Temporal client lives on the app's loop.
+            anyio.from_thread.run(start_it)
+        except Exception:
+            log.exception("could not start the fulfilment of order %s", inp.order_id)
+            raise Unavailable(
+                "The payment could not be processed right now; it will be retried."
+            ) from None
+
+
+# Fulfilment steps (the workflow's activities call these; each is idempotent)
+
+
+def grant_order_credits(sessions: SessionFactory, order_id: str, key: str) -> int:
+    """Grant the order's paid credits once per key; returns what was granted now (0 when an
+    earlier attempt already did)."""
+    with sessions() as session:
+        order = session.get(Order, order_id)
+    if order is None:
+        raise NotFound(ORDER_NOT_FOUND)
+    granted = credits.grant(
+        sessions,
+        order.account_id,
+        paid=order.credits,
+        key=key,
+        kind=LedgerKind.PURCHASE,
+        reference=order.id,
+    )
+    return order.credits if granted else 0
+
+
+def mark_order_paid(sessions: SessionFactory, order_id: str, payment_id: str | None) -> None:
+    """The order is paid and credited. A late decline or cancel never moves it back; a payment
+    that arrives after a decline or cancel still counts (the money was taken)."""
+    now = utcnow()
+    with sessions.begin() as session:
+        values: dict[str, object] = {
+            "status": OrderStatus.PAID, "paid_at": now, "failure_reason": None, "updated_at": now,
+        }
+        if payment_id:
+            values["provider_payment_id"] = payment_id[:128]
+        session.execute(
+            update(Order)
+            .where(Order.id == order_id, Order.status != OrderStatus.PAID)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )

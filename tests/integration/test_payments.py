@@ -1,0 +1,445 @@
+"""Commerce over HTTP against the running stack (Temporal, S3, database, API, workers) with the
+local test provider: pricing, checkout, the hosted test checkout page, signed webhooks, the
+fulfilment workflow granting paid credits once, and enterprise inquiries. The grant-once rule
+also runs on SQLite and PostgreSQL under concurrency, without the stack."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from core import credits
+from core.billing import orders, signature
+from core.db import SessionFactory
+from core.enums import LedgerKind, OrderStatus
+from core.models import (
+    Account,
+    EnterpriseInquiry,
+    LedgerEntry,
+    Order,
+    OutboxMessage,
+    PaymentEvent,
+    Plan,
+    PlanRate,
+    User,
+)
+from core.settings import Settings
+from ops.seed_plans import seed_plans
+from payments.local import completed_event
+from tests.support.accounts import sign_up
+from tests.support.api_client import Guest
+from tests.support.stacks import running_stack, sessions_for
+
+PACK_INR = ("v2-pack-inr", "v2-pack-inr-once")
+PRO_USD = ("v2-pro-usd", "v2-pro-usd-month")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    with running_stack(tmp_path_factory.mktemp("payments"),
+                       sales_email="sales@example.com") as running:
+        yield running.settings
+
+
+@pytest.fixture(scope="module")
+def db(stack: Settings) -> Iterator[SessionFactory]:
+    with sessions_for(stack.resolved_database_url) as sessions:
+        yield sessions
+
+
+@pytest.fixture(scope="module")
+def api(stack: Settings) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=stack.app_url, timeout=60) as client:
+        yield client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Buyer:
+    def __init__(self, api: httpx.Client, db: SessionFactory) -> None:
+        self.api = api
+        self.db = db
+        self.email = f"buyer-{uuid.uuid4().hex[:8]}@example.com"
+        self.headers = bearer(sign_up(api, db, self.email))
+        with db() as session:
+            user = session.execute(select(User).where(User.email == self.email)).scalar_one()
+        self.account_id = user.account_id
+
+    def checkout(self, piid: str, rcid: str, currency: str, **extra: Any) -> httpx.Response:
+        return self.api.post("/api/v1/payment/checkout", headers=self.headers,
+                             json={"piid": piid, "rcid": rcid, "currency": currency, **extra})
+
+    def start(self, plan: tuple[str, str] = PACK_INR, currency: str = "INR") -> dict[str, str]:
+        response = self.checkout(*plan, currency, redirectby="/generate")
+        assert response.status_code == 200, response.text
+        data: dict[str, str] = response.json()["data"]
+        return data
+
+    def order(self, order_id: str) -> dict[str, Any]:
+        response = self.api.get(f"/api/v1/payment/order/{order_id}", headers=self.headers)
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()["data"]
+        return data
+
+    def wait_order(self, order_id: str, status: str, timeout: float = 30) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            order = self.order(order_id)
+            if order["status"] == status or time.monotonic() > deadline:
+                assert order["status"] == status, order
+                return order
+            time.sleep(0.2)
+
+    def balance(self) -> credits.Balance:
+        with self.db() as session:
+            return credits.get_balance(session, self.account_id)
+
+    def purchases(self, order_id: str) -> list[LedgerEntry]:
+        with self.db() as session:
+            return list(session.execute(select(LedgerEntry).where(
+                LedgerEntry.account_id == self.account_id,
+                LedgerEntry.kind == LedgerKind.PURCHASE,
+                LedgerEntry.reference == order_id,
+            )).scalars())
+
+
+@pytest.fixture
+def buyer(api: httpx.Client, db: SessionFactory) -> Buyer:
+    return Buyer(api, db)
+
+
+def pay_page(api: httpx.Client, checkout_url: str, **form: str) -> httpx.Response:
+    path = httpx.URL(checkout_url).path
+    return api.post(path, data=form, follow_redirects=False)
+
+
+def stored_order(db: SessionFactory, order_id: str) -> Order:
+    with db() as session:
+        order = session.get(Order, order_id)
+    assert order is not None
+    return order
+
+
+# Pricing
+
+
+def test_pricing_in_both_currencies(api: httpx.Client) -> None:
+    for currency in ("INR", "USD"):
+        response = api.get("/api/v1/pricing", params={"planVersion": 2, "currency": currency})
+        assert response.status_code == 200, response.text
+        data = response.json()["data"]
+        assert data["currency"] == currency and data["planVersion"] == 2
+        plans = data["pricingInfo"]
+        assert [p["name"] for p in plans] == ["Starter", "Pro", "Business", "Credit Pack"]
+        for plan in plans:
+            assert set(plan) == {"_id", "name", "currency", "kind", "rateInfo", "featureList"}
+            assert plan["currency"] == currency and plan["featureList"]
+            (rate,) = plan["rateInfo"]
+            assert set(rate) == {"value", "rateCode", "interval", "config"}
+            assert isinstance(rate["value"], int) and rate["value"] > 0
+            assert isinstance(rate["config"]["credits"], int)
+        pack = plans[-1]
+        assert pack["kind"] == "pack" and pack["rateInfo"][0]["interval"] == "once"
+        assert {p["rateInfo"][0]["interval"] for p in plans[:3]} == {"month"}
+    inr = api.get("/api/v1/pricing", params={"currency": "INR"}).json()["data"]["pricingInfo"]
+    assert inr[0]["rateInfo"][0] == {"value": 149_900, "rateCode": "v2-starter-inr-month",
+                                     "interval": "month", "config": {"credits": 100}}
+    assert api.get("/api/v1/pricing", params={"planVersion": 1}).json()["data"][
+        "pricingInfo"] == []
+    bad = api.get("/api/v1/pricing", params={"currency": "EUR"})
+    assert bad.status_code == 422 and "currency" in bad.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "currency"),
+    [
+        ({"Accept-Language": "en-IN,en;q=0.9"}, "INR"),
+        ({"x-timezone": "Asia/Kolkata", "Accept-Language": "en-US"}, "INR"),
+        ({"Accept-Language": "en-US,en;q=0.9"}, "USD"),
+        ({}, "USD"),
+    ],
+)
+def test_pricing_currency_defaults_by_region(
+    api: httpx.Client, headers: dict[str, str], currency: str
+) -> None:
+    data = api.get("/api/v1/pricing", params={"planVersion": 2}, headers=headers).json()["data"]
+    assert data["currency"] == currency
+    assert {plan["currency"] for plan in data["pricingInfo"]} == {currency}
+
+
+# Checkout
+
+
+def test_checkout_needs_a_signed_in_user(api: httpx.Client, stack: Settings) -> None:
+    body = {"piid": PACK_INR[0], "rcid": PACK_INR[1], "currency": "INR"}
+    assert api.post("/api/v1/payment/checkout", json=body).status_code == 401
+    guest = Guest(stack.app_url)
+    assert guest.post("/api/v1/payment/checkout", json=body).status_code == 401
+
+
+def test_checkout_refuses_what_the_catalogue_does_not_sell(buyer: Buyer) -> None:
+    cases = [
+        (("v2-nothing-inr", PACK_INR[1], "INR"), "piid"),
+        ((PACK_INR[0], "v2-pro-inr-month", "INR"), "rcid"),  # another plan's rate
+        ((PACK_INR[0], "nope", "INR"), "rcid"),
+        ((PACK_INR[0], PACK_INR[1], "USD"), "priced in INR, not USD"),
+        ((PACK_INR[0], PACK_INR[1], "EUR"), "currency"),
+    ]
+    for args, message in cases:
+        response = buyer.checkout(*args)
+        assert response.status_code == 422, (args, response.text)
+        assert message in response.json()["message"]
+    away = buyer.checkout(*PACK_INR, "INR", redirectby="https://evil.example/")
+    assert away.status_code == 422 and "redirectby" in away.json()["message"]
+    with buyer.db() as session:
+        assert session.scalar(select(func.count()).select_from(Order).where(
+            Order.user_id == select(User.id).where(User.email == buyer.email)
+            .scalar_subquery())) == 0
+
+
+def test_pay_with_the_success_card_grants_the_plans_credits_once(
+    api: httpx.Client, buyer: Buyer
+) -> None:
+    before = buyer.balance()
+    started = buyer.start(PACK_INR)
+    order_id = started["orderId"]
+    order = buyer.order(order_id)
+    assert (order["status"], order["amount"], order["currency"], order["credits"]) == (
+        "pending", 99_900, "INR", 50)
+    assert order["plan"]["_id"] == PACK_INR[0] and order["redirectby"] == "/generate"
+
+    page = api.get(httpx.URL(started["checkoutUrl"]).path)
+    assert page.status_code == 200 and "TEST MODE" in page.text
+    assert "₹999.00" in page.text and 'name="card"' in page.text
+
+    paid = pay_page(api, started["checkoutUrl"], card="4242 4242 4242 4242")
+    assert paid.status_code == 303, paid.text
+    assert paid.headers["location"] == f"/success?orderId={order_id}"
+
+    done = buyer.wait_order(order_id, "paid")
+    assert done["paidAt"] is not None and done["reason"] is None
+    after = buyer.balance()
+    assert (after.paid, after.free) == (before.paid + 50, before.free)
+    assert len(buyer.purchases(order_id)) == 1
+    with buyer.db() as session:
+        assert credits.ledger_sum(session, buyer.account_id).paid == after.paid
+
+    # Paying the same checkout again changes nothing.
+    again = pay_page(api, started["checkoutUrl"], card="4242424242424242")
+    assert again.status_code == 303 and again.headers["location"].startswith("/success")
+    time.sleep(1)
+    assert buyer.balance().paid == before.paid + 50 and len(buyer.purchases(order_id)) == 1
+
+
+def test_a_monthly_plan_in_usd_grants_its_credits(api: httpx.Client, buyer: Buyer) -> None:
+    started = buyer.start(PRO_USD, "USD")
+    assert pay_page(api, started["checkoutUrl"], card="4242424242424242").status_code == 303
+    order = buyer.wait_order(started["orderId"], "paid")
+    assert (order["amount"], order["currency"], order["credits"]) == (6_900, "USD", 500)
+    assert buyer.balance().paid == 500
+
+
+def test_a_declined_card_fails_the_order_and_grants_nothing(
+    api: httpx.Client, buyer: Buyer
+) -> None:
+    before = buyer.balance()
+    started = buyer.start()
+    declined = pay_page(api, started["checkoutUrl"], card="4000 0000 0000 0002")
+    assert declined.status_code == 303
+    location = httpx.URL(declined.headers["location"])
+    assert location.path == "/failure"
+    assert location.params["orderId"] == started["orderId"]
+    assert location.params["reason"] == "Your card was declined."
+    order = buyer.order(started["orderId"])
+    assert order["status"] == "failed" and order["reason"] == "Your card was declined."
+    time.sleep(1)
+    assert buyer.balance() == before and buyer.purchases(started["orderId"]) == []
+
+
+def test_cancel_and_cards_that_are_not_test_cards(api: httpx.Client, buyer: Buyer) -> None:
+    started = buyer.start()
+    wrong = pay_page(api, started["checkoutUrl"], card="1234 5678 9012 3456")
+    assert wrong.status_code == 422 and "Use a test card" in wrong.text
+    assert buyer.order(started["orderId"])["status"] == "pending"
+    canceled = pay_page(api, started["checkoutUrl"], action="cancel")
+    assert canceled.status_code == 303
+    assert httpx.URL(canceled.headers["location"]).path == "/failure"
+    assert buyer.order(started["orderId"])["status"] == "canceled"
+    assert api.get("/pay/test/cs_test_unknown").status_code == 404
+
+
+def test_nobody_reads_another_users_order(api: httpx.Client, db: SessionFactory) -> None:
+    owner, stranger = Buyer(api, db), Buyer(api, db)
+    order_id = owner.start()["orderId"]
+    theirs = api.get(f"/api/v1/payment/order/{order_id}", headers=stranger.headers)
+    assert theirs.status_code == 404
+    assert theirs.json()["message"] == "That order was not found."
+    unknown = api.get("/api/v1/payment/order/nope", headers=owner.headers)
+    assert unknown.status_code == 404
+    assert api.get(f"/api/v1/payment/order/{order_id}").status_code == 401
+
+
+# Webhooks
+
+
+def post_event(api: httpx.Client, payload: bytes, header: str | None,
+               provider: str = "local") -> httpx.Response:
+    headers = {"Content-Type": "application/json"}
+    if header is not None:
+        headers[signature.SIGNATURE_HEADER] = header
+    return api.post(f"/api/v1/payment/webhook/{provider}", content=payload, headers=headers)
+
+
+def test_a_tampered_signature_is_refused_and_nothing_changes(
+    api: httpx.Client, stack: Settings, buyer: Buyer
+) -> None:
+    before = buyer.balance()
+    order_id = buyer.start()["orderId"]
+    payload = completed_event(stored_order(buyer.db, order_id))
+    good = signature.sign(payload, stack.payment_webhook_secret)
+    tampered = payload.replace(b'"amount_total":99900', b'"amount_total":100')
+    assert tampered != payload
+    old = signature.sign(payload, stack.payment_webhook_secret, int(time.time()) - 600)
+    attempts = [
+        post_event(api, tampered, good),
+        post_event(api, payload, signature.sign(payload, "whsec_someone_else")),
+        post_event(api, payload, old),
+        post_event(api, payload, None),
+        post_event(api, payload, good[:-2] + "00"),
+    ]
+    assert [r.status_code for r in attempts] == [400] * len(attempts)
+    assert "signature" in attempts[0].json()["message"]
+    with buyer.db() as session:
+        recorded = session.scalar(select(func.count()).select_from(PaymentEvent).where(
+            PaymentEvent.order_id == order_id))
+    assert recorded == 0
+    time.sleep(1)
+    assert buyer.order(order_id)["status"] == "pending" and buyer.balance() == before
+    assert post_event(api, payload, good, provider="paypal").status_code == 404
+
+
+def test_the_same_event_ten_times_grants_once(
+    api: httpx.Client, stack: Settings, buyer: Buyer
+) -> None:
+    order_id = buyer.start()["orderId"]
+    event_id = f"evt_test_{uuid.uuid4().hex}"
+    payload = completed_event(stored_order(buyer.db, order_id), event_id)
+    header = signature.sign(payload, stack.payment_webhook_secret)
+    with ThreadPoolExecutor(5) as pool:
+        responses = list(pool.map(lambda _: post_event(api, payload, header), range(10)))
+    assert [r.status_code for r in responses] == [200] * 10, [r.text for r in responses]
+    buyer.wait_order(order_id, "paid")
+    late = post_event(api, payload, header)
+    assert late.status_code == 200 and late.json()["data"] == {"received": True,
+                                                               "duplicate": True}
+    time.sleep(1)
+    assert len(buyer.purchases(order_id)) == 1
+    assert buyer.balance().paid == 50
+    with buyer.db() as session:
+        events = session.execute(select(PaymentEvent).where(
+            PaymentEvent.event_id == event_id)).scalars().all()
+    assert len(events) == 1 and events[0].processed_at is not None
+
+
+def test_an_amount_that_does_not_match_the_order_is_not_fulfilled(
+    api: httpx.Client, stack: Settings, buyer: Buyer
+) -> None:
+    order_id = buyer.start()["orderId"]
+    payload = completed_event(stored_order(buyer.db, order_id)).replace(
+        b'"amount_total":99900', b'"amount_total":100')
+    response = post_event(api, payload, signature.sign(payload, stack.payment_webhook_secret))
+    assert response.status_code == 200, response.text
+    order = buyer.order(order_id)
+    assert order["status"] == "failed" and "did not match" in order["reason"]
+    time.sleep(1)
+    assert buyer.balance().paid == 0 and buyer.purchases(order_id) == []
+
+
+# Enterprise inquiries
+
+
+INQUIRY = {"name": "Asha Rao", "contact": "9876543210", "email": "Asha@Acme.example",
+           "organization": "Acme Apparel", "identifier": "subscription"}
+
+
+def test_an_inquiry_is_stored_mailed_checked_and_rate_limited(
+    api: httpx.Client, db: SessionFactory
+) -> None:
+    sent = api.post("/api/v1/inquiry", json=INQUIRY)
+    assert sent.status_code == 201, sent.text
+    inquiry_id = sent.json()["data"]["id"]
+    with db() as session:
+        row = session.get(EnterpriseInquiry, inquiry_id)
+        mail = session.execute(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == f"inquiry:{inquiry_id}")).scalar_one()
+    assert row is not None and (row.email, row.organization) == ("asha@acme.example",
+                                                                 "Acme Apparel")
+    assert mail.to_address == "sales@example.com" and "9876543210" in mail.body
+
+    letters = api.post("/api/v1/inquiry", json={**INQUIRY, "contact": "98765abc"})
+    assert letters.status_code == 422
+    assert letters.json()["message"] == "contact: Only numbers are allowed"
+    blank = api.post("/api/v1/inquiry", json={**INQUIRY, "name": " ", "organization": ""})
+    assert blank.status_code == 422
+    assert blank.json()["message"] == (
+        "name: This field is required; organization: This field is required")
+    missing = api.post("/api/v1/inquiry", json={"name": "A"})
+    assert missing.status_code == 422 and "contact" in missing.json()["message"]
+
+    statuses = [api.post("/api/v1/inquiry", json=INQUIRY).status_code for _ in range(5)]
+    assert statuses == [201] * 4 + [429]
+    limited = api.post("/api/v1/inquiry", json=INQUIRY)
+    assert limited.status_code == 429 and int(limited.headers["Retry-After"]) > 0
+    with db() as session:
+        assert session.scalar(select(func.count()).select_from(EnterpriseInquiry)) == 5
+
+
+# The grant rule itself, on both databases under concurrency
+
+
+def test_fulfilment_grants_once_under_concurrency(database: SessionFactory) -> None:
+    seed_plans(database)
+    assert seed_plans(database) == 0  # idempotent
+    with database.begin() as session:
+        account = Account(kind="user", distributor_id="test")
+        session.add(account)
+        session.flush()
+        user = User(email=f"{uuid.uuid4().hex[:8]}@example.com", distributor_id="test",
+                    account_id=account.id)
+        session.add(user)
+        session.flush()
+        plan = session.get(Plan, PACK_INR[0])
+        rate = session.get(PlanRate, PACK_INR[1])
+        assert plan is not None and rate is not None
+        order = Order(account_id=account.id, user_id=user.id, plan_id=plan.id,
+                      rate_code=rate.id, plan_name=plan.name, kind=plan.kind,
+                      interval=rate.interval, amount=rate.value, currency=plan.currency,
+                      credits=rate.credits, provider="local", provider_session_id="cs_test_x")
+        session.add(order)
+    key = orders.purchase_key("local", "cs_test_x")
+
+    def fulfil(_: int) -> int:
+        granted = orders.grant_order_credits(database, order.id, key)
+        orders.mark_order_paid(database, order.id, "pi_test_x")
+        return granted
+
+    with ThreadPoolExecutor(10) as pool:
+        granted = list(pool.map(fulfil, range(10)))
+    assert sorted(granted) == [0] * 9 + [rate.credits]
+    with database() as session:
+        balance = credits.get_balance(session, account.id)
+        entries = session.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.reference == order.id))
+        paid = session.get(Order, order.id)
+    assert balance.paid == rate.credits and entries == 1
+    assert paid is not None and paid.status == OrderStatus.PAID
+    assert paid.provider_payment_id == "pi_test_x"
