@@ -47,6 +47,23 @@ async function expectUrl(page, pathname) {
   }
 }
 
+/** Waits until the first image with this test id has loaded (a broken URL never does). */
+async function expectLoadedImage(page, testId, what) {
+  await expectVisible(page.getByTestId(testId), what)
+  try {
+    await page.waitForFunction(
+      (id) => {
+        const img = document.querySelector(`[data-testid="${id}"]`)
+        return img && img.complete && img.naturalWidth > 0
+      },
+      testId,
+      { timeout: STEP_TIMEOUT_MS },
+    )
+  } catch {
+    fail(`${what} did not load (broken output URL?)`)
+  }
+}
+
 async function clickNext(page) {
   const next = page.getByTestId('next-button')
   await expectVisible(next, 'the Next button')
@@ -78,17 +95,8 @@ async function run(page) {
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('nav-create-new-image'), 'the sidebar "Create New Image" entry')
 
-  step('guest credit balance is shown')
-  try {
-    await page.waitForFunction(
-      () => /\d/.test(document.querySelector('[data-testid="credit-total"]')?.textContent ?? ''),
-      null,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    fail('the Credit entry never showed a balance (guest login or getCreditsForGuests failed?)')
-  }
-  console.log(`  credits: ${(await page.getByTestId('credit-total').textContent())?.trim()}`)
+  step('a guest sees no Credit entry (spec §6: signed-in users only)')
+  if (await page.locator('.rail [data-testid="nav-credit"]').count()) fail('the sidebar shows Credit to a guest')
 
   step('Create New Image')
   await page.getByTestId('nav-create-new-image').click()
@@ -149,6 +157,16 @@ async function run(page) {
   await expectUrl(page, '/generate')
   await expectVisible(page.getByTestId('cost-value'), 'the cost')
   console.log(`  cost: ${(await page.getByTestId('cost-value').textContent())?.trim()} credits`)
+  try {
+    await page.waitForFunction(
+      () => /\d/.test(document.querySelector('[data-testid="generate-balance"]')?.textContent ?? ''),
+      null,
+      { timeout: STEP_TIMEOUT_MS },
+    )
+  } catch {
+    fail('the generate page never showed the guest balance (guest login or getCreditsForGuests failed?)')
+  }
+  console.log(`  balance: ${(await page.getByTestId('generate-balance').textContent())?.trim()} credits`)
 
   step('Generate')
   const generate = page.getByTestId('generate-button')
@@ -159,7 +177,7 @@ async function run(page) {
   step('progress is visible')
   // A very fast backend may finish before the progress bar is seen, so a result also counts.
   await expectVisible(
-    page.locator('[data-testid="task-progress"], [data-testid="result-image"], [data-testid="task-error"], [data-testid="insufficient-credits"], [data-testid="generate-error"]'),
+    page.locator('[data-testid="task-progress"], [data-testid="result-image"], [data-testid="output-image"], [data-testid="task-error"], [data-testid="insufficient-credits"], [data-testid="generate-error"]'),
     'generation progress',
   )
   for (const id of ['insufficient-credits', 'generate-error']) {
@@ -167,31 +185,29 @@ async function run(page) {
     if (await alert.isVisible()) fail(`generation was refused: ${(await alert.innerText()).replace(/\s+/g, ' ').trim()}`)
   }
 
-  step(`result image (up to ${RESULT_TIMEOUT_MS / 1000} s)`)
+  step(`result image on /output-image?serviceId= (up to ${RESULT_TIMEOUT_MS / 1000} s)`)
+  // When the generation ends with images the generate page opens the output page, which reads
+  // the generation from the server by its id; if every image failed, the reasons stay on /generate.
   try {
-    await page.waitForSelector('[data-testid="result-image"], [data-testid="task-error"]', { timeout: RESULT_TIMEOUT_MS })
+    await page.waitForSelector('[data-testid="output-image"], [data-testid="task-error"]', { timeout: RESULT_TIMEOUT_MS })
   } catch {
     const summary = (await page.getByTestId('job-summary').textContent().catch(() => null)) ?? 'no job shown'
     fail(`no result within ${RESULT_TIMEOUT_MS / 1000} s (${summary.trim()})`)
   }
   const taskError = page.getByTestId('task-error').first()
-  if ((await page.getByTestId('result-image').count()) === 0 && (await taskError.isVisible())) {
+  if ((await page.getByTestId('output-image').count()) === 0 && (await taskError.isVisible())) {
     fail(`the generation failed: ${(await taskError.textContent())?.trim()}`)
   }
-  const result = page.getByTestId('result-image').first()
-  await expectVisible(result, 'the result image')
-  try {
-    await page.waitForFunction(
-      () => {
-        const img = document.querySelector('[data-testid="result-image"]')
-        return img && img.complete && img.naturalWidth > 0
-      },
-      null,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    fail('the result image did not load (broken output URL?)')
-  }
+  await expectUrl(page, '/output-image')
+  const serviceId = new URL(page.url()).searchParams.get('serviceId')
+  if (!serviceId) fail(`the output page has no ?serviceId= (${page.url()})`)
+  console.log(`  serviceId: ${serviceId}`)
+  await expectLoadedImage(page, 'output-image', 'the result image')
+
+  step('reload: the results come from the server')
+  await page.reload({ waitUntil: 'domcontentloaded' })
+  await expectLoadedImage(page, 'output-image', 'the result image after a reload')
+  await expectVisible(page.getByTestId('download-all'), 'the "Download all" button')
 
   step('Download')
   const [download] = await Promise.all([

@@ -7,6 +7,7 @@ export const STORAGE_KEYS = {
   leadId: 'mm:leadId', // localStorage
   user: 'mm:user', // localStorage: {userEmail, userToken, userName, userId}
   token: 'mm:token', // localStorage: the raw user access token
+  userDetail: 'metamodel:userDetail', // localStorage: the user-detail context (spec §3)
 } as const
 
 /** Local-storage keys that survive a logout (plus the plain `leadId`, see features/auth/logout). */
@@ -48,3 +49,10 @@ export const UPLOAD_REQUEST_TYPE = 'bodySwap'
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 /** The server's limit (core/settings.py max_upload_bytes; GET /api/v1/config reports it). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+/** The image edit client (spec §9): requests may take up to 600000 ms before they are given up. */
+export const IMAGE_EDIT_TIMEOUT_MS = 600_000
+/** Sent as x-api-key to /imageedit when the deployment sets one (the API checks it when API_KEYS is set). */
+export const IMAGE_EDIT_API_KEY = (import.meta.env.VITE_IMAGE_EDIT_API_KEY ?? '').trim()
+/** Browser monitoring (spec §9): on only when a DSN is configured at build time. */
+export const SENTRY_DSN = (import.meta.env.VITE_SENTRY_DSN ?? '').trim()

@@ -1,6 +1,7 @@
 import { restoreSession } from '@/features/auth/session'
 import { ensureGuestToken } from '@/lib/api'
 import { captureQueryParams } from '@/lib/identity'
+import { startMonitoring } from '@/lib/monitoring'
 
 /**
  * Runs once before the first render: remembers dbId/leadId and restores a
@@ -9,6 +10,7 @@ import { captureQueryParams } from '@/lib/identity'
  * Failures are quiet here; every API call retries the guest login itself.
  */
 export function bootstrap(): void {
+  startMonitoring().catch((err: unknown) => console.warn('Monitoring did not start:', err))
   captureQueryParams(window.location.search)
   if (restoreSession()) return
   ensureGuestToken().catch((err: unknown) => console.warn('Guest login failed, will retry on the next request:', err))

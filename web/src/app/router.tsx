@@ -33,19 +33,14 @@ const flowRoutes: RouteObject[] = [
     lazy: () => import('@/features/generate/components/GeneratePage').then((m) => ({ Component: m.GeneratePage })),
   },
   {
+    // Reads the generation from the server (?serviceId=): opens on a fresh tab too.
     path: 'output-image',
-    loader: requireUploadedImages,
     lazy: () => import('@/features/generate/components/OutputImagePage').then((m) => ({ Component: m.OutputImagePage })),
   },
 ]
 
 const placeholders: Array<[path: string, title: string]> = [
-  ['showcase', 'Showcase'],
   ['subscription', 'Pricing'],
-  ['help', 'Help & Support'],
-  ['contact', 'Contact Us'],
-  ['my-images', 'My Images'],
-  ['dashboard', 'Dashboard'],
   ['plan-details', 'Plan details'],
   ['enterprise-plan', 'Enterprise plan'],
   ['billing-info', 'Billing'],
@@ -69,6 +64,24 @@ export const router = createBrowserRouter([
         lazy: authScreen,
         errorElement: <RouteErrorPage />,
       })),
+      // Operators' catalog of digital models and backgrounds, without the app shell (spec §2).
+      {
+        path: 'digital-models',
+        lazy: () =>
+          import('@/features/admin/catalog/components/DigitalModelsPage').then((m) => ({
+            Component: m.DigitalModelsPage,
+          })),
+        errorElement: <RouteErrorPage />,
+      },
+      // Operators curate the showcase and attach edited images, without the app shell (spec §2).
+      {
+        path: 'admin-showcase',
+        lazy: () =>
+          import('@/features/admin/showcase/components/AdminShowcasePage').then((m) => ({
+            Component: m.AdminShowcasePage,
+          })),
+        errorElement: <RouteErrorPage />,
+      },
       {
         path: '/',
         element: <AppLayout />,
@@ -79,6 +92,30 @@ export const router = createBrowserRouter([
             children: [
               { index: true, loader: clearFlowOnStart, element: <HomePage /> },
               ...flowRoutes,
+              {
+                path: 'my-images',
+                lazy: () =>
+                  import('@/features/library/components/MyImagesPage').then((m) => ({ Component: m.MyImagesPage })),
+              },
+              {
+                path: 'showcase',
+                lazy: () =>
+                  import('@/features/showcase/components/ShowcasePage').then((m) => ({ Component: m.ShowcasePage })),
+              },
+              {
+                path: 'dashboard',
+                lazy: () =>
+                  import('@/features/dashboard/components/DashboardPage').then((m) => ({ Component: m.DashboardPage })),
+              },
+              {
+                path: 'help',
+                lazy: () => import('@/features/support/components/HelpPage').then((m) => ({ Component: m.HelpPage })),
+              },
+              {
+                path: 'contact',
+                lazy: () =>
+                  import('@/features/support/components/ContactPage').then((m) => ({ Component: m.ContactPage })),
+              },
               {
                 path: 'user-setting',
                 lazy: () =>

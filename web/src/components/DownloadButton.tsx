@@ -10,9 +10,11 @@ interface DownloadButtonProps {
   fileBaseName: string
   /** Accessible name, e.g. "Download image 1". */
   label: string
+  /** The visible text (default "Download"). */
+  text?: string
 }
 
-export function DownloadButton({ url, storageKey, fileBaseName, label }: DownloadButtonProps) {
+export function DownloadButton({ url, storageKey, fileBaseName, label, text = 'Download' }: DownloadButtonProps) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
 
@@ -39,7 +41,7 @@ export function DownloadButton({ url, storageKey, fileBaseName, label }: Downloa
         data-testid="download-button"
       >
         {busy ? <Spinner label="Downloading" /> : <IconDownload size={16} />}
-        Download
+        {text}
       </button>
       {error && (
         <p className="download__error" role="alert">

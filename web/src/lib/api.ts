@@ -23,6 +23,7 @@ import {
   setGuestToken,
   setUserToken,
 } from './identity'
+import { IMAGE_EDIT_API_KEY, IMAGE_EDIT_TIMEOUT_MS } from '@/config'
 
 export class ApiError extends Error {
   readonly status: number
@@ -159,6 +160,8 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
     ...opts.headers,
   }
   if (token) headers.Authorization = `Bearer ${token}`
+  const imageEdit = isImageEditPath(path)
+  if (imageEdit && IMAGE_EDIT_API_KEY) headers['x-api-key'] = IMAGE_EDIT_API_KEY
 
   let body: BodyInit | undefined
   if (opts.form) {
@@ -173,13 +176,27 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
       method: opts.method ?? (body ? 'POST' : 'GET'),
       headers,
       body,
-      signal: opts.signal,
+      signal: imageEdit ? withTimeout(opts.signal, IMAGE_EDIT_TIMEOUT_MS) : opts.signal,
       credentials: opts.credentials ?? 'same-origin',
     })
   } catch (err) {
+    if (err instanceof DOMException && err.name === 'TimeoutError') {
+      throw new ApiError(0, 'The server took too long to answer. Please try again.')
+    }
     if (isAbortError(err)) throw err
     throw new ApiError(0, FALLBACK_MESSAGES[0]!)
   }
+}
+
+/** The image edit API (spec §7): its own api key header and a 600000 ms request timeout. */
+export function isImageEditPath(path: string): boolean {
+  return path.startsWith('/imageedit/')
+}
+
+/** The caller's signal (if any) combined with a deadline. */
+function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
+  const deadline = AbortSignal.timeout(ms)
+  return signal ? AbortSignal.any([signal, deadline]) : deadline
 }
 
 // ---------------------------------------------------------------------------
@@ -234,7 +251,11 @@ function unwrap<T>(payload: unknown): T {
   return payload as T
 }
 
-export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+/**
+ * A server call with the same headers, session renewal and error handling as `request`, that
+ * answers the Response itself: for bodies read as a stream (a ZIP with download progress).
+ */
+export async function requestResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   const useAuth = opts.auth !== false
   const userToken = useAuth ? getUserToken() : null
   let token = userToken ?? (useAuth ? await ensureGuestToken() : null)
@@ -261,6 +282,11 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   }
 
   if (!res.ok) throw await readError(res)
+  return res
+}
+
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await requestResponse(path, opts)
   if (res.status === 204) return undefined as T
 
   let payload: unknown

@@ -20,11 +20,16 @@ export function downloadName(base: string, keyOrUrl: string, blobType?: string):
  */
 export async function downloadFile(url: string, baseName: string, key?: string): Promise<void> {
   const blob = await fetchBlob(url)
+  saveBlob(blob, downloadName(baseName, key ?? url, blob.type))
+}
+
+/** Saves bytes already in the browser as a file (through a same-origin object URL). */
+export function saveBlob(blob: Blob, fileName: string): void {
   const objectUrl = URL.createObjectURL(blob)
   try {
     const a = document.createElement('a')
     a.href = objectUrl
-    a.download = downloadName(baseName, key ?? url, blob.type)
+    a.download = fileName
     a.rel = 'noopener'
     document.body.appendChild(a)
     a.click()

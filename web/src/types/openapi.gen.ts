@@ -24,6 +24,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Items
+         * @description Every digital model (or background), published or not, in the pickers' order.
+         */
+        get: operations["list_items_api_v1_admin_catalog_get"];
+        put?: never;
+        /**
+         * Upload
+         * @description Add a photo, unpublished. JPEG, PNG or WebP, at least 768 px on the short side; a
+         *     digital model's photo must show exactly one person (422 with the reason otherwise).
+         */
+        post: operations["upload_api_v1_admin_catalog_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete
+         * @description Delete an item and its photo and thumbnail (not the built-in backgrounds).
+         */
+        delete: operations["delete_api_v1_admin_catalog__itemId__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update
+         * @description Rename, recategorise, show or hide, publish or unpublish (only the fields given).
+         */
+        patch: operations["update_api_v1_admin_catalog__itemId__patch"];
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/{itemId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move
+         * @description Move an item one place up or down; answers the kind's whole list in its new order.
+         */
+        post: operations["move_api_v1_admin_catalog__itemId__move_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/edits/{taskId}": {
         parameters: {
             query?: never;
@@ -344,6 +413,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inquiry
+         * @description Keep the inquiry and mail it to sales. Every field is required; `contact` is digits
+         *     only. Works signed in or not; rate limited per address (429).
+         */
+        post: operations["inquiry_api_v1_inquiry_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/model": {
         parameters: {
             query?: never;
@@ -353,9 +443,114 @@ export interface paths {
         };
         /**
          * List Models
-         * @description Digital models, a page at a time.
+         * @description Published digital models, a page at a time; `category` filters (empty: all).
          */
         get: operations["list_models_api_v1_model_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Model Categories
+         * @description The categories of the published digital models, for the picker's filter.
+         */
+        get: operations["model_categories_api_v1_model_categories_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checkout
+         * @description Start paying for a plan (signed-in users). The price comes from the plan, never from the
+         *     request; open `checkoutUrl` to pay.
+         */
+        post: operations["checkout_api_v1_payment_checkout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/order/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Order
+         * @description One of the caller's orders: pending until paid and credited, or failed / canceled.
+         */
+        get: operations["get_order_api_v1_payment_order__orderId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/webhook/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Webhook
+         * @description The payment provider's events. The signature (Stripe-Signature) is checked on the raw
+         *     body before anything is read: 400 when it does not match. A repeated event changes
+         *     nothing (`duplicate`).
+         */
+        post: operations["webhook_api_v1_payment_webhook__provider__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Pricing
+         * @description The plans of a catalogue version. Without `currency`: INR for visitors from India
+         *     (Accept-Language with an IN region, or `x-timezone: Asia/Kolkata`), USD otherwise.
+         *     Prices (`rateInfo[].value`) are integers in minor units. No login needed.
+         */
+        get: operations["get_pricing_api_v1_pricing_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -564,7 +759,7 @@ export interface paths {
         };
         /**
          * Seed
-         * @description Backgrounds (built-ins first) or models, a page at a time.
+         * @description Published backgrounds (built-ins first) or models, a page at a time.
          */
         get: operations["seed_imageedit_seed_get"];
         put?: never;
@@ -983,6 +1178,35 @@ export interface components {
             /** Token */
             token: string;
         };
+        /**
+         * AdminCatalogEntry
+         * @description A catalog item as operators see it: published or not, in the pickers' order.
+         */
+        AdminCatalogEntry: {
+            /** Id */
+            _id: string;
+            /** Builtin */
+            builtin: boolean;
+            /** Category */
+            category: string;
+            /** Name */
+            name: string;
+            /** Published */
+            published: boolean;
+            /** Sort */
+            sort: number;
+            /** Thumbnailurl */
+            thumbnailUrl: string;
+            type: components["schemas"]["CatalogKind"];
+            /** Url */
+            url: string;
+            visibility: components["schemas"]["CatalogVisibility"];
+        };
+        /** AdminCatalogList */
+        AdminCatalogList: {
+            /** Items */
+            items: components["schemas"]["AdminCatalogEntry"][];
+        };
         /** AdminGeneration */
         AdminGeneration: {
             generation: components["schemas"]["ServiceView"];
@@ -1040,6 +1264,30 @@ export interface components {
              */
             inputFiles: (string)[];
         };
+        /** Body_upload_api_v1_admin_catalog_post */
+        Body_upload_api_v1_admin_catalog_post: {
+            /**
+             * Category
+             * @default
+             */
+            category: string;
+            /** File */
+            file: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "model" | "background";
+            /** Name */
+            name: string;
+        };
+        /** CatalogDeleted */
+        CatalogDeleted: {
+            /** Id */
+            _id: string;
+            /** Removedobjects */
+            removedObjects: number;
+        };
         /** CatalogEntry */
         CatalogEntry: {
             /** Id */
@@ -1056,6 +1304,70 @@ export interface components {
             type: string;
             /** Url */
             url: string;
+        };
+        /**
+         * CatalogKind
+         * @enum {string}
+         */
+        CatalogKind: "model" | "background" | "sample";
+        /** CatalogMoveBody */
+        CatalogMoveBody: {
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "up" | "down";
+        };
+        /**
+         * CatalogUpdateBody
+         * @description Only the fields given change.
+         */
+        CatalogUpdateBody: {
+            /** Category */
+            category?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Published */
+            published?: boolean | null;
+            visibility?: components["schemas"]["CatalogVisibility"] | null;
+        };
+        /**
+         * CatalogVisibility
+         * @description Who a catalog item is listed for: everyone, or nobody yet (kept for a per-customer
+         *     catalog). The public pickers list public items only.
+         * @enum {string}
+         */
+        CatalogVisibility: "public" | "private";
+        /** CategoryList */
+        CategoryList: {
+            /** Items */
+            items: string[];
+        };
+        /** CheckoutBody */
+        CheckoutBody: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * Piid
+             * @description The plan's `_id`.
+             */
+            piid: string;
+            /**
+             * Rcid
+             * @description The rate's `rateCode`.
+             */
+            rcid: string;
+            /**
+             * Redirectby
+             * @description A path of this site to go to after paying.
+             */
+            redirectby?: string | null;
+        };
+        /** CheckoutStarted */
+        CheckoutStarted: {
+            /** Checkouturl */
+            checkoutUrl: string;
+            /** Orderid */
+            orderId: string;
         };
         /** CodeBody */
         CodeBody: {
@@ -1147,6 +1459,12 @@ export interface components {
             /** Showcased */
             showcased: boolean;
         };
+        /**
+         * Currency
+         * @description Prices are integers in the currency's minor unit (paise, cents), never floats.
+         * @enum {string}
+         */
+        Currency: "INR" | "USD";
         /** Deleted */
         Deleted: {
             /** Removedobjects */
@@ -1163,6 +1481,14 @@ export interface components {
         Envelope_AccessToken_: {
             data: components["schemas"]["AccessToken"];
         };
+        /** Envelope[AdminCatalogEntry] */
+        Envelope_AdminCatalogEntry_: {
+            data: components["schemas"]["AdminCatalogEntry"];
+        };
+        /** Envelope[AdminCatalogList] */
+        Envelope_AdminCatalogList_: {
+            data: components["schemas"]["AdminCatalogList"];
+        };
         /** Envelope[AdminGenerationList] */
         Envelope_AdminGenerationList_: {
             data: components["schemas"]["AdminGenerationList"];
@@ -1170,6 +1496,18 @@ export interface components {
         /** Envelope[AppConfig] */
         Envelope_AppConfig_: {
             data: components["schemas"]["AppConfig"];
+        };
+        /** Envelope[CatalogDeleted] */
+        Envelope_CatalogDeleted_: {
+            data: components["schemas"]["CatalogDeleted"];
+        };
+        /** Envelope[CategoryList] */
+        Envelope_CategoryList_: {
+            data: components["schemas"]["CategoryList"];
+        };
+        /** Envelope[CheckoutStarted] */
+        Envelope_CheckoutStarted_: {
+            data: components["schemas"]["CheckoutStarted"];
         };
         /** Envelope[ContactSent] */
         Envelope_ContactSent_: {
@@ -1207,6 +1545,10 @@ export interface components {
         Envelope_GuestLogin_: {
             data: components["schemas"]["GuestLogin"];
         };
+        /** Envelope[InquirySent] */
+        Envelope_InquirySent_: {
+            data: components["schemas"]["InquirySent"];
+        };
         /** Envelope[LoggedIn] */
         Envelope_LoggedIn_: {
             data: components["schemas"]["LoggedIn"];
@@ -1223,9 +1565,17 @@ export interface components {
         Envelope_Ok_: {
             data: components["schemas"]["Ok"];
         };
+        /** Envelope[OrderView] */
+        Envelope_OrderView_: {
+            data: components["schemas"]["OrderView"];
+        };
         /** Envelope[PresignedUpload] */
         Envelope_PresignedUpload_: {
             data: components["schemas"]["PresignedUpload"];
+        };
+        /** Envelope[Pricing] */
+        Envelope_Pricing_: {
+            data: components["schemas"]["Pricing"];
         };
         /** Envelope[SampleList] */
         Envelope_SampleList_: {
@@ -1282,6 +1632,10 @@ export interface components {
         /** Envelope[Verified] */
         Envelope_Verified_: {
             data: components["schemas"]["Verified"];
+        };
+        /** Envelope[WebhookAck] */
+        Envelope_WebhookAck_: {
+            data: components["schemas"]["WebhookAck"];
         };
         /** Envelope[list[TaskView]] */
         Envelope_list_TaskView__: {
@@ -1397,6 +1751,30 @@ export interface components {
             /** Fingerprintid */
             fingerprintId?: string | null;
         };
+        /** InquiryBody */
+        InquiryBody: {
+            /**
+             * Contact
+             * @description Digits only.
+             */
+            contact: string;
+            /** Email */
+            email: string;
+            /**
+             * Identifier
+             * @description Where the form was sent from.
+             */
+            identifier: string;
+            /** Name */
+            name: string;
+            /** Organization */
+            organization: string;
+        };
+        /** InquirySent */
+        InquirySent: {
+            /** Id */
+            id: number;
+        };
         /** LoggedIn */
         LoggedIn: {
             /** Token */
@@ -1443,6 +1821,47 @@ export interface components {
             /** Ok */
             ok: boolean;
         };
+        /** OrderPlan */
+        OrderPlan: {
+            /** Id */
+            _id: string;
+            interval: components["schemas"]["RateInterval"];
+            kind: components["schemas"]["PlanKind"];
+            /** Name */
+            name: string;
+            /** Ratecode */
+            rateCode: string;
+        };
+        /**
+         * OrderStatus
+         * @description A checkout's life: pending until the provider says paid (and the credits are granted),
+         *     failed (declined, or the payment did not match the order) or canceled.
+         * @enum {string}
+         */
+        OrderStatus: "pending" | "paid" | "failed" | "canceled";
+        /**
+         * OrderView
+         * @description `amount` is in minor units; `credits` are the paid credits the order grants.
+         */
+        OrderView: {
+            /** Amount */
+            amount: number;
+            /** Createdat */
+            createdAt: string;
+            /** Credits */
+            credits: number;
+            currency: components["schemas"]["Currency"];
+            /** Orderid */
+            orderId: string;
+            /** Paidat */
+            paidAt?: string | null;
+            plan: components["schemas"]["OrderPlan"];
+            /** Reason */
+            reason?: string | null;
+            /** Redirectby */
+            redirectby?: string | null;
+            status: components["schemas"]["OrderStatus"];
+        };
         /** Output */
         Output: {
             /** Key */
@@ -1459,6 +1878,12 @@ export interface components {
             /** Newpassword */
             newPassword: string;
         };
+        /**
+         * PlanKind
+         * @description A one-time credit pack, or a monthly subscription plan.
+         * @enum {string}
+         */
+        PlanKind: "pack" | "subscription";
         /** PresignedUpload */
         PresignedUpload: {
             /** Id */
@@ -1468,6 +1893,51 @@ export interface components {
             /** Url */
             url: string;
         };
+        /** Pricing */
+        Pricing: {
+            currency: components["schemas"]["Currency"];
+            /** Planversion */
+            planVersion: number;
+            /** Pricinginfo */
+            pricingInfo: components["schemas"]["PricingPlan"][];
+        };
+        /** PricingPlan */
+        PricingPlan: {
+            /** Id */
+            _id: string;
+            currency: components["schemas"]["Currency"];
+            /** Featurelist */
+            featureList: string[];
+            kind: components["schemas"]["PlanKind"];
+            /** Name */
+            name: string;
+            /** Rateinfo */
+            rateInfo: components["schemas"]["RateInfo"][];
+        };
+        /** RateConfig */
+        RateConfig: {
+            /** Credits */
+            credits: number;
+        };
+        /**
+         * RateInfo
+         * @description One price of a plan. `value` is an integer in the currency's minor unit (paise,
+         *     cents): 149900 INR is ₹1,499.00.
+         */
+        RateInfo: {
+            config: components["schemas"]["RateConfig"];
+            interval: components["schemas"]["RateInterval"];
+            /** Ratecode */
+            rateCode: string;
+            /** Value */
+            value: number;
+        };
+        /**
+         * RateInterval
+         * @description How often a rate is charged: once (a pack) or every month (a plan).
+         * @enum {string}
+         */
+        RateInterval: "once" | "month";
         /**
          * Rating
          * @description A user's verdict on one generated image.
@@ -1629,6 +2099,11 @@ export interface components {
         };
         /** TaskView */
         TaskView: {
+            /**
+             * Comment
+             * @default
+             */
+            comment: string;
             edited?: components["schemas"]["Output"] | null;
             /** Error */
             error: string | null;
@@ -1640,6 +2115,7 @@ export interface components {
             outputs: components["schemas"]["Output"][];
             /** Progress */
             progress: number;
+            rating?: components["schemas"]["Rating"] | null;
             /**
              * Shared
              * @default false
@@ -1671,6 +2147,11 @@ export interface components {
             /** Key */
             key: string;
         };
+        /**
+         * UserRole
+         * @enum {string}
+         */
+        UserRole: "user" | "admin";
         /** UserUpdateBody */
         UserUpdateBody: {
             /** Name */
@@ -1680,6 +2161,8 @@ export interface components {
         UserView: {
             /** Createdat */
             createdAt: string;
+            /** @default user */
+            role: components["schemas"]["UserRole"];
             /** Useremail */
             userEmail: string;
             /** Userid */
@@ -1691,6 +2174,13 @@ export interface components {
         Verified: {
             /** Verified */
             verified: boolean;
+        };
+        /** WebhookAck */
+        WebhookAck: {
+            /** Duplicate */
+            duplicate: boolean;
+            /** Received */
+            received: boolean;
         };
         /** ZipBody */
         ZipBody: {
@@ -1724,6 +2214,276 @@ export interface operations {
                     "application/json": {
                         [key: string]: string;
                     };
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_items_api_v1_admin_catalog_get: {
+        parameters: {
+            query?: {
+                kind?: "model" | "background";
+            };
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AdminCatalogList_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upload_api_v1_admin_catalog_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_upload_api_v1_admin_catalog_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AdminCatalogEntry_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_api_v1_admin_catalog__itemId__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CatalogDeleted_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_api_v1_admin_catalog__itemId__patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogUpdateBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AdminCatalogEntry_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    move_api_v1_admin_catalog__itemId__move_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogMoveBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AdminCatalogList_"];
                 };
             };
             /** @description Missing or expired token */
@@ -2591,6 +3351,59 @@ export interface operations {
             };
         };
     };
+    inquiry_api_v1_inquiry_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InquirySent_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_models_api_v1_model_get: {
         parameters: {
             query?: {
@@ -2614,6 +3427,261 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ModelPage_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    model_categories_api_v1_model_categories_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CategoryList_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkout_api_v1_payment_checkout_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CheckoutStarted_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_order_api_v1_payment_order__orderId__get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderView_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_api_v1_payment_webhook__provider__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookAck_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_pricing_api_v1_pricing_get: {
+        parameters: {
+            query?: {
+                planVersion?: number;
+                currency?: components["schemas"]["Currency"] | null;
+            };
+            header?: {
+                "accept-language"?: string | null;
+                "x-timezone"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Pricing_"];
                 };
             };
             /** @description Missing or expired token */

@@ -4,7 +4,8 @@ import { useAuth } from '@/hooks/useAuth'
 import { useCredits } from '@/hooks/useCredits'
 import { IconCalendar, IconCoins, IconLogin, IconLogout } from '@/components/ui/icons'
 import { formatCredits } from '@/lib/format'
-import { BOTTOM_ITEMS, FLOW_PATHS, TOP_ITEMS, type NavItem } from './navItems'
+import { useIsAdmin } from '@/hooks/useIsAdmin'
+import { ADMIN_ITEMS, BOTTOM_ITEMS, FLOW_PATHS, TOP_ITEMS, type NavItem } from './navItems'
 
 interface SidebarProps {
   /** rail: the fixed desktop/tablet sidebar; drawer: the mobile menu panel. */
@@ -35,6 +36,7 @@ export function Sidebar({ variant, onNavigate }: SidebarProps) {
   const { isAuthenticated, openLoginPopup } = useAuth()
   const navigate = useNavigate()
   const { data: credits } = useCredits()
+  const { isAdmin } = useIsAdmin({ enabled: isAuthenticated })
   const visible = (items: NavItem[]) => items.filter((i) => !i.requiresAuth || isAuthenticated)
   const total = credits ? formatCredits(credits.total) : '–'
   const creditLabel = credits ? `Credit: ${total} credits available` : 'Credit: balance loading'
@@ -54,28 +56,38 @@ export function Sidebar({ variant, onNavigate }: SidebarProps) {
         ))}
       </ul>
 
+      {isAdmin && (
+        <ul className="nav-list nav-list--admin" aria-label="Operators">
+          {ADMIN_ITEMS.map((item) => (
+            <Item key={item.to} item={item} onNavigate={onNavigate} />
+          ))}
+        </ul>
+      )}
+
       <div className="sidebar__spacer" />
 
       <ul className="nav-list">
-        <li>
-          <NavLink
-            // Guests top up on the pricing page; accounts see their balance in the settings.
-            to={isAuthenticated ? '/user-setting?from=credit' : '/subscription'}
-            className="nav-link nav-link--credit"
-            title={creditLabel}
-            aria-label={creditLabel}
-            data-testid="nav-credit"
-            onClick={onNavigate}
-          >
-            <span className="nav-link__icon">
-              <IconCoins />
-            </span>
-            <span className="nav-link__label">Credit</span>
-            <span className="credit-badge" data-testid="credit-total">
-              {total}
-            </span>
-          </NavLink>
-        </li>
+        {/* Credit: signed-in users only (spec §6); guests see their balance where they spend it. */}
+        {isAuthenticated && (
+          <li>
+            <NavLink
+              to="/user-setting?from=credit"
+              className="nav-link nav-link--credit"
+              title={creditLabel}
+              aria-label={creditLabel}
+              data-testid="nav-credit"
+              onClick={onNavigate}
+            >
+              <span className="nav-link__icon">
+                <IconCoins />
+              </span>
+              <span className="nav-link__label">Credit</span>
+              <span className="credit-badge" data-testid="credit-total">
+                {total}
+              </span>
+            </NavLink>
+          </li>
+        )}
         {visible(BOTTOM_ITEMS).map((item) => (
           <Item key={item.to} item={item} onNavigate={onNavigate} />
         ))}

@@ -16,6 +16,8 @@ export interface NavItem {
   icon: ReactNode
   /** Only shown to logged-in users (spec §6). */
   requiresAuth?: boolean
+  /** Only shown to operators (role admin); the server checks every admin call anyway. */
+  requiresAdmin?: boolean
   testId: string
 }
 
@@ -31,6 +33,12 @@ export const BOTTOM_ITEMS: NavItem[] = [
   { to: '/contact', label: 'Contact Us', icon: <IconMail />, testId: 'nav-contact' },
   { to: '/help', label: 'Help & Support', icon: <IconHelp />, testId: 'nav-help' },
   { to: '/user-setting', label: 'User Setting', icon: <IconUser />, requiresAuth: true, testId: 'nav-user-setting' },
+]
+
+/** Operators' pages (outside the app shell, spec §2); listed only for admins. */
+export const ADMIN_ITEMS: NavItem[] = [
+  { to: '/digital-models', label: 'Digital Models', icon: <IconUser />, requiresAdmin: true, testId: 'nav-admin-digital-models' },
+  { to: '/admin-showcase', label: 'Curate Showcase', icon: <IconSparkle />, requiresAdmin: true, testId: 'nav-admin-showcase' },
 ]
 
 /** The steps of "Create New Image"; the sidebar entry stays active on all of them. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { GeneratedJob } from '@/stores/stepsFlow'
-import type { Task } from '@/types/api'
+import type { ServiceJob, Task } from '@/types/api'
 import { nextPollDelay } from './api/pollTasks'
-import { jobFinished, mergeTasks, queuedTask, taskState } from './jobs'
+import { downloadImages, jobFinished, mergeTasks, queuedTask, serviceSettled, taskState } from './jobs'
 
 const task = (taskId: string, status: Task['status'], progress = 0): Task => ({ ...queuedTask(taskId), status, progress })
 
@@ -53,5 +53,38 @@ describe('long-poll pacing', () => {
   it('backs off after errors, up to 10 s', () => {
     expect(nextPollDelay({ ...idle, status: 'error', errorUpdateCount: 1 })).toBe(1400)
     expect(nextPollDelay({ ...idle, status: 'error', errorUpdateCount: 10 })).toBe(10_000)
+  })
+})
+
+describe('the output page (from the server)', () => {
+  const output = (key: string) => ({ key, url: `https://s3/${key}`, thumbnailUrl: `https://s3/t/${key}` })
+  const service = (status: ServiceJob['status'], tasks: Task[]): ServiceJob => ({
+    serviceId: 's',
+    service: 'bodySwap',
+    status,
+    credits: tasks.length,
+    modelId: null,
+    backgroundId: null,
+    error: null,
+    createdAt: '',
+    completedAt: null,
+    tasks,
+  })
+
+  it('is settled only when the generation and every image have ended', () => {
+    expect(serviceSettled(service('completed', [task('a', 'completed'), task('b', 'failed')]))).toBe(true)
+    expect(serviceSettled(service('running', [task('a', 'completed')]))).toBe(false)
+    expect(serviceSettled(service('completed', [task('a', 'running')]))).toBe(false)
+  })
+
+  it('fills the download store with the originals and the retouched versions', () => {
+    const a = { ...task('a', 'completed'), outputs: [output('out/a.jpg')], edited: output('edits/a.jpg') }
+    const b = { ...task('b', 'completed'), outputs: [output('out/b.jpg')] }
+    const data = downloadImages(service('completed', [a, b, task('c', 'failed')]))
+    expect(data.generatedImages.map((i) => [i.taskId, i.key])).toEqual([
+      ['a', 'out/a.jpg'],
+      ['b', 'out/b.jpg'],
+    ])
+    expect(data.manualEditingImages.map((i) => [i.taskId, i.key])).toEqual([['a', 'edits/a.jpg']])
   })
 })

@@ -1,5 +1,6 @@
+import type { DownloadData } from '@/stores/download'
 import type { GeneratedJob } from '@/stores/stepsFlow'
-import type { Task } from '@/types/api'
+import type { ServiceJob, Task } from '@/types/api'
 
 /** A task the server has not reported yet. */
 export function queuedTask(taskId: string): Task {
@@ -13,6 +14,7 @@ export function queuedTask(taskId: string): Task {
     outputs: [],
     error: null,
     shared: false,
+    comment: '',
   }
 }
 
@@ -39,4 +41,17 @@ export function taskState(taskIds: string[], tasks: Task[]): string {
       return t ? `${t.status}:${t.progress}` : 'queued:0'
     })
     .join(',')
+}
+
+/** A generation as the server reports it is over: its status and every task are terminal. */
+export function serviceSettled(service: ServiceJob): boolean {
+  return (service.status === 'completed' || service.status === 'failed') && service.tasks.every(isTerminal)
+}
+
+/** The images of a generation for the download store: originals, and retouched versions. */
+export function downloadImages(service: ServiceJob): DownloadData {
+  return {
+    generatedImages: service.tasks.flatMap((t) => t.outputs.map((o) => ({ ...o, taskId: t.taskId }))),
+    manualEditingImages: service.tasks.flatMap((t) => (t.edited ? [{ ...t.edited, taskId: t.taskId }] : [])),
+  }
 }

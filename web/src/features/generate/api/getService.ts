@@ -1,20 +1,25 @@
-import { useQueries } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
+import { POLL_INTERVAL_MS } from '@/config'
 import { api } from '@/lib/api'
 import type { ServiceJob } from '@/types/api'
+import { serviceSettled } from '../jobs'
+
+/** How often the output page asks again while the generation is still going. */
+export const SERVICE_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
 
 export function getService(serviceId: string, signal?: AbortSignal): Promise<ServiceJob> {
   return api.get<ServiceJob>(`/imageedit/service/${encodeURIComponent(serviceId)}`, undefined, signal)
 }
 
 /**
- * The server's view of each generation (fresh output links: they are short-lived
- * presigned URLs). Refetched when the window regains focus.
+ * One generation as the server has it (so a reload, another tab or another device show the
+ * same results), refreshed until it has settled. Output links are short-lived presigned URLs:
+ * the query also refetches when the window regains focus.
  */
-export function useServices(serviceIds: string[]) {
-  return useQueries({
-    queries: serviceIds.map((serviceId) => ({
-      queryKey: ['service', serviceId],
-      queryFn: ({ signal }: { signal: AbortSignal }) => getService(serviceId, signal),
-    })),
+export function useService(serviceId: string) {
+  return useQuery({
+    queryKey: ['service', serviceId],
+    queryFn: ({ signal }) => getService(serviceId, signal),
+    refetchInterval: (query) => (query.state.data && !serviceSettled(query.state.data) ? SERVICE_REFRESH_MS : false),
   })
 }

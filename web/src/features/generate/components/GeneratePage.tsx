@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { ProgressBar } from '@/components/ui/ProgressBar'
@@ -92,6 +92,21 @@ export function GeneratePage() {
   const pollWarning = useJobPolling(job)
   const running = job ? !jobFinished(job) : false
 
+  // A generation this page saw running opens on the output page (from the server, by its id)
+  // once it has ended with at least one image; if every image failed, the reasons stay here.
+  const watched = useRef<string | null>(null)
+  useEffect(() => {
+    if (!job) return
+    if (!jobFinished(job)) {
+      watched.current = job.serviceId
+      return
+    }
+    if (watched.current === job.serviceId && job.tasks.some((t) => t.status === 'completed')) {
+      watched.current = null
+      navigate(`/output-image?serviceId=${encodeURIComponent(job.serviceId)}`)
+    }
+  }, [job, navigate])
+
   const generate = async () => {
     if (!requestType || submitting) return
     idempotencyKey.current ??= newUuid()
@@ -142,7 +157,11 @@ export function GeneratePage() {
             <IconArrowLeft size={18} /> Back
           </button>
           {job && !running && completed > 0 && (
-            <Link to="/output-image" className="btn btn--secondary" data-testid="view-results">
+            <Link
+              to={`/output-image?serviceId=${encodeURIComponent(job.serviceId)}`}
+              className="btn btn--secondary"
+              data-testid="view-results"
+            >
               View all results
             </Link>
           )}
@@ -221,7 +240,12 @@ export function GeneratePage() {
               <p className="muted">
                 {pluralize(files.length, 'image')} ·{' '}
                 {requestType === 'bodySwap' ? 'model swap' : 'background replace'}
-                {balance !== undefined && <> · balance {formatCredits(balance)}</>}
+                {balance !== undefined && (
+                  <>
+                    {' · balance '}
+                    <span data-testid="generate-balance">{formatCredits(balance)}</span>
+                  </>
+                )}
               </p>
               {costError && (
                 <Alert

@@ -1,58 +1,141 @@
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { DownloadButton } from '@/components/DownloadButton'
+import { ZipDownloadButton } from '@/components/ZipDownloadButton'
 import { Alert } from '@/components/ui/Alert'
-import { resetFlowAndUploads, stepsFlowAtom, updateJobAtom, type GeneratedJob } from '@/stores/stepsFlow'
-import { useServices } from '../api/getService'
-import { useJobPolling } from '../hooks/useJobPolling'
-import { jobFinished } from '../jobs'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { useAuth } from '@/hooks/useAuth'
+import { ApiError, errorMessage } from '@/lib/api'
+import { pluralize } from '@/lib/format'
+import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
+import { appStore } from '@/stores/appStore'
+import { resetFlowAndUploads, stepsFlowAtom, updateJobAtom } from '@/stores/stepsFlow'
+import type { ServiceJob, Task } from '@/types/api'
+import { useService } from '../api/getService'
+import { downloadImages, isTerminal, mergeTasks } from '../jobs'
+import '../output.css'
 
-function JobResults({ job, index }: { job: GeneratedJob; index: number }) {
-  const outputs = job.tasks.flatMap((t) => t.outputs.map((o, i) => ({ task: t, output: o, i })))
-  const failed = job.tasks.filter((t) => t.status === 'failed')
-  const when = new Date(job.createdAt)
+const SERVICE_TEXT: Record<ServiceJob['service'], string> = {
+  bodySwap: 'Model swap',
+  burstreplace: 'Background replace',
+}
+
+function formatWhen(iso: string): string {
+  const when = new Date(iso)
+  return Number.isNaN(when.getTime()) ? '' : when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+function overallProgress(tasks: Task[]): number {
+  if (!tasks.length) return 0
+  return tasks.reduce((sum, t) => sum + (isTerminal(t) ? 100 : t.progress || 0), 0) / tasks.length
+}
+
+function Header({ onCreateAnother }: { onCreateAnother: () => void }) {
   return (
-    <section className="section" aria-labelledby={`job-${job.serviceId}`}>
+    <header className="page-header page-header--row">
+      <div>
+        <h1>Your generated images</h1>
+        <p className="page-header__sub">Download the ones you want to keep. This page shows the same results on any tab or device.</p>
+      </div>
+      <button type="button" className="btn btn--primary" onClick={onCreateAnother} data-testid="create-another">
+        Create another image
+      </button>
+    </header>
+  )
+}
+
+function Results({ service }: { service: ServiceJob }) {
+  const { isAuthenticated } = useAuth()
+  const done = service.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
+  const failed = service.tasks.filter((t) => t.status === 'failed')
+  const running = !service.tasks.every(isTerminal)
+
+  return (
+    <section className="section" aria-labelledby="generation-heading" data-testid="output-results" data-service-id={service.serviceId}>
       <div className="job__header">
-        <h2 id={`job-${job.serviceId}`} className="section__title">
-          Generation {index}
+        <h2 id="generation-heading" className="section__title">
+          {SERVICE_TEXT[service.service]}
         </h2>
-        <p className="muted">
-          {[job.modelName && `Model: ${job.modelName}`, job.backgroundName && `Background: ${job.backgroundName}`]
-            .filter(Boolean)
-            .join(' · ')}
-          {Number.isNaN(when.getTime()) ? '' : ` · ${when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`}
+        <p className="muted" aria-live="polite" data-testid="output-summary">
+          {formatWhen(service.createdAt)} · {done.length} of {pluralize(service.tasks.length, 'image')} ready
+          {failed.length ? `, ${failed.length} failed` : ''}
         </p>
       </div>
-      {!jobFinished(job) && (
+
+      {running && (
         <Alert tone="info" title="Still generating">
-          <Link to="/generate">See progress</Link>
+          This page updates by itself.
+          <ProgressBar value={overallProgress(service.tasks)} label="Overall progress" testId="overall-progress" />
         </Alert>
       )}
-      {outputs.length > 0 && (
+
+      {done.length > 0 && (
+        <div className="output-actions">
+          <ZipDownloadButton
+            taskIds={done.map((t) => t.taskId)}
+            label={done.length > 1 ? `Download all (${done.length})` : 'Download all'}
+            variant="secondary"
+            testId="download-all"
+          />
+          {isAuthenticated && (
+            <Link to="/my-images" className="btn btn--ghost">
+              All my images
+            </Link>
+          )}
+        </div>
+      )}
+
+      {done.length > 0 && (
         <ul className="output-grid">
-          {outputs.map(({ task, output, i }, n) => (
-            <li key={`${task.taskId}-${i}`} className="output">
-              <a href={output.url} target="_blank" rel="noreferrer" className="output__media">
-                <img src={output.thumbnailUrl || output.url} alt={`Generated image ${n + 1}`} data-testid="output-image" />
-              </a>
-              <DownloadButton
-                url={output.url}
-                storageKey={output.key}
-                fileBaseName={`metamodel-${task.taskId}${i ? `-${i + 1}` : ''}`}
-                label={`Download generated image ${n + 1}`}
-              />
-            </li>
-          ))}
+          {done.flatMap((task, i) => {
+            const output = task.outputs[0]!
+            const number = i + 1
+            const items = [
+              <li key={task.taskId} className="output" data-testid="output-item" data-task-id={task.taskId}>
+                <a href={output.url} target="_blank" rel="noreferrer" className="output__media" aria-label={`Open generated image ${number} full size`}>
+                  <img src={output.thumbnailUrl || output.url} alt={`Generated image ${number}`} data-testid="output-image" />
+                </a>
+                <DownloadButton
+                  url={output.url}
+                  storageKey={output.key}
+                  fileBaseName={`metamodel-${task.taskId}`}
+                  label={`Download generated image ${number}`}
+                />
+              </li>,
+            ]
+            if (task.edited) {
+              const edited = task.edited
+              items.push(
+                <li key={`${task.taskId}-edited`} className="output" data-testid="edited-item" data-task-id={task.taskId}>
+                  <a href={edited.url} target="_blank" rel="noreferrer" className="output__media" aria-label={`Open the edited image ${number} full size`}>
+                    <img src={edited.thumbnailUrl || edited.url} alt={`Edited image ${number}`} />
+                    <span className="status-pill status-pill--completed output__badge" data-testid="edited-badge">
+                      Edited
+                    </span>
+                  </a>
+                  <DownloadButton
+                    url={edited.url}
+                    storageKey={edited.key}
+                    fileBaseName={`metamodel-${task.taskId}-edited`}
+                    label={`Download the edited image ${number}`}
+                    text="Download edited"
+                  />
+                </li>,
+              )
+            }
+            return items
+          })}
         </ul>
       )}
+
       {failed.length > 0 && (
         <ul className="failure-list">
           {failed.map((t) => (
             <li key={t.taskId}>
-              <Alert tone="error" title="An image could not be generated">
-                {t.error || 'Unknown error.'}
+              <Alert tone="error" title="An image could not be generated" testId="output-failure">
+                {t.error || service.error || 'Unknown error.'}
               </Alert>
             </li>
           ))}
@@ -62,56 +145,81 @@ function JobResults({ job, index }: { job: GeneratedJob; index: number }) {
   )
 }
 
-export function OutputImagePage() {
-  const jobs = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
+function Generation({ serviceId }: { serviceId: string }) {
+  const query = useService(serviceId)
   const updateJob = useSetAtom(updateJobAtom)
-  const navigate = useNavigate()
-  const latest = jobs.length ? jobs[jobs.length - 1]! : null
-  useJobPolling(latest)
+  const mergeDownloads = useSetAtom(mergeDownloadAtom)
+  const resetDownloads = useSetAtom(resetDownloadAtom)
+  const service = query.data
 
-  // The server's copy of each job: output URLs may be short-lived presigned links.
-  const services = useServices(jobs.map((j) => j.serviceId))
-  const fetched = services.map((q) => q.data)
-  const fetchedKey = services.map((q) => q.dataUpdatedAt).join(',')
+  // The download store (spec: generatedImages, manualEditingImages) follows what is shown;
+  // this tab's copy of the job too, so going back to /generate shows the same state.
   useEffect(() => {
-    for (const svc of fetched) {
-      if (!svc?.tasks?.length) continue
-      const known = jobs.find((j) => j.serviceId === svc.serviceId)
-      if (known) updateJob({ ...known, tasks: svc.tasks })
-    }
-    // Only when an answer arrives, not on every task update.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetchedKey])
+    if (!service) return
+    mergeDownloads(downloadImages(service))
+    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((j) => j.serviceId === service.serviceId)
+    if (known && service.tasks.length) updateJob({ ...known, tasks: mergeTasks(known, service.tasks) })
+  }, [service, mergeDownloads, updateJob])
+  useEffect(() => () => resetDownloads(), [serviceId, resetDownloads])
+
+  if (query.isPending) return <LoadingBlock label="Loading your images…" />
+  if (!service) {
+    const missing = query.error instanceof ApiError && query.error.status === 404
+    return (
+      <Alert
+        tone="error"
+        title={missing ? 'Generation not found' : 'Your images could not be loaded'}
+        testId="output-error"
+        action={
+          missing ? undefined : (
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void query.refetch()}>
+              Retry
+            </button>
+          )
+        }
+      >
+        {missing
+          ? 'It may have been deleted, or made with another account: log in with the account that made it.'
+          : errorMessage(query.error)}
+      </Alert>
+    )
+  }
+  return <Results service={service} />
+}
+
+export function OutputImagePage() {
+  const [params] = useSearchParams()
+  const serviceId = params.get('serviceId')?.trim() || null
+  const jobs = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
+  const latest = jobs.length ? jobs[jobs.length - 1]!.serviceId : null
+  const navigate = useNavigate()
+  const createAnother = () => {
+    // A new image starts a new flow; these results stay reachable through the link and My Images.
+    resetFlowAndUploads()
+    navigate('/upload-images')
+  }
+
+  // Without an id, this tab's latest generation, with its id in the address (reload, share).
+  if (!serviceId && latest) return <Navigate to={`/output-image?serviceId=${encodeURIComponent(latest)}`} replace />
 
   return (
     <div className="page">
-      <header className="page-header page-header--row">
-        <div>
-          <h1>Your generated images</h1>
-          <p className="page-header__sub">Images from this session. Download the ones you want to keep.</p>
-        </div>
-        <button
-          type="button"
-          className="btn btn--primary"
-          onClick={() => {
-            // A new image starts a new flow; these results stay downloadable until then.
-            resetFlowAndUploads()
-            navigate('/upload-images')
-          }}
-          data-testid="create-another"
-        >
-          Create another image
-        </button>
-      </header>
-      {jobs.length === 0 ? (
-        <div className="empty-state">
-          <p>No images generated yet.</p>
-          <Link to="/generate" className="btn btn--secondary">
-            Go to Generate
-          </Link>
-        </div>
+      <Header onCreateAnother={createAnother} />
+      {serviceId ? (
+        <Generation key={serviceId} serviceId={serviceId} />
       ) : (
-        [...jobs].reverse().map((job, i) => <JobResults key={job.serviceId} job={job} index={jobs.length - i} />)
+        <div className="empty-state" data-testid="output-empty">
+          <p className="empty-state__title">No generation to show</p>
+          <p className="muted">Generate images first, or find earlier ones in My Images.</p>
+          <div className="output-empty__actions">
+            <Link to="/upload-images" className="btn btn--primary">
+              Create New Image
+            </Link>
+            <Link to="/my-images" className="btn btn--secondary">
+              My Images
+            </Link>
+          </div>
+        </div>
       )}
     </div>
   )

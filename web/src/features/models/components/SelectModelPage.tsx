@@ -8,15 +8,28 @@ import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
 import { MODEL_PAGE_SIZE } from '@/config'
 import { FlowShell } from '@/components/FlowShell'
 import { errorMessage } from '@/lib/api'
+import { useIsAdmin } from '@/hooks/useIsAdmin'
 import { mergeFlowAtom, stepsFlowAtom } from '@/stores/stepsFlow'
+import { useModelCategories } from '../api/getModelCategories'
 import { useModels } from '../api/getModels'
+import { ModelsEmpty } from './ModelsEmpty'
+import '../models.css'
 
 export function SelectModelPage() {
   const flow = useAtomValue(stepsFlowAtom)
   const merge = useSetAtom(mergeFlowAtom)
   const navigate = useNavigate()
   const [page, setPage] = useState(1)
-  const { data, error, isFetching, isPlaceholderData, refetch } = useModels(page)
+  // '' means every category (spec §7: GET /api/v1/model `category`).
+  const [category, setCategory] = useState('')
+  const { data, error, isFetching, isPlaceholderData, refetch } = useModels(page, category)
+  const categories = useModelCategories().data?.items ?? []
+  // Asked only when there is nothing to pick: an admin is then sent to /digital-models.
+  const { isAdmin } = useIsAdmin({ enabled: data?.items.length === 0 && !category })
+  const chooseCategory = (next: string) => {
+    setCategory(next)
+    setPage(1)
+  }
   // Loading: the first page, or another page while the previous one stays shown.
   const loading = isFetching && (!data || isPlaceholderData)
 
@@ -69,10 +82,27 @@ export function SelectModelPage() {
 
       {!data && loading && <LoadingBlock label="Loading models…" />}
 
+      {(categories.length > 1 || category) && (
+        <div className="picker__filters" role="group" aria-label="Category" data-testid="model-categories">
+          {['', ...categories].map((c) => (
+            <button
+              key={c || 'all'}
+              type="button"
+              className={`chip${c === category ? ' chip--active' : ''}`}
+              aria-pressed={c === category}
+              onClick={() => chooseCategory(c)}
+              data-testid="model-category"
+            >
+              {c ? c.charAt(0).toUpperCase() + c.slice(1) : 'All'}
+            </button>
+          ))}
+        </div>
+      )}
+
       {data && (
         <div className={`picker${loading ? ' picker--loading' : ''}`} aria-busy={loading}>
           {data.items.length === 0 ? (
-            <p className="empty">No models are available right now.</p>
+            <ModelsEmpty category={category} isAdmin={isAdmin} onShowAll={() => chooseCategory('')} />
           ) : (
             <div className="choice-grid choice-grid--portrait" data-testid="model-grid">
               {data.items.map((m) => (

@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+// Browser test of /admin-showcase: a guest is asked to log in, a user sees "Admins only", and an
+// admin curates a shared output into the showcase, finds a user's generation by email and by
+// service id, sees the server refuse a broken file, and attaches an edited image ("Edited").
+//
+//   BASE_URL=… ADMIN_EMAIL=… USER_EMAIL=… PASSWORD=… OWNER_EMAIL=… SERVICE_ID=… \
+//     SHARED_TASK_ID=… UNSHARED_TASK_ID=… EDIT_IMAGE=/path/edit.jpg BAD_FILE=/path/broken.jpg \
+//     SCREENSHOT_DIR=out/admin-showcase node e2e/admin-showcase.mjs
+//
+// The caller prepares the data (tests/e2e/test_admin_browser.py): the owner's generation with
+// one output shared and one not, and the admin role. Screenshots at 1280, 650 and 390 px are
+// saved in SCREENSHOT_DIR. Prints "N passed, N failed"; exit code 1 on any failure.
+import fs from 'node:fs'
+import path from 'node:path'
+import { chromium } from 'playwright-core'
+
+const env = (name) => {
+  const value = process.env[name]
+  if (!value) {
+    console.error(`${name} is required`)
+    process.exit(2)
+  }
+  return value
+}
+
+const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
+const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'out/admin-showcase')
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const STEP_TIMEOUT_MS = 20_000
+const ADMIN_EMAIL = env('ADMIN_EMAIL')
+const USER_EMAIL = env('USER_EMAIL')
+const PASSWORD = env('PASSWORD')
+const OWNER_EMAIL = env('OWNER_EMAIL')
+const SERVICE_ID = env('SERVICE_ID')
+const SHARED_TASK_ID = env('SHARED_TASK_ID')
+const UNSHARED_TASK_ID = env('UNSHARED_TASK_ID')
+const EDIT_IMAGE = env('EDIT_IMAGE')
+const BAD_FILE = env('BAD_FILE')
+
+// A user's 403 on the admin API is the expected answer; Chromium still logs the status.
+const EXPECTED_STATUS = /Failed to load resource: the server responded with a status of (401|403|422)/
+
+class StepError extends Error {}
+
+function step(name) {
+  console.log(`  • ${name}`)
+}
+
+function fail(message) {
+  throw new StepError(message)
+}
+
+async function expectVisible(locator, what, timeout = STEP_TIMEOUT_MS) {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout })
+  } catch {
+    fail(`${what} did not appear within ${Math.round(timeout / 1000)} s`)
+  }
+}
+
+async function expectBare(page) {
+  if (await page.locator('.rail, .mobile-header, .sidebar').count()) fail('the app shell is shown on /admin-showcase')
+  const back = page.getByTestId('admin-back')
+  if ((await back.getAttribute('href')) !== '/') fail('the page header has no link back to "/"')
+}
+
+async function openPage(context) {
+  const page = await context.newPage()
+  page.setDefaultTimeout(STEP_TIMEOUT_MS)
+  const errors = []
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !EXPECTED_STATUS.test(msg.text())) errors.push(msg.text())
+  })
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`))
+  await page.goto(`${BASE_URL}/admin-showcase`, { waitUntil: 'load' })
+  return { page, errors }
+}
+
+/** Logs in through the page's own prompt (the login modal), staying on /admin-showcase. */
+async function logInFromPrompt(page, email) {
+  await expectVisible(page.getByTestId('admin-login-prompt'), 'the log-in prompt')
+  await page.getByTestId('admin-login').click()
+  await expectVisible(page.getByTestId('login-modal'), 'the login modal')
+  await page.getByTestId('login-email').fill(email)
+  await page.getByTestId('login-password').fill(PASSWORD)
+  await page.getByTestId('login-submit').click()
+  try {
+    await page.getByTestId('login-modal').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS })
+  } catch {
+    fail(`logging in as ${email} did not close the modal`)
+  }
+  if (new URL(page.url()).pathname !== '/admin-showcase') fail(`login left the page for ${page.url()}`)
+}
+
+async function screenshots(page, name) {
+  for (const width of [1280, 650, 390]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.waitForTimeout(150)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    if (overflow > 1) fail(`at ${width}px the page is ${overflow}px wider than the window`)
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+async function lookUp(page, text) {
+  const input = page.getByTestId('lookup-input')
+  await input.fill(text)
+  await input.press('Enter')
+}
+
+const scenarios = [
+  [
+    'a guest is asked to log in, without the app shell',
+    async (context) => {
+      const { page, errors } = await openPage(context)
+      step('the log-in prompt')
+      await expectVisible(page.getByTestId('admin-login-prompt'), 'the log-in prompt')
+      await expectBare(page)
+      await screenshots(page, 'admin-showcase-guest')
+      return errors
+    },
+  ],
+  [
+    'a user who is not an admin sees "Admins only"',
+    async (context) => {
+      const { page, errors } = await openPage(context)
+      step('log in as a plain user from the prompt')
+      await logInFromPrompt(page, USER_EMAIL)
+      step('"Admins only"')
+      await expectVisible(page.getByTestId('admin-only'), '"Admins only"')
+      if (await page.getByTestId('lookup-input').count()) fail('a non-admin sees the lookup')
+      await screenshots(page, 'admin-showcase-user')
+      return errors
+    },
+  ],
+  [
+    'an admin curates a shared output and attaches an edited image',
+    async (context) => {
+      const { page, errors } = await openPage(context)
+      step('log in as the admin from the prompt')
+      await logInFromPrompt(page, ADMIN_EMAIL)
+      await expectBare(page)
+
+      step('the shared output is listed, the unshared one is not')
+      const card = page.getByTestId(`candidate-${SHARED_TASK_ID}`)
+      await expectVisible(card, 'the shared output')
+      if (await page.getByTestId(`candidate-${UNSHARED_TASK_ID}`).count()) fail('an unshared output is listed')
+      const images = await card.locator('img').evaluateAll((els) => els.map((img) => img.naturalWidth))
+      if (images.length !== 2 || images.some((w) => !w)) fail(`the before/after thumbnails did not load (${images})`)
+
+      step('curate it into the showcase')
+      const toggle = card.getByRole('switch')
+      if ((await toggle.getAttribute('aria-checked')) !== 'false') fail('the shared output starts in the showcase')
+      await toggle.click()
+      try {
+        await page.waitForFunction(
+          (id) =>
+            document.querySelector(`[data-testid="candidate-${id}"] [role="switch"]`)?.getAttribute('aria-checked') ===
+            'true',
+          SHARED_TASK_ID,
+          { timeout: STEP_TIMEOUT_MS },
+        )
+      } catch {
+        fail('the curate switch did not turn on')
+      }
+      await expectVisible(page.getByTestId('toast').filter({ hasText: 'Added to the showcase.' }), 'the curate toast')
+
+      step('the lookup refuses junk, then finds the owner by email')
+      await lookUp(page, 'not/an id')
+      await expectVisible(page.getByTestId('lookup-error'), 'the lookup error')
+      await lookUp(page, OWNER_EMAIL)
+      const generation = page.getByTestId(`generation-${SERVICE_ID}`)
+      await expectVisible(generation, "the owner's generation")
+      const temporal = await generation.getByTestId('temporal-link').getAttribute('href')
+      if (!temporal?.endsWith(`/workflows/${SERVICE_ID}`)) fail(`"Open in Temporal" points at ${temporal}`)
+
+      step("a broken file: the server's refusal is shown")
+      const row = generation.getByTestId(`admin-task-${SHARED_TASK_ID}`)
+      await row.getByTestId('attach-edit-input').setInputFiles(BAD_FILE)
+      await expectVisible(row.getByTestId('attach-edit-error'), 'the refusal')
+      const refusal = (await row.getByTestId('attach-edit-error').textContent())?.trim()
+      if (!refusal?.startsWith('The edited image')) fail(`the refusal is not the server's message: "${refusal}"`)
+
+      step('attach the edited image: "Edited"')
+      await row.getByTestId('attach-edit-input').setInputFiles(EDIT_IMAGE)
+      await expectVisible(row.getByTestId('admin-task-edited'), 'the edited image')
+      const badge = (await row.getByTestId('admin-task-edited').textContent())?.trim()
+      if (badge !== 'Edited') fail(`the edited image is labelled "${badge}"`)
+      if (await row.getByTestId('attach-edit-error').count()) fail('the old refusal is still shown')
+
+      step('the same generation by its service id')
+      await lookUp(page, SERVICE_ID)
+      await expectVisible(page.getByTestId(`generation-${SERVICE_ID}`).getByTestId('admin-task-edited'), 'the edit')
+      if ((await page.locator('[data-testid^="generation-"]').count()) !== 1) fail('a service id found several')
+      await screenshots(page, 'admin-showcase-admin')
+      return errors
+    },
+  ],
+]
+
+async function main() {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+  let passed = 0
+  let failed = 0
+  try {
+    for (const [name, run] of scenarios) {
+      console.log(name)
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      try {
+        const errors = await run(context)
+        if (errors.length) fail(`console errors: ${errors.map((e) => e.slice(0, 300)).join(' | ')}`)
+        passed += 1
+        console.log(`✓ ${name}`)
+      } catch (err) {
+        failed += 1
+        console.log(`✗ ${name}: ${err instanceof StepError ? err.message : err.stack}`)
+        const page = context.pages()[0]
+        if (page) {
+          const shot = path.join(SCREENSHOT_DIR, `failure-${failed}.png`)
+          await page.screenshot({ path: shot, fullPage: true }).catch(() => {})
+          console.log(`    screenshot: ${shot}`)
+        }
+      } finally {
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+  }
+  console.log(`${passed} passed, ${failed} failed`)
+  process.exit(failed ? 1 : 0)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { request } from '@/lib/api'
+import type { ApiData } from '@/types/api'
+import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
+
+type Path = '/api/v1/admin/catalog/{itemId}'
+type Deleted = ApiData<Path, 'delete'>
+
+/** Deletes the item with its photo and thumbnail (the built-in backgrounds cannot be). */
+export function deleteCatalogItem(itemId: string): Promise<Deleted> {
+  return request<Deleted>(`/api/v1/admin/catalog/${encodeURIComponent(itemId)}`, { method: 'DELETE' })
+}
+
+export function useDeleteCatalogItem(kind: CatalogKind) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: deleteCatalogItem,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: catalogKeys.list(kind) })
+      for (const queryKey of PICKER_KEYS) void queryClient.invalidateQueries({ queryKey })
+    },
+  })
+}

@@ -1,0 +1,16 @@
+import type { ApiData } from '@/types/api'
+
+export const CATALOG_PATH = '/api/v1/admin/catalog'
+
+/** A digital model or a background as operators see it (published or not). */
+export type AdminCatalogItem = ApiData<typeof CATALOG_PATH, 'get'>['items'][number]
+export type CatalogKind = 'model' | 'background'
+
+/** The query keys of the operators' lists; every change invalidates the kind's list. */
+export const catalogKeys = {
+  all: ['admin', 'catalog'] as const,
+  list: (kind: CatalogKind) => ['admin', 'catalog', kind] as const,
+}
+
+/** What the pickers show changes with every operator's change. */
+export const PICKER_KEYS = [['models'], ['modelCategories'], ['seeds']] as const

@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiData } from '@/types/api'
+import { CATALOG_PATH, catalogKeys, type CatalogKind } from './keys'
+
+type Uploaded = ApiData<typeof CATALOG_PATH, 'post'>
+
+export interface CatalogUpload {
+  kind: CatalogKind
+  file: File
+  name: string
+  category: string
+}
+
+/** Multipart: the photo with its name and category; the server vets it (422 with the reason). */
+export function uploadCatalogItem({ kind, file, name, category }: CatalogUpload): Promise<Uploaded> {
+  const form = new FormData()
+  form.append('kind', kind)
+  form.append('name', name)
+  form.append('category', category)
+  form.append('file', file, file.name)
+  return api.postForm<Uploaded>(CATALOG_PATH, form)
+}
+
+export function useUploadCatalogItem() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: uploadCatalogItem,
+    onSuccess: (_item, { kind }) => queryClient.invalidateQueries({ queryKey: catalogKeys.list(kind) }),
+  })
+}

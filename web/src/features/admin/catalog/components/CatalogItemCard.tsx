@@ -1,0 +1,247 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useId, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Spinner } from '@/components/ui/Spinner'
+import { IconTrash } from '@/components/ui/icons'
+import { errorMessage } from '@/lib/api'
+import { toast } from '@/lib/toast'
+import { useDeleteCatalogItem } from '../api/deleteCatalogItem'
+import type { AdminCatalogItem, CatalogKind } from '../api/keys'
+import { useMoveCatalogItem, type MoveDirection } from '../api/moveCatalogItem'
+import { useUpdateCatalogItem, type CatalogChanges } from '../api/updateCatalogItem'
+import { CATEGORY_MAX, NAME_MAX, editSchema, type EditValues } from '../schemas'
+
+interface CatalogItemCardProps {
+  item: AdminCatalogItem
+  kind: CatalogKind
+  first: boolean
+  last: boolean
+}
+
+function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: CatalogKind; onDone: () => void }) {
+  const id = useId()
+  const update = useUpdateCatalogItem(kind)
+  const [visibility, setVisibility] = useState(item.visibility)
+  const {
+    register,
+    handleSubmit,
+    clearErrors,
+    formState: { errors },
+  } = useForm<EditValues>({
+    resolver: zodResolver(editSchema),
+    defaultValues: { name: item.name, category: item.category },
+    reValidateMode: 'onSubmit',
+  })
+
+  const submit = handleSubmit(async ({ name, category }) => {
+    try {
+      await update.mutateAsync({ itemId: item._id, changes: { name, category, visibility } })
+      toast.success('Saved.')
+      onDone()
+    } catch (err) {
+      toast.error(errorMessage(err))
+    }
+  })
+
+  return (
+    <form className="catalog-item__edit" onSubmit={submit} noValidate data-testid="catalog-edit-form">
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input
+          id={`${id}-name`}
+          className={`input${errors.name ? ' input--invalid' : ''}`}
+          maxLength={NAME_MAX}
+          {...register('name', { onChange: () => clearErrors('name') })}
+          aria-invalid={errors.name ? true : undefined}
+          data-testid="catalog-edit-name"
+        />
+        {errors.name?.message && <p className="field-error">{errors.name.message}</p>}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-category`}>Category</label>
+        <input
+          id={`${id}-category`}
+          className={`input${errors.category ? ' input--invalid' : ''}`}
+          maxLength={CATEGORY_MAX}
+          {...register('category', { onChange: () => clearErrors('category') })}
+          data-testid="catalog-edit-category"
+        />
+        {errors.category?.message && <p className="field-error">{errors.category.message}</p>}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-visibility`}>Visibility</label>
+        <select
+          id={`${id}-visibility`}
+          className="input"
+          value={visibility}
+          onChange={(e) => setVisibility(e.target.value as AdminCatalogItem['visibility'])}
+          data-testid="catalog-edit-visibility"
+        >
+          <option value="public">Public: listed in the picker when published</option>
+          <option value="private">Private: never listed</option>
+        </select>
+      </div>
+      <div className="catalog-item__row">
+        <button type="submit" className="btn btn--primary btn--small" disabled={update.isPending}>
+          {update.isPending && <Spinner label="Saving" />}
+          Save
+        </button>
+        <button type="button" className="btn btn--ghost btn--small" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/** One model or background: thumbnail, name, category, state; publish, edit, order, delete. */
+export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProps) {
+  const [editing, setEditing] = useState(false)
+  const [confirming, setConfirming] = useState(false)
+  const update = useUpdateCatalogItem(kind)
+  const move = useMoveCatalogItem(kind)
+  const remove = useDeleteCatalogItem(kind)
+  const busy = update.isPending || move.isPending || remove.isPending
+
+  const change = async (changes: CatalogChanges, done: string) => {
+    try {
+      await update.mutateAsync({ itemId: item._id, changes })
+      toast.success(done)
+    } catch (err) {
+      toast.error(errorMessage(err))
+    }
+  }
+
+  const moveTo = async (direction: MoveDirection) => {
+    try {
+      await move.mutateAsync({ itemId: item._id, direction })
+    } catch (err) {
+      toast.error(errorMessage(err))
+    }
+  }
+
+  const destroy = async () => {
+    try {
+      await remove.mutateAsync(item._id)
+      toast.success(`"${item.name}" was deleted.`)
+    } catch (err) {
+      setConfirming(false)
+      toast.error(errorMessage(err))
+    }
+  }
+
+  const listed = item.published && item.visibility === 'public'
+
+  return (
+    <li className="catalog-item card" data-testid="catalog-item" data-item-id={item._id}>
+      <div className="catalog-item__media">
+        <img src={item.thumbnailUrl || item.url} alt="" loading="lazy" />
+      </div>
+      <div className="catalog-item__body">
+        <div className="catalog-item__title">
+          <strong className="catalog-item__name">{item.name}</strong>
+          <span className="muted catalog-item__category">{item.category || 'No category'}</span>
+        </div>
+        <div className="catalog-item__badges">
+          <span
+            className={`status-pill ${item.published ? 'status-pill--completed' : ''}`}
+            data-testid="catalog-item-state"
+          >
+            {item.published ? 'Published' : 'Draft'}
+          </span>
+          {item.visibility === 'private' && <span className="status-pill status-pill--failed">Private</span>}
+          {item.builtin && <span className="status-pill">Built-in</span>}
+          {!listed && <span className="visually-hidden">Not shown in the picker.</span>}
+        </div>
+
+        {editing ? (
+          <EditForm item={item} kind={kind} onDone={() => setEditing(false)} />
+        ) : confirming ? (
+          <div className="catalog-item__confirm" role="alertdialog" aria-label={`Delete ${item.name}?`}>
+            <p>
+              Delete <strong>{item.name}</strong>? Its photo is removed for good.
+            </p>
+            <div className="catalog-item__row">
+              <button
+                type="button"
+                className="btn btn--small catalog-item__danger"
+                onClick={() => void destroy()}
+                disabled={busy}
+                data-testid="catalog-delete-confirm"
+              >
+                {remove.isPending && <Spinner label="Deleting" />}
+                Delete
+              </button>
+              <button type="button" className="btn btn--ghost btn--small" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className="catalog-item__actions">
+            <button
+              type="button"
+              className={`btn btn--small ${item.published ? 'btn--secondary' : 'btn--primary'}`}
+              onClick={() =>
+                void change(
+                  { published: !item.published },
+                  item.published ? `"${item.name}" is hidden from the picker.` : `"${item.name}" is published.`,
+                )
+              }
+              disabled={busy}
+              data-testid="catalog-publish-toggle"
+            >
+              {item.published ? 'Unpublish' : 'Publish'}
+            </button>
+            <button
+              type="button"
+              className="btn btn--secondary btn--small"
+              onClick={() => setEditing(true)}
+              disabled={busy}
+              data-testid="catalog-edit"
+            >
+              Edit
+            </button>
+            <div className="catalog-item__order" role="group" aria-label="Order">
+              <button
+                type="button"
+                className="icon-btn icon-btn--small"
+                onClick={() => void moveTo('up')}
+                disabled={busy || first}
+                aria-label={`Move ${item.name} earlier`}
+                title="Move earlier"
+                data-testid="catalog-move-up"
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="icon-btn icon-btn--small"
+                onClick={() => void moveTo('down')}
+                disabled={busy || last}
+                aria-label={`Move ${item.name} later`}
+                title="Move later"
+                data-testid="catalog-move-down"
+              >
+                ↓
+              </button>
+            </div>
+            {!item.builtin && (
+              <button
+                type="button"
+                className="icon-btn icon-btn--small catalog-item__delete"
+                onClick={() => setConfirming(true)}
+                disabled={busy}
+                aria-label={`Delete ${item.name}`}
+                title="Delete"
+                data-testid="catalog-delete"
+              >
+                <IconTrash size={16} />
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+    </li>
+  )
+}

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiData } from '@/types/api'
+import { adminGenerationsKey } from './findGenerations'
+
+export type EditedTask = ApiData<'/api/v1/admin/edits/{taskId}', 'post'>
+
+export interface AttachEditVariables {
+  taskId: string
+  file: File
+}
+
+/** Attaches a retouched version to a generated image; its owner sees "Edited" and gets a mail. */
+export function attachEdit({ taskId, file }: AttachEditVariables): Promise<EditedTask> {
+  const form = new FormData()
+  form.append('file', file, file.name)
+  return api.postForm<EditedTask>(`/api/v1/admin/edits/${encodeURIComponent(taskId)}`, form)
+}
+
+export function useAttachEdit() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: attachEdit,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminGenerationsKey }),
+  })
+}

@@ -1,0 +1,140 @@
+import { Alert } from '@/components/ui/Alert'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { errorMessage } from '@/lib/api'
+import type { RequestType } from '@/types/api'
+import type { ShowcaseCandidate, ShowcaseCandidates } from '../api/getShowcaseCandidates'
+import { SERVICE_LABELS } from '../labels'
+import { CurateToggle } from './CurateToggle'
+
+export const CANDIDATES_PAGE_SIZE = 24
+
+type ServiceFilter = RequestType | 'all'
+
+const FILTERS: Array<[ServiceFilter, string]> = [
+  ['all', 'All'],
+  ['bodySwap', SERVICE_LABELS.bodySwap],
+  ['burstreplace', SERVICE_LABELS.burstreplace],
+]
+
+interface CandidateListProps {
+  service: ServiceFilter
+  onServiceChange: (service: ServiceFilter) => void
+  pageNum: number
+  onPageChange: (pageNum: number) => void
+  data: ShowcaseCandidates | undefined
+  isPending: boolean
+  isFetching: boolean
+  error: unknown
+  onRetry: () => void
+}
+
+/** The shared outputs (before → after), each with its curate switch, a service filter and paging. */
+export function CandidateList(props: CandidateListProps) {
+  const { service, onServiceChange, pageNum, onPageChange, data, isPending, isFetching, error, onRetry } = props
+  const pages = data ? Math.max(1, Math.ceil(data.total / CANDIDATES_PAGE_SIZE)) : 1
+  return (
+    <section className="section admin-section" aria-labelledby="admin-candidates-title">
+      <div className="admin-section__head">
+        <div>
+          <h2 id="admin-candidates-title" className="section__title">
+            Shared outputs
+          </h2>
+          <p className="muted admin-section__sub">
+            Only images whose owner chose to share them are listed. Switch one on to show it in the public showcase.
+          </p>
+        </div>
+        <div className="admin-filters" role="group" aria-label="Service">
+          {FILTERS.map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              className={`chip${service === value ? ' chip--active' : ''}`}
+              aria-pressed={service === value}
+              onClick={() => onServiceChange(value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      </div>
+
+      {isPending ? (
+        <LoadingBlock label="Loading shared outputs…" />
+      ) : error ? (
+        <Alert
+          tone="error"
+          title="The shared outputs could not be loaded"
+          testId="candidates-error"
+          action={
+            <button type="button" className="btn btn--secondary btn--small" onClick={onRetry}>
+              Try again
+            </button>
+          }
+        >
+          {errorMessage(error)}
+        </Alert>
+      ) : !data || data.items.length === 0 ? (
+        <div className="empty-state" data-testid="candidates-empty">
+          <p className="empty-state__title">Nothing shared yet</p>
+          <p>When users share an output to the showcase, it appears here for you to curate.</p>
+        </div>
+      ) : (
+        <>
+          <ul className="admin-pairs" data-testid="candidate-list" aria-busy={isFetching}>
+            {data.items.map((pair) => (
+              <CandidateCard key={pair.taskId} pair={pair} />
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav className="pager" aria-label="Shared outputs pages">
+              <button
+                type="button"
+                className="btn btn--secondary btn--small"
+                disabled={pageNum <= 1 || isFetching}
+                onClick={() => onPageChange(pageNum - 1)}
+              >
+                Previous
+              </button>
+              <span className="pager__info" data-testid="candidates-page">
+                Page {pageNum} of {pages} · {data.total} shared
+              </span>
+              <button
+                type="button"
+                className="btn btn--secondary btn--small"
+                disabled={pageNum >= pages || isFetching}
+                onClick={() => onPageChange(pageNum + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
+function CandidateCard({ pair }: { pair: ShowcaseCandidate }) {
+  return (
+    <li
+      className={`admin-pair${pair.showcased ? ' admin-pair--on' : ''}`}
+      data-testid={`candidate-${pair.taskId}`}
+      data-showcased={pair.showcased}
+    >
+      <div className="admin-pair__images">
+        <a href={pair.inputUrl} target="_blank" rel="noopener noreferrer" className="admin-pair__image">
+          <img src={pair.inputThumbnailUrl} alt="Before: the input" loading="lazy" />
+          <span className="admin-pair__caption">Before</span>
+        </a>
+        <a href={pair.outputUrl} target="_blank" rel="noopener noreferrer" className="admin-pair__image">
+          <img src={pair.outputThumbnailUrl} alt="After: the generated image" loading="lazy" />
+          <span className="admin-pair__caption">After</span>
+        </a>
+      </div>
+      <div className="admin-pair__footer">
+        <span className="status-pill">{SERVICE_LABELS[pair.service]}</span>
+        <CurateToggle taskId={pair.taskId} showcased={pair.showcased} />
+      </div>
+    </li>
+  )
+}

@@ -1,0 +1,99 @@
+import type { Task } from '@/types/api'
+import type { AdminGeneration } from '../api/findGenerations'
+import { formatDateTime, SERVICE_LABELS, STATUS_LABELS } from '../labels'
+import { AttachEdit } from './AttachEdit'
+
+/** One generation found by the lookup: who, what, when, its workflow, and each of its images. */
+export function GenerationCard({ found }: { found: AdminGeneration }) {
+  const { generation, ownerEmail, temporalUrl } = found
+  return (
+    <article className="card admin-generation" data-testid={`generation-${generation.serviceId}`}>
+      <header className="admin-generation__head">
+        <div className="admin-generation__title">
+          <h3>{SERVICE_LABELS[generation.service]}</h3>
+          <span className={`status-pill status-pill--${generation.status}`}>{STATUS_LABELS[generation.status]}</span>
+        </div>
+        <a
+          href={temporalUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="btn btn--ghost btn--small"
+          data-testid="temporal-link"
+        >
+          Open in Temporal
+        </a>
+      </header>
+      <dl className="admin-generation__facts">
+        <div>
+          <dt>Service id</dt>
+          <dd>
+            <code>{generation.serviceId}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Owner</dt>
+          <dd>{ownerEmail ?? 'Guest (no account)'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(generation.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Credits</dt>
+          <dd>{generation.credits}</dd>
+        </div>
+      </dl>
+      {generation.error && <p className="field-error">{generation.error}</p>}
+      <ul className="admin-tasks">
+        {generation.tasks.map((task, index) => (
+          <TaskRow key={task.taskId} task={task} number={index + 1} />
+        ))}
+      </ul>
+    </article>
+  )
+}
+
+function TaskRow({ task, number }: { task: Task; number: number }) {
+  const output = task.outputs[0]
+  return (
+    <li className="admin-task" data-testid={`admin-task-${task.taskId}`}>
+      <div className="admin-task__images">
+        <figure className="admin-task__image">
+          <img src={task.inputThumbnailUrl} alt={`Image ${number}: input`} loading="lazy" />
+          <figcaption>Input</figcaption>
+        </figure>
+        <figure className="admin-task__image">
+          {output ? (
+            <a href={output.url} target="_blank" rel="noopener noreferrer">
+              <img src={output.thumbnailUrl} alt={`Image ${number}: generated`} loading="lazy" />
+            </a>
+          ) : (
+            <span className="admin-task__none">{STATUS_LABELS[task.status]}</span>
+          )}
+          <figcaption>Generated</figcaption>
+        </figure>
+        {task.edited && (
+          <figure className="admin-task__image admin-task__image--edited" data-testid="admin-task-edited">
+            <a href={task.edited.url} target="_blank" rel="noopener noreferrer">
+              <img src={task.edited.thumbnailUrl} alt={`Image ${number}: edited`} loading="lazy" />
+            </a>
+            <figcaption>
+              <span className="edited-badge">Edited</span>
+            </figcaption>
+          </figure>
+        )}
+      </div>
+      <div className="admin-task__side">
+        <p className="admin-task__meta">
+          Image {number}
+          {task.shared && <span className="status-pill">Shared</span>}
+        </p>
+        {task.status === 'completed' && output ? (
+          <AttachEdit taskId={task.taskId} hasEdit={Boolean(task.edited)} />
+        ) : (
+          <p className="muted admin-task__note">{task.error ?? 'No generated image to edit yet.'}</p>
+        )}
+      </div>
+    </li>
+  )
+}

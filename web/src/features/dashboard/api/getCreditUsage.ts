@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiData, ApiQuery } from '@/types/api'
+
+const PATH = '/api/v1/user/creditUsage'
+
+export type CreditUsage = ApiData<typeof PATH, 'get'>
+export type CreditUsageRange = Required<ApiQuery<typeof PATH, 'get'>>
+
+export function getCreditUsage(range: CreditUsageRange, signal?: AbortSignal): Promise<CreditUsage> {
+  return api.get<CreditUsage>(PATH, range, signal)
+}
+
+export const creditUsageQueryOptions = (userEmail: string, range: CreditUsageRange) =>
+  queryOptions({
+    queryKey: ['creditUsage', userEmail, range.fromDate, range.toDate],
+    queryFn: ({ signal }) => getCreditUsage(range, signal),
+  })
+
+/** Credits spent and given back per UTC day, from the ledger (signed-in users only). */
+export function useCreditUsage(userEmail: string | null, range: CreditUsageRange) {
+  return useQuery({ ...creditUsageQueryOptions(userEmail ?? '', range), enabled: Boolean(userEmail) })
+}

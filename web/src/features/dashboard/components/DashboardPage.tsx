@@ -1,0 +1,283 @@
+import { useId, useMemo } from 'react'
+import { Link } from 'react-router'
+import { Alert } from '@/components/ui/Alert'
+import { IconArrowRight, IconCoins, IconImages, IconTag } from '@/components/ui/icons'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { useAuth } from '@/hooks/useAuth'
+import { useCredits } from '@/hooks/useCredits'
+import { errorMessage } from '@/lib/api'
+import { formatCredits, pluralize } from '@/lib/format'
+import { useCreditUsage } from '../api/getCreditUsage'
+import { useLatestGenerations, type Generation } from '../api/getGenerations'
+import { countThisMonth, fillDays, lastDays, parseServerTime } from '../usage'
+import { UsageChart } from './UsageChart'
+import '../dashboard.css'
+
+const USAGE_DAYS = 30
+const LATEST_SHOWN = 8
+
+const SERVICE_LABELS: Record<Generation['service'], string> = {
+  bodySwap: 'Model swap',
+  burstreplace: 'Background',
+}
+
+function BalanceCard() {
+  const id = useId()
+  const { data: credits, isError } = useCredits({ fresh: true })
+  const value = (n: number | undefined) => (n === undefined ? '–' : formatCredits(n))
+  return (
+    <section className="card dashboard__card" aria-labelledby={`${id}-title`} data-testid="dashboard-balance">
+      <h2 id={`${id}-title`} className="card__title dashboard__card-title">
+        <IconCoins /> Balance
+      </h2>
+      <dl className="credit-stats">
+        <div>
+          <dt>Free</dt>
+          <dd data-testid="dashboard-credit-free">{value(credits?.free)}</dd>
+        </div>
+        <div>
+          <dt>Paid</dt>
+          <dd data-testid="dashboard-credit-paid">{value(credits?.paid)}</dd>
+        </div>
+        <div className="credit-stats__total">
+          <dt>Total</dt>
+          <dd data-testid="dashboard-credit-total">{value(credits?.total)}</dd>
+        </div>
+      </dl>
+      {isError && !credits ? (
+        <p className="muted dashboard__note">The balance could not be loaded right now.</p>
+      ) : credits && credits.held > 0 ? (
+        <p className="muted dashboard__note">{pluralize(credits.held, 'credit')} reserved for running generations.</p>
+      ) : (
+        <p className="muted dashboard__note">Free credits are used first.</p>
+      )}
+    </section>
+  )
+}
+
+function MonthCard({ userEmail }: { userEmail: string }) {
+  const id = useId()
+  const generations = useLatestGenerations(userEmail)
+  const month = useMemo(() => {
+    if (!generations.data) return null
+    const { items, total } = generations.data
+    return countThisMonth(
+      items.map((g) => g.createdAt),
+      total,
+    )
+  }, [generations.data])
+  const monthName = new Date().toLocaleDateString('en-US', { month: 'long' })
+  return (
+    <section className="card dashboard__card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card__title dashboard__card-title">
+        <IconImages /> Generations this month
+      </h2>
+      {month ? (
+        <>
+          <p className="dashboard__big" data-testid="dashboard-month-count">
+            {month.count}
+            {month.complete ? '' : '+'}
+          </p>
+          <p className="muted dashboard__note">Since 1 {monthName}, all services.</p>
+        </>
+      ) : generations.isError ? (
+        <p className="field-error">{errorMessage(generations.error)}</p>
+      ) : (
+        <LoadingBlock label="Counting…" />
+      )}
+    </section>
+  )
+}
+
+function PlanCard() {
+  const id = useId()
+  return (
+    <section className="card dashboard__card" aria-labelledby={`${id}-title`} data-testid="dashboard-plan">
+      <h2 id={`${id}-title`} className="card__title dashboard__card-title">
+        <IconTag /> Plan
+      </h2>
+      <p className="dashboard__plan">Free plan</p>
+      <p className="muted dashboard__note">You generate with the free credits of your account.</p>
+      <Link to="/subscription" className="btn btn--secondary btn--small dashboard__plan-link" data-testid="dashboard-pricing">
+        See pricing
+      </Link>
+    </section>
+  )
+}
+
+function UsageCard({ userEmail }: { userEmail: string }) {
+  const id = useId()
+  // The window is fixed when the page mounts (UTC days, as the ledger counts them).
+  const range = useMemo(() => lastDays(USAGE_DAYS), [])
+  const usage = useCreditUsage(userEmail, range)
+  const days = useMemo(
+    () => (usage.data ? fillDays(usage.data.days, range.fromDate, range.toDate) : []),
+    [usage.data, range],
+  )
+  const spent = days.reduce((sum, d) => sum + d.spent, 0)
+  const refunded = days.reduce((sum, d) => sum + d.refunded, 0)
+
+  let body
+  if (usage.isPending) body = <LoadingBlock label="Loading your credit usage…" />
+  else if (usage.isError)
+    body = (
+      <Alert
+        tone="error"
+        title="Your credit usage could not be loaded."
+        action={
+          <button type="button" className="btn btn--secondary btn--small" onClick={() => void usage.refetch()}>
+            Try again
+          </button>
+        }
+      >
+        {errorMessage(usage.error)}
+      </Alert>
+    )
+  else if (spent === 0 && refunded === 0)
+    body = (
+      <div className="empty-state dashboard__empty" data-testid="dashboard-usage-empty">
+        <p className="empty-state__title">No credits spent in the last {USAGE_DAYS} days.</p>
+        <p>Each generation you make shows up here the day it runs.</p>
+      </div>
+    )
+  else body = <UsageChart days={days} />
+
+  return (
+    <section className="card dashboard__usage" aria-labelledby={`${id}-title`} data-testid="dashboard-usage">
+      <div className="dashboard__usage-head">
+        <h2 id={`${id}-title`} className="card__title">
+          Credits spent per day, last {USAGE_DAYS} days
+        </h2>
+        {usage.data && (spent > 0 || refunded > 0) && (
+          <p className="muted" data-testid="dashboard-usage-total">
+            {pluralize(spent, 'credit')} spent
+            {refunded > 0 ? `, ${formatCredits(refunded)} refunded` : ''}
+          </p>
+        )}
+      </div>
+      {body}
+    </section>
+  )
+}
+
+function generationThumb(g: Generation): string | null {
+  for (const t of g.tasks) {
+    const out = t.edited?.thumbnailUrl ?? t.outputs[0]?.thumbnailUrl
+    if (out) return out
+  }
+  return g.tasks[0]?.inputThumbnailUrl ?? null
+}
+
+function LatestCard({ userEmail }: { userEmail: string }) {
+  const id = useId()
+  const generations = useLatestGenerations(userEmail)
+  const items = generations.data?.items.slice(0, LATEST_SHOWN) ?? []
+
+  let body
+  if (generations.isPending) body = <LoadingBlock label="Loading your latest generations…" />
+  else if (generations.isError && !generations.data)
+    body = (
+      <Alert tone="error" title="Your generations could not be loaded.">
+        {errorMessage(generations.error)}
+      </Alert>
+    )
+  else if (items.length === 0)
+    body = (
+      <div className="empty-state dashboard__empty" data-testid="dashboard-latest-empty">
+        <p className="empty-state__title">You have not generated any images yet.</p>
+        <Link to="/upload-images" className="btn btn--primary btn--small">
+          Create New Image
+        </Link>
+      </div>
+    )
+  else
+    body = (
+      <ul className="latest" data-testid="dashboard-latest">
+        {items.map((g) => {
+          const thumb = generationThumb(g)
+          const when = parseServerTime(g.createdAt)
+          const images = g.tasks.length
+          return (
+            <li key={g.serviceId} className="latest__item" data-testid="dashboard-latest-item">
+              <div className="latest__media">
+                {thumb ? (
+                  <img src={thumb} alt={`${SERVICE_LABELS[g.service]} from ${when.toLocaleDateString()}`} loading="lazy" />
+                ) : (
+                  <span className="latest__placeholder" aria-hidden="true">
+                    <IconImages />
+                  </span>
+                )}
+                <span className={`status-pill status-pill--${g.status} latest__status`}>{g.status}</span>
+              </div>
+              <div className="latest__text">
+                <span className="latest__title">{SERVICE_LABELS[g.service]}</span>
+                <span className="muted latest__sub">
+                  <time dateTime={when.toISOString()}>
+                    {when.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+                  </time>{' '}
+                  · {pluralize(images, 'image')}
+                </span>
+              </div>
+            </li>
+          )
+        })}
+      </ul>
+    )
+
+  return (
+    <section className="card dashboard__latest" aria-labelledby={`${id}-title`}>
+      <div className="dashboard__usage-head">
+        <h2 id={`${id}-title`} className="card__title">
+          Latest generations
+        </h2>
+        <Link to="/my-images" className="link-small dashboard__all" data-testid="dashboard-my-images">
+          See all in My Images <IconArrowRight size={14} />
+        </Link>
+      </div>
+      {body}
+    </section>
+  )
+}
+
+/** /dashboard: balance, plan, this month's generations, credit usage and the latest images. */
+export function DashboardPage() {
+  const { user, openLoginPopup } = useAuth()
+
+  if (!user) {
+    return (
+      <div className="page">
+        <header className="page-header">
+          <h1>Dashboard</h1>
+        </header>
+        <div className="empty-state" data-testid="dashboard-login-required">
+          <p className="empty-state__title">Log in to see your dashboard.</p>
+          <p>Your balance, the credits you spent day by day and your latest images, in one place.</p>
+          <button type="button" className="btn btn--primary" onClick={() => openLoginPopup()}>
+            Login
+          </button>
+        </div>
+      </div>
+    )
+  }
+
+  return (
+    <div className="page dashboard">
+      <header className="page-header page-header--row">
+        <div>
+          <h1>Dashboard</h1>
+          <p className="page-header__sub">Welcome back{user.userName ? `, ${user.userName}` : ''}.</p>
+        </div>
+        <Link to="/upload-images" className="btn btn--primary">
+          Create New Image
+        </Link>
+      </header>
+      <div className="dashboard__stats">
+        <BalanceCard />
+        <MonthCard userEmail={user.userEmail} />
+        <PlanCard />
+      </div>
+      <UsageCard userEmail={user.userEmail} />
+      <LatestCard userEmail={user.userEmail} />
+    </div>
+  )
+}

@@ -1,0 +1,45 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { dayLabel, type UsageDay } from '../usage'
+
+// SVG attributes take plain colours (the palette of styles/global.css).
+const ACCENT = '#4f46e5'
+const SUCCESS = '#15803d'
+const MUTED = '#6b6e78'
+const BORDER = '#e4e4e8'
+
+/** Credits spent (and given back) per day: one pair of bars per day of the window. */
+export function UsageChart({ days }: { days: UsageDay[] }) {
+  const data = days.map((d) => ({ ...d, label: dayLabel(d.date) }))
+  // One label a week, counted back from today, so the last day is always named.
+  const ticks = data.filter((_, i) => (data.length - 1 - i) % 7 === 0).map((d) => d.label)
+  return (
+    <div className="usage-chart" data-testid="dashboard-usage-chart">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 20, bottom: 0, left: -20 }} barGap={1}>
+          <CartesianGrid vertical={false} stroke={BORDER} />
+          <XAxis
+            dataKey="label"
+            tick={{ fontSize: 12, fill: MUTED }}
+            tickLine={false}
+            axisLine={{ stroke: BORDER }}
+            ticks={ticks}
+            interval={0}
+          />
+          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: MUTED }} tickLine={false} axisLine={false} width={48} />
+          <Tooltip
+            cursor={{ fill: 'rgb(79 70 229 / 8%)' }}
+            contentStyle={{ borderRadius: 8, borderColor: BORDER, fontSize: 13 }}
+          />
+          <Legend
+            iconType="circle"
+            iconSize={8}
+            wrapperStyle={{ fontSize: 13 }}
+            itemSorter={(item) => (item.dataKey === 'spent' ? 0 : 1)}
+          />
+          <Bar dataKey="spent" name="Spent" fill={ACCENT} radius={[3, 3, 0, 0]} maxBarSize={16} />
+          <Bar dataKey="refunded" name="Refunded" fill={SUCCESS} radius={[3, 3, 0, 0]} maxBarSize={16} />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  )
+}

@@ -1,0 +1,42 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiData, ApiQuery, RequestType, TaskStatus } from '@/types/api'
+import { anyActive, LIBRARY_LIVE_MS, LIBRARY_PAGE_SIZE } from '../generations'
+
+const PATH = '/imageedit/service/all'
+export type LibraryPage = ApiData<typeof PATH, 'get'>
+
+/** Every cached page of the library (invalidated after a delete, feedback or share). */
+export const LIBRARY_KEY = ['library'] as const
+
+export interface LibraryFilters {
+  service: RequestType | ''
+  status: TaskStatus | ''
+  pageNumber: number
+}
+
+export function getLibrary(filters: LibraryFilters, signal?: AbortSignal): Promise<LibraryPage> {
+  const query: ApiQuery<typeof PATH, 'get'> = {
+    service: filters.service || undefined,
+    status: filters.status || undefined,
+    pageNumber: filters.pageNumber,
+    pageSize: LIBRARY_PAGE_SIZE,
+  }
+  return api.get<LibraryPage>(PATH, { ...query }, signal)
+}
+
+export function libraryQueryOptions(userEmail: string | null, filters: LibraryFilters) {
+  return queryOptions({
+    queryKey: [...LIBRARY_KEY, userEmail, filters],
+    queryFn: ({ signal }) => getLibrary(filters, signal),
+    enabled: Boolean(userEmail),
+    // Live while anything is queued or running; quiet otherwise.
+    refetchInterval: (query) => (anyActive(query.state.data?.items) ? LIBRARY_LIVE_MS : false),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** The signed-in user's generations, newest first, one page (90) at a time. */
+export function useLibrary(userEmail: string | null, filters: LibraryFilters) {
+  return useQuery(libraryQueryOptions(userEmail, filters))
+}

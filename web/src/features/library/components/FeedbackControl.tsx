@@ -1,0 +1,153 @@
+import { useId, useState } from 'react'
+import { errorMessage } from '@/lib/api'
+import type { Task } from '@/types/api'
+import { useGiveFeedback } from '../api/giveFeedback'
+
+type Rating = NonNullable<Task['rating']>
+
+export const COMMENT_MAX_LENGTH = 2000
+
+interface FeedbackControlProps {
+  taskId: string
+  /** The feedback the server has for this image (null: none yet). */
+  rating: Rating | null
+  comment: string
+  /** Names the image for screen readers, e.g. "image 3". */
+  imageLabel: string
+}
+
+const THUMBS: Record<Rating, { text: string; flip: boolean }> = {
+  up: { text: 'Good result', flip: false },
+  down: { text: 'Bad result', flip: true },
+}
+
+function Thumb({ flip }: { flip: boolean }) {
+  return (
+    <svg
+      width={18}
+      height={18}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      style={flip ? { transform: 'rotate(180deg)' } : undefined}
+    >
+      <path d="M7 11v9H4.5A1.5 1.5 0 0 1 3 18.5v-6A1.5 1.5 0 0 1 4.5 11H7z" />
+      <path d="M7 11l3.6-7.2A1.8 1.8 0 0 1 14 4.6V9h5a2 2 0 0 1 2 2.3l-1.1 6.6A2.5 2.5 0 0 1 17.4 20H7" />
+    </svg>
+  )
+}
+
+/**
+ * Thumbs up or down on one image, with an optional comment (one per image and user, editable).
+ * Shows the current feedback: the server's, or the one being saved.
+ */
+export function FeedbackControl({ taskId, rating, comment, imageLabel }: FeedbackControlProps) {
+  const feedback = useGiveFeedback()
+  const commentId = useId()
+  const errorId = useId()
+  const [editing, setEditing] = useState(false)
+  const [draft, setDraft] = useState(comment)
+
+  // What is shown: the request under way, else its answer (until the list has it), else the props.
+  const saved = feedback.isPending ? feedback.variables : feedback.isSuccess ? feedback.data : null
+  const current = saved && saved.taskId === taskId ? saved : { rating, comment }
+  const error = feedback.isError ? errorMessage(feedback.error) : null
+
+  const send = (next: Rating, text: string) => {
+    feedback.mutate(
+      { taskId, rating: next, comment: text.trim() },
+      { onSuccess: () => setEditing(false) },
+    )
+  }
+
+  const startEditing = () => {
+    setDraft(current.comment)
+    setEditing(true)
+  }
+
+  return (
+    <div className="feedback" data-testid="feedback" data-rating={current.rating ?? ''}>
+      <div className="feedback__row" role="group" aria-label={`Feedback on ${imageLabel}`}>
+        {(Object.keys(THUMBS) as Rating[]).map((value) => (
+          <button
+            key={value}
+            type="button"
+            className={`feedback__thumb${current.rating === value ? ' feedback__thumb--on' : ''}`}
+            aria-pressed={current.rating === value}
+            aria-label={THUMBS[value].text}
+            title={THUMBS[value].text}
+            disabled={feedback.isPending}
+            onClick={() => send(value, current.comment)}
+            data-testid={`feedback-${value}`}
+          >
+            <Thumb flip={THUMBS[value].flip} />
+          </button>
+        ))}
+        {!editing && (
+          <button
+            type="button"
+            className="link-btn feedback__comment-btn"
+            onClick={startEditing}
+            disabled={!current.rating}
+            title={current.rating ? undefined : 'Choose thumbs up or down first'}
+            data-testid="feedback-comment-edit"
+          >
+            {current.comment ? 'Edit comment' : 'Add comment'}
+          </button>
+        )}
+      </div>
+      {!editing && current.comment && (
+        <p className="feedback__comment" data-testid="feedback-comment">
+          “{current.comment}”
+        </p>
+      )}
+      {editing && current.rating && (
+        <form
+          className="feedback__form"
+          onSubmit={(e) => {
+            e.preventDefault()
+            send(current.rating!, draft)
+          }}
+        >
+          <label htmlFor={commentId} className="visually-hidden">
+            Comment on {imageLabel}
+          </label>
+          <textarea
+            id={commentId}
+            className="input feedback__input"
+            rows={2}
+            maxLength={COMMENT_MAX_LENGTH}
+            placeholder="What could be better? (optional)"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            aria-describedby={error ? errorId : undefined}
+            data-testid="feedback-comment-input"
+          />
+          <div className="feedback__actions">
+            <button type="submit" className="btn btn--secondary btn--small" disabled={feedback.isPending} data-testid="feedback-save">
+              Save
+            </button>
+            <button type="button" className="link-btn" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {error && (
+        <p id={errorId} className="field-error" role="alert" data-testid="feedback-error">
+          {error}
+        </p>
+      )}
+      {feedback.isSuccess && !editing && (
+        <span className="visually-hidden" role="status">
+          Thanks, your feedback was saved.
+        </span>
+      )}
+    </div>
+  )
+}

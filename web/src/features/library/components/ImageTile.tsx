@@ -1,0 +1,121 @@
+import { DownloadButton } from '@/components/DownloadButton'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { IconTrash } from '@/components/ui/icons'
+import { downloadable, formatWhen, generationActive, isActive, SERVICE_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
+import { FeedbackControl } from './FeedbackControl'
+import { ShareToggle } from './ShareToggle'
+
+interface ImageTileProps {
+  image: LibraryImage
+  /** Its number on the page, for names ("image 3"). */
+  number: number
+  selected: boolean
+  onToggleSelect: () => void
+  onOpen: () => void
+  onDelete: () => void
+}
+
+/** One image of a generation: the output with its input beside it, and what can be done with it. */
+export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onDelete }: ImageTileProps) {
+  const { job, task } = image
+  const output = task.outputs[0]
+  const ready = downloadable(task) && output
+  const edited = ready ? task.edited : null
+  const active = isActive(task.status)
+  const name = `image ${number}`
+  const pct = Math.max(0, Math.min(100, task.progress || 0))
+
+  return (
+    <li
+      className={`lib-tile lib-tile--${task.status}${selected ? ' lib-tile--selected' : ''}`}
+      data-testid="library-image"
+      data-task-id={task.taskId}
+      data-service-id={job.serviceId}
+      data-status={task.status}
+    >
+      <div className="lib-tile__media">
+        {ready ? (
+          <button type="button" className="lib-tile__open" onClick={onOpen} aria-label={`Open ${name} full size`} data-testid="library-open">
+            <img src={output.thumbnailUrl || output.url} alt={`Generated ${name}`} loading="lazy" data-testid="library-output" />
+          </button>
+        ) : (
+          <span className="lib-tile__placeholder" aria-hidden="true">
+            {task.inputThumbnailUrl && <img src={task.inputThumbnailUrl} alt="" />}
+          </span>
+        )}
+        <figure className="lib-tile__input">
+          {task.inputThumbnailUrl ? <img src={task.inputThumbnailUrl} alt={`Input of ${name}`} loading="lazy" /> : null}
+          <figcaption>Input</figcaption>
+        </figure>
+        {ready && (
+          <label className="lib-tile__select">
+            <input type="checkbox" checked={selected} onChange={onToggleSelect} aria-label={`Select ${name}`} data-testid="library-select" />
+          </label>
+        )}
+        <div className="lib-tile__badges">
+          {task.status !== 'completed' && (
+            <span className={`lib-badge lib-badge--${task.status}`} data-testid="library-status">
+              {STATUS_LABELS[task.status]}
+            </span>
+          )}
+          {edited && (
+            <span className="lib-badge lib-badge--edited" data-testid="edited-badge">
+              Edited
+            </span>
+          )}
+        </div>
+      </div>
+
+      <div className="lib-tile__body">
+        <p className="lib-tile__meta">
+          <strong>{SERVICE_LABELS[job.service]}</strong>
+          <span className="muted">{formatWhen(job.createdAt)}</span>
+        </p>
+
+        {active && <ProgressBar value={task.status === 'queued' ? 0 : pct} label={`Progress of ${name}`} />}
+        {task.status === 'failed' && (
+          <p className="task__error" role="note">
+            {task.error || job.error || 'The image could not be generated.'}
+          </p>
+        )}
+
+        {ready && (
+          <div className="lib-tile__downloads">
+            <DownloadButton
+              url={output.url}
+              storageKey={output.key}
+              fileBaseName={`metamodel-${task.taskId}`}
+              label={`Download the original of ${name}`}
+              text="Original"
+            />
+            {edited && (
+              <DownloadButton
+                url={edited.url}
+                storageKey={edited.key}
+                fileBaseName={`metamodel-${task.taskId}-edited`}
+                label={`Download the edited version of ${name}`}
+                text="Edited"
+              />
+            )}
+          </div>
+        )}
+        {ready && <FeedbackControl taskId={task.taskId} rating={task.rating ?? null} comment={task.comment} imageLabel={name} />}
+
+        <div className="lib-tile__footer">
+          {ready ? <ShareToggle taskId={task.taskId} shared={task.shared} /> : <span />}
+          <button
+            type="button"
+            className="icon-btn icon-btn--small lib-tile__delete"
+            onClick={onDelete}
+            disabled={generationActive(job)}
+            aria-label={`Delete the generation of ${name}`}
+            title={generationActive(job) ? 'You can delete it when it has finished' : 'Delete'}
+            data-testid="library-delete"
+          >
+            <IconTrash size={18} />
+          </button>
+        </div>
+      </div>
+    </li>
+  )
+}

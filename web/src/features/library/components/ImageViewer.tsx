@@ -1,0 +1,44 @@
+import { useState } from 'react'
+import { DownloadButton } from '@/components/DownloadButton'
+import { formatWhen, SERVICE_LABELS, type LibraryImage } from '../generations'
+import { Dialog } from './Dialog'
+
+/** The full-size image (or its edited version) with the input beside it. Escape closes. */
+export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: () => void }) {
+  const { job, task } = image
+  const output = task.outputs[0]
+  const edited = task.edited ?? null
+  const [showEdited, setShowEdited] = useState(false)
+  if (!output) return null
+  const shown = showEdited && edited ? edited : output
+
+  return (
+    <Dialog title={`${SERVICE_LABELS[job.service]} · ${formatWhen(job.createdAt)}`} onClose={onClose} size="wide" testId="image-viewer">
+      {edited && (
+        <div className="lib-viewer__switch" role="group" aria-label="Version">
+          <button type="button" className={`chip${showEdited ? '' : ' chip--active'}`} aria-pressed={!showEdited} onClick={() => setShowEdited(false)}>
+            Generated
+          </button>
+          <button type="button" className={`chip${showEdited ? ' chip--active' : ''}`} aria-pressed={showEdited} onClick={() => setShowEdited(true)}>
+            Edited
+          </button>
+        </div>
+      )}
+      <div className="lib-viewer">
+        <figure className="lib-viewer__main">
+          <img src={shown.url} alt={showEdited ? 'Edited image, full size' : 'Generated image, full size'} data-testid="viewer-image" />
+        </figure>
+        <figure className="lib-viewer__input">
+          <img src={task.inputThumbnailUrl} alt="Input image" />
+          <figcaption className="muted">Input</figcaption>
+        </figure>
+      </div>
+      <div className="lib-viewer__actions">
+        <DownloadButton url={output.url} storageKey={output.key} fileBaseName={`metamodel-${task.taskId}`} label="Download the original" text="Download original" />
+        {edited && (
+          <DownloadButton url={edited.url} storageKey={edited.key} fileBaseName={`metamodel-${task.taskId}-edited`} label="Download the edited version" text="Download edited" />
+        )}
+      </div>
+    </Dialog>
+  )
+}

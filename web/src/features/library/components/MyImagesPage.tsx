@@ -1,0 +1,276 @@
+import { useMemo, useState } from 'react'
+import { Link, useSearchParams } from 'react-router'
+import { ZipDownloadButton } from '@/components/ZipDownloadButton'
+import { Alert } from '@/components/ui/Alert'
+import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
+import { IconArrowLeft, IconArrowRight, IconImages, IconLogin, IconPlus } from '@/components/ui/icons'
+import { useAuth } from '@/hooks/useAuth'
+import { errorMessage } from '@/lib/api'
+import { pluralize } from '@/lib/format'
+import type { ServiceJob } from '@/types/api'
+import { useLibrary, type LibraryFilters } from '../api/getLibrary'
+import {
+  anyActive,
+  downloadable,
+  imagesOf,
+  LIBRARY_PAGE_SIZE,
+  pageCount,
+  parsePage,
+  parseService,
+  parseStatus,
+  SERVICE_FILTERS,
+  STATUS_FILTERS,
+} from '../generations'
+import { orderedSelection, prune, selectionState, toggle, toggleAll, type Selection } from '../selection'
+import { DeleteDialog } from './DeleteDialog'
+import { ImageTile } from './ImageTile'
+import { ImageViewer } from './ImageViewer'
+import '../library.css'
+
+function GuestPanel() {
+  const { openLoginPopup } = useAuth()
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>My Images</h1>
+      </header>
+      <div className="empty-state" data-testid="library-guest">
+        <IconImages size={32} />
+        <p className="empty-state__title">Log in to see your images</p>
+        <p className="muted lib-guest__text">
+          With an account, every image you generate is kept here: open it full size, download the original, give
+          feedback, and download several at once as one ZIP. Guest images stay only in the tab that made them.
+        </p>
+        <div className="lib-guest__actions">
+          <button type="button" className="btn btn--primary" onClick={() => openLoginPopup()} data-testid="library-login">
+            <IconLogin size={18} /> Login
+          </button>
+          <Link to="/upload-images" className="btn btn--secondary">
+            Create New Image
+          </Link>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function MyImagesPage() {
+  const { user, isAuthenticated } = useAuth()
+  if (!isAuthenticated || !user?.userEmail) return <GuestPanel />
+  return <Library userEmail={user.userEmail} />
+}
+
+function Library({ userEmail }: { userEmail: string }) {
+  const [params, setParams] = useSearchParams()
+  const filters: LibraryFilters = {
+    service: parseService(params.get('service')),
+    status: parseStatus(params.get('status')),
+    pageNumber: parsePage(params.get('page')),
+  }
+  const list = useLibrary(userEmail, filters)
+  const [chosen, setChosen] = useState<Selection>(() => new Set())
+  const [viewing, setViewing] = useState<string | null>(null)
+  const [deleting, setDeleting] = useState<ServiceJob | null>(null)
+
+  const jobs = useMemo(() => list.data?.items ?? [], [list.data])
+  const images = useMemo(() => imagesOf(jobs), [jobs])
+  const selectable = useMemo(() => images.filter((i) => downloadable(i.task)).map((i) => i.task.taskId), [images])
+  // Only what is on screen and downloadable can be chosen (a delete or a filter drops the rest).
+  const selection = prune(chosen, selectable)
+  const selectedIds = orderedSelection(selection, selectable)
+  const allState = selectionState(selection, selectable)
+  const viewed = viewing ? images.find((i) => i.task.taskId === viewing && downloadable(i.task)) : undefined
+
+  const total = list.data?.total ?? 0
+  const pages = pageCount(total, LIBRARY_PAGE_SIZE)
+  const filtered = Boolean(filters.service || filters.status)
+  const live = anyActive(jobs)
+
+  const update = (changes: Partial<Record<'service' | 'status' | 'page', string>>) => {
+    const next = new URLSearchParams(params)
+    for (const [key, value] of Object.entries(changes)) {
+      if (value && !(key === 'page' && value === '1')) next.set(key, value)
+      else next.delete(key)
+    }
+    // A new filter starts at the first page.
+    if (!('page' in changes)) next.delete('page')
+    setParams(next)
+  }
+
+  return (
+    <div className="page lib-page">
+      <header className="page-header page-header--row">
+        <div>
+          <h1>My Images</h1>
+          <p className="page-header__sub">
+            Everything you generated with your account. {total > 0 && <span data-testid="library-total">{pluralize(total, 'generation')}</span>}
+          </p>
+        </div>
+        <Link to="/upload-images" className="btn btn--primary">
+          <IconPlus size={18} /> Create New Image
+        </Link>
+      </header>
+
+      <div className="lib-toolbar" role="toolbar" aria-label="Filters">
+        <div className="lib-filters" role="group" aria-label="Service">
+          {SERVICE_FILTERS.map((f) => (
+            <button
+              key={f.value || 'all'}
+              type="button"
+              className={`chip${filters.service === f.value ? ' chip--active' : ''}`}
+              aria-pressed={filters.service === f.value}
+              onClick={() => update({ service: f.value })}
+              data-testid={`filter-service-${f.value || 'all'}`}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+        <label className="lib-status-filter">
+          <span className="visually-hidden">Status</span>
+          <select
+            className="input"
+            value={filters.status}
+            onChange={(e) => update({ status: e.target.value })}
+            data-testid="filter-status"
+          >
+            {STATUS_FILTERS.map((f) => (
+              <option key={f.value || 'all'} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {live && (
+          <span className="lib-live" role="status" data-testid="library-live">
+            <Spinner label="Updating" /> Updating while images are generated…
+          </span>
+        )}
+      </div>
+
+      {selectable.length > 0 && (
+        <div className="lib-selectbar" data-testid="library-selectbar">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={allState === 'all'}
+              ref={(el) => {
+                if (el) el.indeterminate = allState === 'some'
+              }}
+              onChange={() => setChosen(toggleAll(selection, selectable))}
+              data-testid="library-select-all"
+            />
+            Select all on this page
+          </label>
+          <span className="muted" aria-live="polite" data-testid="library-selected-count">
+            {selectedIds.length ? `${pluralize(selectedIds.length, 'image')} selected` : 'Select images to download them as one ZIP'}
+          </span>
+          {selectedIds.length > 0 && (
+            <button type="button" className="link-btn" onClick={() => setChosen(new Set())}>
+              Clear
+            </button>
+          )}
+          <div className="lib-selectbar__zip">
+            <ZipDownloadButton
+              taskIds={selectedIds}
+              label={selectedIds.length ? `Download ZIP (${selectedIds.length})` : 'Download ZIP'}
+              testId="library-zip"
+            />
+          </div>
+        </div>
+      )}
+
+      {list.isPending ? (
+        <LoadingBlock label="Loading your images…" />
+      ) : list.isError && !list.data ? (
+        <Alert
+          tone="error"
+          title="Your images could not be loaded"
+          testId="library-error"
+          action={
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void list.refetch()}>
+              Retry
+            </button>
+          }
+        >
+          {errorMessage(list.error)}
+        </Alert>
+      ) : jobs.length === 0 ? (
+        filtered || filters.pageNumber > 1 ? (
+          <div className="empty-state" data-testid="library-empty-filtered">
+            <p className="empty-state__title">Nothing here</p>
+            <p className="muted">No generations match these filters{filters.pageNumber > 1 ? ' on this page' : ''}.</p>
+            <button type="button" className="btn btn--secondary" onClick={() => setParams(new URLSearchParams())}>
+              Show everything
+            </button>
+          </div>
+        ) : (
+          <div className="empty-state" data-testid="library-empty">
+            <IconImages size={32} />
+            <p className="empty-state__title">No images yet</p>
+            <p className="muted">Images you generate while logged in appear here.</p>
+            <Link to="/upload-images" className="btn btn--primary">
+              Create New Image
+            </Link>
+          </div>
+        )
+      ) : (
+        <>
+          {list.isError && (
+            <Alert tone="warning" testId="library-refresh-error">
+              Could not refresh: {errorMessage(list.error)}
+            </Alert>
+          )}
+          <ul className="lib-grid" data-testid="library-grid" aria-busy={list.isFetching}>
+            {images.map((image, i) => (
+              <ImageTile
+                key={image.task.taskId}
+                image={image}
+                number={i + 1}
+                selected={selection.has(image.task.taskId)}
+                onToggleSelect={() => setChosen(toggle(selection, image.task.taskId))}
+                onOpen={() => setViewing(image.task.taskId)}
+                onDelete={() => setDeleting(image.job)}
+              />
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages">
+              <button
+                type="button"
+                className="btn btn--secondary btn--small"
+                disabled={filters.pageNumber <= 1}
+                onClick={() => update({ page: String(filters.pageNumber - 1) })}
+              >
+                <IconArrowLeft size={16} /> Previous
+              </button>
+              <span className="pager__info" data-testid="library-page">
+                Page {filters.pageNumber} of {pages}
+              </span>
+              <button
+                type="button"
+                className="btn btn--secondary btn--small"
+                disabled={filters.pageNumber >= pages}
+                onClick={() => update({ page: String(filters.pageNumber + 1) })}
+              >
+                Next <IconArrowRight size={16} />
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+
+      {viewed && <ImageViewer image={viewed} onClose={() => setViewing(null)} />}
+      {deleting && (
+        <DeleteDialog
+          job={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => {
+            setChosen((s) => prune(s, selectable.filter((id) => !deleting.tasks.some((t) => t.taskId === id))))
+            setDeleting(null)
+          }}
+        />
+      )}
+    </div>
+  )
+}

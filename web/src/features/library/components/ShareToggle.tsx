@@ -1,0 +1,29 @@
+import { errorMessage } from '@/lib/api'
+import { useShareImage } from '../api/shareImage'
+
+/** The owner's consent to show this input/output pair in the public showcase (off by default). */
+export function ShareToggle({ taskId, shared }: { taskId: string; shared: boolean }) {
+  const share = useShareImage()
+  const on = share.isPending ? share.variables.shared : share.isSuccess ? share.data.shared : shared
+  return (
+    <div className="lib-share">
+      <label className="lib-switch" title="Owners decide; our team picks among shared images for the public showcase.">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={on}
+          disabled={share.isPending}
+          onChange={(e) => share.mutate({ taskId, shared: e.target.checked })}
+          data-testid="share-toggle"
+        />
+        <span className="lib-switch__track" aria-hidden="true" />
+        <span>Share to showcase</span>
+      </label>
+      {share.isError && (
+        <p className="field-error" role="alert">
+          {errorMessage(share.error)}
+        </p>
+      )}
+    </div>
+  )
+}

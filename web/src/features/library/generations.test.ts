@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import type { ServiceJob, Task } from '@/types/api'
+import { libraryQueryOptions } from './api/getLibrary'
+import { anyActive, downloadable, imagesOf, LIBRARY_LIVE_MS, pageCount, parsePage, parseService, parseStatus } from './generations'
+
+const task = (taskId: string, status: Task['status'], outputs = status === 'completed' ? 1 : 0): Task => ({
+  taskId,
+  status,
+  stage: '',
+  progress: 0,
+  inputKey: `in/${taskId}.jpg`,
+  inputThumbnailUrl: '',
+  outputs: Array.from({ length: outputs }, () => ({ key: `out/${taskId}.jpg`, url: 'u', thumbnailUrl: 't' })),
+  error: null,
+  shared: false,
+  comment: '',
+})
+
+const job = (serviceId: string, status: ServiceJob['status'], tasks: Task[]): ServiceJob => ({
+  serviceId,
+  service: 'bodySwap',
+  status,
+  credits: tasks.length,
+  modelId: null,
+  backgroundId: null,
+  error: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  completedAt: null,
+  tasks,
+})
+
+describe('library generations', () => {
+  it('keeps refreshing only while a generation or one of its images is queued or running', () => {
+    const done = job('a', 'completed', [task('a1', 'completed')])
+    const running = job('b', 'running', [task('b1', 'completed'), task('b2', 'running')])
+    expect(anyActive([done])).toBe(false)
+    expect(anyActive([done, running])).toBe(true)
+    expect(anyActive(undefined)).toBe(false)
+
+    const options = libraryQueryOptions('me@example.com', { service: '', status: '', pageNumber: 1 })
+    const interval = options.refetchInterval as (q: { state: { data?: { items: ServiceJob[] } } }) => number | false
+    expect(interval({ state: { data: { items: [done, running] } } })).toBe(LIBRARY_LIVE_MS)
+    expect(interval({ state: { data: { items: [done] } } })).toBe(false)
+  })
+
+  it('one tile per image; only finished images with an output can be downloaded', () => {
+    const images = imagesOf([job('a', 'completed', [task('a1', 'completed'), task('a2', 'failed')])])
+    expect(images.map((i) => [i.task.taskId, i.position])).toEqual([
+      ['a1', 1],
+      ['a2', 2],
+    ])
+    expect(images.map((i) => downloadable(i.task))).toEqual([true, false])
+    expect(downloadable(task('x', 'completed', 0))).toBe(false)
+  })
+
+  it('reads filters and pages from the address defensively', () => {
+    expect(parseService('bodySwap')).toBe('bodySwap')
+    expect(parseService('nope')).toBe('')
+    expect(parseStatus('failed')).toBe('failed')
+    expect(parseStatus(null)).toBe('')
+    expect(parsePage('3')).toBe(3)
+    expect(parsePage('-1')).toBe(1)
+    expect(parsePage('x')).toBe(1)
+    expect(pageCount(0)).toBe(1)
+    expect(pageCount(90)).toBe(1)
+    expect(pageCount(91)).toBe(2)
+  })
+})

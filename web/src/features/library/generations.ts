@@ -1,0 +1,86 @@
+/** Pure helpers over the server's generations (ServiceView) for My Images. */
+import type { RequestType, ServiceJob, Task, TaskStatus } from '@/types/api'
+
+/** The spec's job list page size (§9). */
+export const LIBRARY_PAGE_SIZE = 90
+/** How often the list is refetched while a generation is queued or running. */
+export const LIBRARY_LIVE_MS = 2000
+
+export const SERVICE_LABELS: Record<RequestType, string> = {
+  bodySwap: 'Model swap',
+  burstreplace: 'Background',
+}
+
+export const STATUS_LABELS: Record<TaskStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+}
+
+export const SERVICE_FILTERS: ReadonlyArray<{ value: RequestType | ''; label: string }> = [
+  { value: '', label: 'All' },
+  { value: 'bodySwap', label: 'Model swap' },
+  { value: 'burstreplace', label: 'Background' },
+]
+
+export const STATUS_FILTERS: ReadonlyArray<{ value: TaskStatus | ''; label: string }> = [
+  { value: '', label: 'All statuses' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'running', label: 'Running' },
+  { value: 'queued', label: 'Queued' },
+  { value: 'failed', label: 'Failed' },
+]
+
+export function isActive(status: TaskStatus): boolean {
+  return status === 'queued' || status === 'running'
+}
+
+/** Whether a generation, or any of its images, is still queued or running. */
+export function generationActive(job: ServiceJob): boolean {
+  return isActive(job.status) || job.tasks.some((t) => isActive(t.status))
+}
+
+/** Whether the list should keep refreshing itself. */
+export function anyActive(jobs: readonly ServiceJob[] | undefined): boolean {
+  return Boolean(jobs?.some(generationActive))
+}
+
+/** One tile of the grid: an image of a generation. */
+export interface LibraryImage {
+  job: ServiceJob
+  task: Task
+  /** 1-based position of the image within its generation. */
+  position: number
+}
+
+export function imagesOf(jobs: readonly ServiceJob[]): LibraryImage[] {
+  return jobs.flatMap((job) => job.tasks.map((task, i) => ({ job, task, position: i + 1 })))
+}
+
+/** An image that can be downloaded (and so selected for a ZIP): finished with an output. */
+export function downloadable(task: Task): boolean {
+  return task.status === 'completed' && task.outputs.length > 0
+}
+
+export function pageCount(total: number, pageSize = LIBRARY_PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(total / pageSize))
+}
+
+export function parseService(value: string | null): RequestType | '' {
+  return value === 'bodySwap' || value === 'burstreplace' ? value : ''
+}
+
+export function parseStatus(value: string | null): TaskStatus | '' {
+  return value === 'queued' || value === 'running' || value === 'completed' || value === 'failed' ? value : ''
+}
+
+export function parsePage(value: string | null): number {
+  const n = Number(value)
+  return Number.isInteger(n) && n >= 1 ? n : 1
+}
+
+export function formatWhen(iso: string): string {
+  const when = new Date(iso)
+  return Number.isNaN(when.getTime()) ? '' : when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
+}

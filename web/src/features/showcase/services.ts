@@ -1,0 +1,23 @@
+import type { RequestType } from '@/types/api'
+
+/** The services the showcase can show, in switch order, with the names users know them by. */
+export const SHOWCASE_SERVICES: ReadonlyArray<{ value: RequestType; label: string }> = [
+  { value: 'bodySwap', label: 'Model swap' },
+  { value: 'burstreplace', label: 'Background' },
+]
+
+export const DEFAULT_SERVICE: RequestType = 'bodySwap'
+export const SHOWCASE_PAGE_SIZE = 12
+
+export function parseService(value: string | null): RequestType {
+  return SHOWCASE_SERVICES.find((s) => s.value === value)?.value ?? DEFAULT_SERVICE
+}
+
+export function parsePage(value: string | null): number {
+  const n = Number(value)
+  return Number.isInteger(n) && n >= 1 ? n : 1
+}
+
+export function serviceLabel(value: RequestType): string {
+  return SHOWCASE_SERVICES.find((s) => s.value === value)?.label ?? value
+}
