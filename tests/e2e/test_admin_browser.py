@@ -118,7 +118,7 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
             timeout=400,
         )
         assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
-        assert "3 passed, 0 failed" in result.stdout, result.stdout
+        assert "4 passed, 0 failed" in result.stdout, result.stdout
         assert len(list(SCREENS.glob("admin-showcase-*.png"))) == 9
 
         # The owner has the edited image beside the generated one ("Edited" on their pages).

@@ -152,7 +152,8 @@ async function signUpThroughModal(page) {
   step(`open ${BASE_URL}/ as a guest`)
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('nav-login'), 'the sidebar Login entry')
-  await expectCreditBalance(page)
+  // Spec §6: Credit is for signed-in users only; the guest sees the balance on the generate page.
+  if (await page.getByTestId('nav-credit').count()) fail('the sidebar shows Credit to a guest')
 
   step('Login opens the modal')
   await page.getByTestId('nav-login').first().click()

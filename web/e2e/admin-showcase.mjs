@@ -197,6 +197,33 @@ const scenarios = [
       return errors
     },
   ],
+  [
+    'the owner sees the edited image on the output page and in My Images',
+    async (context) => {
+      const errors = []
+      const page = await context.newPage()
+      page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()))
+      page.on('pageerror', (err) => errors.push(err.message))
+      step('the owner logs in')
+      await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
+      await page.getByTestId('login-email').fill(OWNER_EMAIL)
+      await page.getByTestId('login-password').fill(PASSWORD)
+      await page.getByTestId('login-password').press('Enter')
+      await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
+
+      step('the output page shows the edited image beside the generated one')
+      await page.goto(`${BASE_URL}/output-image?serviceId=${SERVICE_ID}`, { waitUntil: 'domcontentloaded' })
+      const edited = page.locator(`[data-testid="edited-item"][data-task-id="${SHARED_TASK_ID}"]`)
+      await expectVisible(edited, 'the edited image on the output page')
+      const loaded = await edited.locator('img').evaluate((img) => img.complete && img.naturalWidth > 0)
+      if (!loaded) fail('the edited image did not load on the output page')
+
+      step('My Images marks it "Edited"')
+      await page.goto(`${BASE_URL}/my-images`, { waitUntil: 'domcontentloaded' })
+      await expectVisible(page.getByTestId('edited-badge'), 'the "Edited" badge in My Images')
+      return errors
+    },
+  ],
 ]
 
 async function main() {

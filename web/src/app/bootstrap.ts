@@ -2,6 +2,7 @@ import { restoreSession } from '@/features/auth/session'
 import { ensureGuestToken } from '@/lib/api'
 import { captureQueryParams } from '@/lib/identity'
 import { startMonitoring } from '@/lib/monitoring'
+import { prefetchSiteConfig } from '@/lib/siteConfig'
 
 /**
  * Runs once before the first render: remembers dbId/leadId and restores a
@@ -10,6 +11,7 @@ import { startMonitoring } from '@/lib/monitoring'
  * Failures are quiet here; every API call retries the guest login itself.
  */
 export function bootstrap(): void {
+  prefetchSiteConfig()
   startMonitoring().catch((err: unknown) => console.warn('Monitoring did not start:', err))
   captureQueryParams(window.location.search)
   if (restoreSession()) return

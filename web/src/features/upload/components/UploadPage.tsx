@@ -5,6 +5,8 @@ import { Alert } from '@/components/ui/Alert'
 import { IconArrowRight, IconUpload } from '@/components/ui/icons'
 import { ACCEPTED_IMAGE_TYPES } from '@/config'
 import { FlowShell } from '@/components/FlowShell'
+import { formatBytes } from '@/lib/format'
+import { uploadLimits, useSiteConfig } from '@/lib/siteConfig'
 import { stepsFlowAtom, usableFiles } from '@/stores/stepsFlow'
 import { addLocalFiles } from '../stores/uploads'
 import { SampleList } from './SampleList'
@@ -16,6 +18,9 @@ export function UploadPage() {
   const inputRef = useRef<HTMLInputElement>(null)
   const [dragging, setDragging] = useState(false)
   const hintId = useId()
+  // Re-renders when the server's limits arrive; uploadLimits() then reads them.
+  useSiteConfig()
+  const maxBytes = uploadLimits().maxBytes
 
   const { files, isAllImagesUploaded } = flow.stepUploadImages
   const pending = files.filter((f) => f.status === 'uploading' || f.status === 'processing').length
@@ -69,7 +74,7 @@ export function UploadPage() {
         </span>
         <p className="dropzone__title">Drag and drop images here</p>
         <p className="dropzone__hint" id={hintId}>
-          JPG, PNG or WebP, up to 20 MB each. You can add several at once.
+          JPG, PNG or WebP, up to {formatBytes(maxBytes)} each. You can add several at once.
         </p>
         <button type="button" className="btn btn--secondary" onClick={() => inputRef.current?.click()}>
           Choose files

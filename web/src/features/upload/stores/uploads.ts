@@ -3,11 +3,12 @@
  * (and can be cancelled) regardless of which component is mounted. The two
  * server calls run as mutations of the shared query client (lib/queryClient).
  */
-import { ACCEPTED_IMAGE_TYPES, MAX_UPLOAD_BYTES, UPLOAD_REQUEST_TYPE } from '@/config'
+import { ACCEPTED_IMAGE_TYPES, UPLOAD_REQUEST_TYPE } from '@/config'
 import { ApiError, errorMessage, isAbortError, putToStorage } from '@/lib/api'
 import { formatBytes } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
 import { runMutation } from '@/lib/queryClient'
+import { uploadLimits } from '@/lib/siteConfig'
 import { appStore } from '@/stores/appStore'
 import {
   addFilesAtom,
@@ -27,12 +28,14 @@ import { getPresignedUrl } from '../api/getPresignedUrl'
 
 type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number]
 
-function validate(file: File): string | null {
-  if (!(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
+/** The browser's early check, with the server's limits (GET /api/v1/config). */
+export function validate(file: File): string | null {
+  const { maxBytes, acceptedTypes } = uploadLimits()
+  if (!acceptedTypes.includes(file.type)) {
     return 'Unsupported file type. Use a JPG, PNG or WebP image.'
   }
-  if (file.size > MAX_UPLOAD_BYTES) {
-    return `The file is ${formatBytes(file.size)}; the limit is ${formatBytes(MAX_UPLOAD_BYTES)}.`
+  if (file.size > maxBytes) {
+    return `The file is ${formatBytes(file.size)}; the limit is ${formatBytes(maxBytes)}.`
   }
   if (file.size === 0) return 'The file is empty.'
   return null
