@@ -16,6 +16,7 @@ from core.auth.accounts import Accounts
 from core.auth.tokens import Principal
 from core.billing.orders import Billing
 from core.billing.provider import ProviderFactory
+from core.billing.subscriptions import Subscriptions
 from core.catalog_admin import CatalogAdmin, PeopleCounter
 from core.db import SessionFactory
 from core.enums import AccountKind, UserRole
@@ -81,6 +82,13 @@ class AppServices:
         the very handling POST /api/v1/payment/webhook/{provider} runs."""
         billing = self.billing
         return billing.receive_webhook(billing.provider.name, payload, signature)
+
+    @cached_property
+    def subscriptions(self) -> Subscriptions:
+        # The provider is built on first use (told about changes of the subscriptions it
+        # bills itself).
+        return Subscriptions(self.sessions, self.settings, self.temporal,
+                             provider=lambda: self.billing.provider)
 
     @cached_property
     def generations(self) -> Generations:

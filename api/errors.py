@@ -14,11 +14,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.codes import ResendTooSoon
 from core.credits import InsufficientCredits
 from core.errors import (
+    Conflict,
     DomainError,
     Forbidden,
     InvalidInput,
     NotAuthenticated,
     NotFound,
+    PaymentDeclined,
     Refused,
     Unavailable,
     UpstreamFailed,
@@ -30,8 +32,10 @@ STATUS_BY_ERROR: dict[type[DomainError], int] = {
     Refused: 400,
     NotAuthenticated: 401,
     InsufficientCredits: 402,
+    PaymentDeclined: 402,
     Forbidden: 403,
     NotFound: 404,
+    Conflict: 409,
     RateLimited: 429,
     ResendTooSoon: 429,
     UpstreamFailed: 502,

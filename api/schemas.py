@@ -19,6 +19,7 @@ from core.enums import (
     RateInterval,
     Rating,
     Service,
+    SubscriptionStatus,
     UserRole,
 )
 
@@ -378,16 +379,45 @@ class ServiceIdView(Schema):
 
 
 class CreditUsageDay(Schema):
+    """One UTC day's credit movements: spent on images, refunded, granted free or paid."""
+
     date: str
     spent: int
     refunded: int
+    grantedFree: int
+    grantedPaid: int
+
+
+class CreditLedgerEntry(Schema):
+    """One movement of the ledger: deltas are signed (a charge is negative)."""
+
+    id: int
+    createdAt: str
+    # grant (free credits), charge (images), refund, purchase (paid credits)
+    kind: str
+    deltaFree: int
+    deltaPaid: int
+    delta: int
+    reference: str | None = None
+    description: str
+
+
+class CreditLedgerPage(Schema):
+    """The ledger entries of the range, newest first, one page."""
+
+    items: list[CreditLedgerEntry]
+    total: int
+    pageNum: int
+    pageSize: int
 
 
 class CreditUsage(Schema):
     fromDate: str
     toDate: str
+    # Spent less refunded over the range.
     totalSpent: int
     days: list[CreditUsageDay]
+    entries: CreditLedgerPage
 
 
 class Features(Schema):
@@ -543,6 +573,55 @@ class OrderView(Schema):
 class WebhookAck(Schema):
     received: bool
     duplicate: bool
+
+
+class PaymentHistoryItem(Schema):
+    """A payment: `amount` in minor units; `invoiceUrl` (a PDF) only once it is paid."""
+
+    orderId: str
+    createdAt: str
+    description: str
+    kind: PlanKind
+    amount: int
+    currency: Currency
+    status: OrderStatus
+    invoiceUrl: str | None = None
+
+
+class PaymentHistory(Schema):
+    items: list[PaymentHistoryItem]
+    total: int
+    pageNum: int
+    pageSize: int
+
+
+class SubscriptionView(Schema):
+    """A monthly plan's subscription. `amount` (minor units) and `credits` are per period;
+    times are ISO 8601 UTC. A downgrade waits for the period end (`pendingPlanId`); a cancel
+    too (`cancelAtPeriodEnd`)."""
+
+    id: str
+    planId: str
+    planName: str
+    rateCode: str
+    status: SubscriptionStatus
+    currency: Currency
+    amount: int
+    credits: int
+    currentPeriodStart: str
+    currentPeriodEnd: str
+    cancelAtPeriodEnd: bool
+    pendingPlanId: str | None = None
+    pendingPlanName: str | None = None
+
+
+class CurrentSubscription(Schema):
+    subscription: SubscriptionView | None = None
+
+
+class ChangePlanBody(Schema):
+    piid: str = Field(min_length=1, max_length=64, description="The new plan's `_id`.")
+    rcid: str = Field(min_length=1, max_length=64, description="Its monthly rate's `rateCode`.")
 
 
 class InquiryBody(Schema):

@@ -132,3 +132,12 @@ class OrderStatus(StrEnum):
     PAID = "paid"
     FAILED = "failed"
     CANCELED = "canceled"
+
+
+class SubscriptionStatus(StrEnum):
+    """A monthly plan's life: active (paid up) → past_due (a renewal failed; retried after a
+    grace interval) → canceled (ended: canceled at a period end, or unpaid)."""
+
+    ACTIVE = "active"
+    PAST_DUE = "past_due"
+    CANCELED = "canceled"

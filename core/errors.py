@@ -23,6 +23,11 @@ class Refused(DomainError):
     """A well-formed request that the rules refuse (wrong password, email already registered)."""
 
 
+class Conflict(DomainError):
+    """The request clashes with the current state of the thing (e.g. a second subscription
+    while one is live)."""
+
+
 class NotFound(DomainError):
     """The thing does not exist, or belongs to someone else (we never say which)."""
 
@@ -41,3 +46,7 @@ class Unavailable(DomainError):
 
 class UpstreamFailed(DomainError):
     """A third party (Google, a payment provider) could not be reached."""
+
+
+class PaymentDeclined(DomainError):
+    """A charge the request needed was declined (the card on file); nothing was changed."""

@@ -1,5 +1,5 @@
 """A user's library of generated images: the gallery, feedback, deletion, ZIP downloads,
-sharing to the public showcase, and the credit usage behind the dashboard.
+and sharing to the public showcase (credit usage is core/billing/usage.py).
 
 Rules only; routers in api/routers/library.py shape the answers. Ownership is checked on every
 call: someone else's image answers NotFound, exactly like one that does not exist.
@@ -9,23 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import LedgerKind, Rating, Service, TaskStatus
+from core.enums import Rating, Service, TaskStatus
 from core.errors import InvalidInput, NotFound
 from core.generations import tasks_of
 from core.keys import thumbnail_key
-from core.models import Generation, ImageFeedback, LedgerEntry, Task, utcnow
+from core.models import Generation, ImageFeedback, Task, utcnow
 from core.storage import Storage
 
 IMAGE_NOT_FOUND = "That image was not found."
 MAX_ZIP_IMAGES = 200
-MAX_USAGE_DAYS = 366
 
 
 @dataclass(frozen=True)
@@ -40,13 +38,6 @@ class GalleryItem:
 class GalleryPage:
     items: list[GalleryItem]
     total: int
-
-
-@dataclass(frozen=True)
-class DayUsage:
-    day: date
-    spent: int
-    refunded: int
 
 
 def _visible_outputs(account_id: str) -> Select[Task, Generation]:
@@ -246,45 +237,3 @@ class Library:
 
     def stream(self, key: str) -> Iterator[bytes]:
         return self.storage.stream(key)
-
-    def credit_usage(
-        self, principal: Principal, from_date: date | None, to_date: date | None
-    ) -> list[DayUsage]:
-        """Credits spent and given back per day (UTC), every day of the range, from the ledger."""
-        today = utcnow().date()
-        to_date = to_date or today
-        from_date = from_date or to_date - timedelta(days=29)
-        if from_date > to_date:
-            raise InvalidInput("fromDate must not be after toDate.")
-        if (to_date - from_date).days >= MAX_USAGE_DAYS:
-            raise InvalidInput(f"Choose at most {MAX_USAGE_DAYS} days.")
-        start = datetime.combine(from_date, time.min, tzinfo=UTC)
-        end = datetime.combine(to_date + timedelta(days=1), time.min, tzinfo=UTC)
-        days = {
-            from_date + timedelta(days=n): DayUsage(from_date + timedelta(days=n), 0, 0)
-            for n in range((to_date - from_date).days + 1)
-        }
-        with self.sessions() as session:
-            rows = session.execute(
-                select(
-                    LedgerEntry.kind,
-                    LedgerEntry.delta_free + LedgerEntry.delta_paid,
-                    LedgerEntry.created_at,
-                ).where(
-                    LedgerEntry.account_id == principal.account_id,
-                    LedgerEntry.kind.in_([LedgerKind.CHARGE, LedgerKind.REFUND]),
-                    LedgerEntry.created_at >= start,
-                    LedgerEntry.created_at < end,
-                )
-            ).all()
-        for kind, delta, created in rows:
-            moment = created if created.tzinfo else created.replace(tzinfo=UTC)
-            day = moment.astimezone(UTC).date()
-            if day not in days:
-                continue
-            usage = days[day]
-            if kind == LedgerKind.CHARGE:
-                days[day] = DayUsage(day, usage.spent - int(delta), usage.refunded)
-            else:
-                days[day] = DayUsage(day, usage.spent, usage.refunded + int(delta))
-        return list(days.values())

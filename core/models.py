@@ -10,10 +10,12 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
     UniqueConstraint,
+    text,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -411,6 +413,64 @@ class Order(Base):
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
     paid_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The card (a test card's token with the local provider, a provider's payment method id
+    # otherwise) the checkout was paid with: a monthly plan's card on file.
+    payment_method: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    # A subscription's payment: the checkout order is its period 1, each renewal (or upgrade)
+    # is an order of its own (core.billing.subscriptions.record_period_payment).
+    subscription_id: Mapped[str | None] = mapped_column(String(32), index=True, nullable=True)
+    subscription_period: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class Subscription(Base):
+    """A monthly plan bought by a user: the row the API reads. Its life (periods, renewals,
+    dunning, cancel) is owned by its Temporal workflow `subscription-{id}`, which writes the
+    status and the period here (workflows/subscription.py). At most one live (active or
+    past_due) subscription per user."""
+
+    __tablename__ = "subscriptions"
+    __table_args__ = (
+        Index(
+            "uq_subscriptions_live_user",
+            "user_id",
+            unique=True,
+            sqlite_where=text("status != 'canceled'"),
+            postgresql_where=text("status != 'canceled'"),
+        ),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    # The checkout order that started it (its period 1): one subscription per order.
+    order_id: Mapped[str] = mapped_column(ForeignKey("orders.id"), unique=True)
+    provider: Mapped[str] = mapped_column(String(16))
+    # The provider's own subscription (Stripe's sub_...); None with the local provider.
+    provider_subscription_id: Mapped[str | None] = mapped_column(
+        String(128), unique=True, nullable=True
+    )
+    # The card on file the local provider charges each period.
+    payment_method: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"))
+    rate_code: Mapped[str] = mapped_column(String(64))
+    plan_name: Mapped[str] = mapped_column(String(128))
+    currency: Mapped[str] = mapped_column(String(3))  # Currency
+    amount: Mapped[int] = mapped_column(Integer)  # minor units, per period
+    credits: Mapped[int] = mapped_column(Integer)  # per period
+    status: Mapped[str] = mapped_column(String(16))  # SubscriptionStatus
+    period: Mapped[int] = mapped_column(Integer, default=1)  # the current period's number
+    current_period_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    current_period_end: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    cancel_at_period_end: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A downgrade waiting for the period end.
+    pending_plan_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    pending_rate_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    failure_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    canceled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class PaymentEvent(Base):
@@ -430,6 +490,23 @@ class PaymentEvent(Base):
     outcome: Mapped[str | None] = mapped_column(String(255), nullable=True)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PaymentCustomer(Base):
+    """A user's customer at a payment provider (a Stripe customer), made at their first
+    checkout and reused for every later one."""
+
+    __tablename__ = "payment_customers"
+    __table_args__ = (
+        UniqueConstraint("provider", "user_id"),
+        UniqueConstraint("provider", "customer_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    provider: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    customer_id: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class EnterpriseInquiry(Base):

@@ -126,10 +126,28 @@ class Settings(BaseSettings):
     # Payments: "local" is the embedded test-mode provider (checkout hosted by this app at
     # /pay/test/{session}, test cards only). Webhooks are signed with PAYMENT_WEBHOOK_SECRET
     # (Stripe's scheme); production refuses the default.
-    payment_provider: Literal["local"] = "local"
+    payment_provider: Literal["local", "stripe"] = "local"
     payment_webhook_secret: str = _DEFAULT_WEBHOOK_SECRET
+    # PAYMENT_PROVIDER=stripe (payments/stripe.py): the account's secret API key, the webhook
+    # endpoint's signing secret (whsec_…), and the API's address (tests point it at a local
+    # server that speaks Stripe's REST API). Production refuses them missing or placeholders.
+    stripe_secret_key: str = ""
+    stripe_webhook_secret: str = ""
+    stripe_api_base: str = "https://api.stripe.com"
     # Where enterprise inquiries are mailed.
     sales_email: str = "sales@metamodel.local"
+    # Subscriptions (workflows/subscription.py): the length of a period (one month; tests use
+    # a few seconds), and dunning with the local provider: a renewal whose card is declined is
+    # retried SUBSCRIPTION_DUNNING_RETRIES times, SUBSCRIPTION_GRACE_SECONDS apart, then the
+    # subscription is canceled. A workflow continues as new every
+    # SUBSCRIPTION_PERIODS_PER_RUN periods, so a years-long history stays small.
+    subscription_period_seconds: float = Field(default=2_592_000, gt=0)
+    subscription_grace_seconds: float = Field(default=259_200, gt=0)
+    subscription_dunning_retries: int = Field(default=2, ge=0, le=10)
+    subscription_periods_per_run: int = Field(default=12, ge=1, le=1000)
+    # The seller on invoice PDFs (core/billing/invoices.py); a ";" in the address breaks a line.
+    seller_name: str = "MetaModel"
+    seller_address: str = "MetaModel Technologies; Bengaluru, Karnataka 560001; India"
 
     # Observability: "console", "otlp" (OTEL_EXPORTER_OTLP_ENDPOINT) or "none".
     otel_exporter: Literal["none", "console", "otlp"] = "none"
@@ -152,6 +170,11 @@ class Settings(BaseSettings):
             self.payment_webhook_secret.startswith("change-me")
         ):
             problems.append("PAYMENT_WEBHOOK_SECRET must not be the default")
+        if self.payment_provider == "stripe":
+            for name in ("stripe_secret_key", "stripe_webhook_secret"):
+                value = getattr(self, name)
+                if not value or value.startswith("change-me") or value == _DEFAULT_WEBHOOK_SECRET:
+                    problems.append(f"{name.upper()} must be set for PAYMENT_PROVIDER=stripe")
         if self.engine == "remote" and not self.engine_url:
             problems.append("ENGINE=remote needs ENGINE_URL")
         if problems:

@@ -25,6 +25,7 @@ from activities.generation import GenerationActivities
 from activities.imaging import ImagingActivities
 from activities.mail import MailActivities, RelayMail
 from activities.payments import PaymentActivities
+from activities.subscriptions import CardCharger, SubscriptionActivities
 from activities.sweeper import SweeperActivities, SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
@@ -36,6 +37,7 @@ from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
 from workflows.fulfilment import OrderFulfilmentWorkflow
 from workflows.generation import GenerationWorkflow
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
+from workflows.subscription import SubscriptionWorkflow
 from workflows.sweeper import SWEEPER_WORKFLOW, SweeperWorkflow
 
 log = logging.getLogger("worker")
@@ -49,6 +51,17 @@ def build_engine(settings: Settings) -> ImageEngine:
         remote_url=settings.engine_url or None,
         timeout_seconds=settings.engine_timeout_seconds,
     )
+
+
+def card_charger(settings: Settings) -> CardCharger | None:
+    """What charges a subscription's period to its card on file: the local test provider's
+    (its subscription workflows charge each period themselves); None for a provider that
+    bills subscriptions on its own (Stripe: its invoice events reach the workflow)."""
+    if settings.payment_provider == "local":
+        from payments.local import charge_card_on_file
+
+        return charge_card_on_file
+    return None
 
 
 def build_workers(
@@ -66,6 +79,7 @@ def build_workers(
         cleanup = CleanupActivities(sessions, storage)
         sweeper = SweeperActivities(sessions, settings)
         payments = PaymentActivities(sessions)
+        subscriptions = SubscriptionActivities(sessions, settings, card_charger(settings))
         workers.append(
             Worker(
                 client,
@@ -76,6 +90,7 @@ def build_workers(
                     UploadCleanupWorkflow,
                     SweeperWorkflow,
                     OrderFulfilmentWorkflow,
+                    SubscriptionWorkflow,
                 ],
                 activities=[
                     steps.verify_uploads,
@@ -87,6 +102,11 @@ def build_workers(
                     sweeper.sweep_stuck,
                     payments.grant_order_credits,
                     payments.mark_order_paid,
+                    subscriptions.start_subscription,
+                    subscriptions.charge_subscription_period,
+                    subscriptions.charge_subscription_upgrade,
+                    subscriptions.grant_subscription_credits,
+                    subscriptions.save_subscription,
                 ],
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
                 max_concurrent_activities=16,

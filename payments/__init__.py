@@ -16,4 +16,9 @@ def build_provider(
 ) -> PaymentProvider:
     if settings.payment_provider == "local":
         return LocalProvider(settings, sessions, sink)
+    if settings.payment_provider == "stripe":
+        # Imported only when chosen: the embedded default never loads the SDK.
+        from payments.stripe import StripeProvider
+
+        return StripeProvider(settings, sessions)
     raise ValueError(f"unknown PAYMENT_PROVIDER {settings.payment_provider!r}")

@@ -18,12 +18,13 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from core.billing import events, signature
 from core.billing.money import format_amount
 from core.billing.orders import CANCELED, failure_path, success_path
 from core.billing.provider import CheckoutOrder, CheckoutSession, PaymentEvent, WebhookSink
+from core.contracts import ChargeOutcome, PlanTerms
 from core.db import SessionFactory
 from core.enums import OrderStatus
 from core.errors import InvalidInput, NotFound
@@ -38,6 +39,17 @@ TEST_CARDS = (
     "Use a test card: 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined)."
 )
 API_VERSION = "2024-06-20"
+# The card on file of a monthly plan paid with a test card: a token named like Stripe's test
+# payment methods. A renewal charges it (`charge_card_on_file`); a subscription whose card is
+# switched to DECLINED_TOKEN (replace_card_on_file in core.billing.subscriptions) is declined.
+CARD_TOKENS = {SUCCEEDS: "pm_card_visa", DECLINED: "pm_card_visa_chargeDeclined"}
+SUCCEEDS_TOKEN = CARD_TOKENS[SUCCEEDS]
+DECLINED_TOKEN = CARD_TOKENS[DECLINED]
+# Why `update_subscription` has nothing to do here.
+BILLS_THROUGH_WORKFLOW = (
+    "The local provider keeps no subscriptions of its own: the subscription's workflow bills "
+    "it (charge_card_on_file), so the workflow's state is all there is to change."
+)
 
 
 def _id(prefix: str) -> str:
@@ -102,6 +114,16 @@ def expired_event(order: Order) -> bytes:
     return event_envelope(events.CHECKOUT_EXPIRED, checkout_session_object(order, "expired", None))
 
 
+def charge_card_on_file(card: str | None, amount: int, currency: str) -> ChargeOutcome:
+    """Charge a subscription's period to its card on file (test mode: no money moves). The
+    success card's token is paid, anything else is declined."""
+    if card == SUCCEEDS_TOKEN and amount >= 0 and currency:
+        return ChargeOutcome(paid=True, payment_id=_id("pi_test"))
+    if card is None:
+        return ChargeOutcome(paid=False, reason="There is no card on file.")
+    return ChargeOutcome(paid=False, reason=DECLINE_MESSAGE)
+
+
 class LocalProvider:
     name = NAME
 
@@ -117,6 +139,18 @@ class LocalProvider:
     def parse_webhook(self, payload: bytes, signature_header: str | None) -> PaymentEvent:
         signature.verify(payload, signature_header, self.settings.payment_webhook_secret)
         return events.parse_event(payload)
+
+    def update_subscription(
+        self,
+        provider_subscription_id: str,
+        *,
+        cancel_at_period_end: bool | None = None,
+        price: PlanTerms | None = None,
+        upgrade: bool = False,
+    ) -> str | None:
+        """Nothing to tell: see BILLS_THROUGH_WORKFLOW (an upgrade's difference is charged to
+        the card on file by the workflow's update, `charge_card_on_file`)."""
+        return BILLS_THROUGH_WORKFLOW
 
     # The hosted test checkout
 
@@ -148,12 +182,23 @@ class LocalProvider:
             return self._after(order)
         number = re.sub(r"[\s-]", "", card)
         if number == SUCCEEDS:
+            self._keep_card(order, number)
             self._send(completed_event(order))
             return success_path(order.id)
         if number == DECLINED:
             self._send(declined_event(order))
             return failure_path(order.id, DECLINE_MESSAGE)
         raise InvalidInput(TEST_CARDS)
+
+    def _keep_card(self, order: Order, number: str) -> None:
+        """The card a checkout was paid with: a monthly plan's card on file."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(Order)
+                .where(Order.id == order.id)
+                .values(payment_method=CARD_TOKENS[number])
+                .execution_options(synchronize_session=False)
+            )
 
     def cancel(self, session_id: str) -> str:
         order = self._order(session_id)

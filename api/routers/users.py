@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from api.deps import CurrentUser, ServicesDep
 from api.routers.auth import user_view
 from api.schemas import (
+    CreditLedgerEntry,
+    CreditLedgerPage,
     Credits,
     CreditsAvailable,
     CreditUsage,
@@ -20,6 +22,7 @@ from api.schemas import (
     UserView,
 )
 from core import credits
+from core.billing import usage
 
 router = APIRouter(prefix="/api/v1/user", tags=["users"])
 aliases = APIRouter(prefix="/imageedit/users", tags=["users"])
@@ -69,20 +72,54 @@ def get_credits(services: ServicesDep, principal: CurrentUser) -> Envelope[Credi
 def credit_usage(
     services: ServicesDep,
     principal: CurrentUser,
-    fromDate: date | None = None,
-    toDate: date | None = None,
+    fromDate: Annotated[str | None, Query(max_length=32, description="YYYY-MM-DD")] = None,  # noqa: N803
+    toDate: Annotated[str | None, Query(max_length=32, description="YYYY-MM-DD")] = None,  # noqa: N803
+    pageNum: Annotated[int, Query(ge=1, le=100_000)] = 1,  # noqa: N803
+    pageSize: Annotated[int, Query(ge=1, le=usage.MAX_PAGE_SIZE)] = 20,  # noqa: N803
 ) -> Envelope[CreditUsage]:
-    """Credits spent and given back per day (UTC) from the ledger; the last 30 days by
-    default, at most a year."""
-    days = services.library.credit_usage(principal, fromDate, toDate)
+    """Credits per UTC day from the ledger (spent, refunded, granted free, granted paid) and
+    the ledger entries of the range, newest first, a page at a time. The last 30 days by
+    default; 422 on a bad date, a reversed range or one over a year."""
+    report = usage.credit_usage(
+        services.sessions,
+        principal.account_id,
+        usage.parse_day(fromDate, "fromDate"),
+        usage.parse_day(toDate, "toDate"),
+        pageNum,
+        pageSize,
+    )
     return Envelope(
         data=CreditUsage(
-            fromDate=days[0].day.isoformat(),
-            toDate=days[-1].day.isoformat(),
-            totalSpent=sum(d.spent - d.refunded for d in days),
+            fromDate=report.from_date.isoformat(),
+            toDate=report.to_date.isoformat(),
+            totalSpent=sum(d.spent - d.refunded for d in report.days),
             days=[
-                CreditUsageDay(date=d.day.isoformat(), spent=d.spent, refunded=d.refunded)
-                for d in days
+                CreditUsageDay(
+                    date=d.day.isoformat(),
+                    spent=d.spent,
+                    refunded=d.refunded,
+                    grantedFree=d.granted_free,
+                    grantedPaid=d.granted_paid,
+                )
+                for d in report.days
             ],
+            entries=CreditLedgerPage(
+                items=[
+                    CreditLedgerEntry(
+                        id=e.id,
+                        createdAt=e.created_at.isoformat(),
+                        kind=e.kind,
+                        deltaFree=e.delta_free,
+                        deltaPaid=e.delta_paid,
+                        delta=e.delta_free + e.delta_paid,
+                        reference=e.reference,
+                        description=e.description,
+                    )
+                    for e in report.entries
+                ],
+                total=report.total_entries,
+                pageNum=report.page_num,
+                pageSize=report.page_size,
+            ),
         )
     )

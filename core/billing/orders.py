@@ -24,12 +24,13 @@ from temporalio.common import WorkflowIDConflictPolicy
 
 from core import credits
 from core.auth.tokens import Principal
-from core.billing import events
+from core.billing import events, subscription_events
 from core.billing.catalog import find_rate
 from core.billing.provider import CheckoutOrder, PaymentEvent, PaymentProvider
+from core.billing.subscriptions import ensure_can_subscribe
 from core.contracts import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, order_workflow_id
 from core.db import SessionFactory
-from core.enums import LedgerKind, OrderStatus
+from core.enums import LedgerKind, OrderStatus, RateInterval
 from core.errors import InvalidInput, NotFound, Unavailable
 from core.generations import WorkflowStarter
 from core.models import Order, User, utcnow
@@ -112,6 +113,9 @@ class Billing:
             user = session.get(User, principal.user_id)
             if user is None:
                 raise NotFound("Your account was not found; please log in again.")
+            if rate.interval == RateInterval.MONTH:
+                # One live subscription per user: another plan is a change of its plan.
+                ensure_can_subscribe(session, user.id)
             order = Order(
                 account_id=principal.account_id,
                 user_id=user.id,
@@ -226,6 +230,9 @@ class Billing:
             return seen.processed_at is not None
 
     def _handle(self, event: PaymentEvent) -> str:
+        if event.type in events.SUBSCRIPTION_EVENTS:
+            # A provider's own subscription billing (Stripe): to the subscription's workflow.
+            return subscription_events.handle(self, event)
         if event.order_id is None:
             return "ignored: no order"
         with self.sessions() as session:
@@ -239,22 +246,8 @@ class Billing:
         if event.type == events.CHECKOUT_COMPLETED:
             if not event.paid:
                 return "ignored: not paid yet"
-            if event.amount != order.amount or event.currency != order.currency:
-                log.error(
-                    "order %s: paid %s %s, expected %s %s; not fulfilled",
-                    order.id, event.amount, event.currency, order.amount, order.currency,
-                )
-                self._settle(order.id, OrderStatus.FAILED, MISMATCH)
-                return "rejected: amount or currency does not match the order"
-            assert order.provider_session_id is not None
-            self._start_fulfilment(
-                FulfilOrder(
-                    order_id=order.id,
-                    grant_key=purchase_key(order.provider, order.provider_session_id),
-                    payment_id=event.payment_id,
-                )
-            )
-            return "fulfilling"
+            facts = event.subscription
+            return self.fulfil_paid_order(order, event, facts.subscription_id if facts else None)
         if event.type == events.PAYMENT_FAILED:
             changed = self._settle(order.id, OrderStatus.FAILED, event.failure_reason or DECLINED)
             return "failed" if changed else "ignored: order not pending"
@@ -262,6 +255,30 @@ class Billing:
             changed = self._settle(order.id, OrderStatus.CANCELED, CANCELED)
             return "canceled" if changed else "ignored: order not pending"
         return "ignored: event type"
+
+    def fulfil_paid_order(
+        self, order: Order, event: PaymentEvent, provider_subscription_id: str | None = None
+    ) -> str:
+        """The provider says the order is paid (its checkout completed, or, for a monthly plan,
+        its first invoice was paid, whichever came first): amount and currency checked, the
+        fulfilment workflow started (once per order: the same id finds it running or done)."""
+        if event.amount != order.amount or event.currency != order.currency:
+            log.error(
+                "order %s: paid %s %s, expected %s %s; not fulfilled",
+                order.id, event.amount, event.currency, order.amount, order.currency,
+            )
+            self._settle(order.id, OrderStatus.FAILED, MISMATCH)
+            return "rejected: amount or currency does not match the order"
+        assert order.provider_session_id is not None
+        self._start_fulfilment(
+            FulfilOrder(
+                order_id=order.id,
+                grant_key=purchase_key(order.provider, order.provider_session_id),
+                payment_id=event.payment_id,
+                provider_subscription_id=provider_subscription_id,
+            )
+        )
+        return "fulfilling"
 
     def _settle(self, order_id: str, status: OrderStatus, reason: str) -> bool:
         """Move a pending order to failed or canceled; a paid order is never moved back."""

@@ -9,16 +9,11 @@ walk, and checks the owner's side and the public showcase through the API.
 from __future__ import annotations
 
 import io
-import os
-import shutil
-import subprocess
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from PIL import Image
 from sqlalchemy import select
 
@@ -28,23 +23,11 @@ from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import PASSWORD, sign_up
 from tests.support.api_client import Guest
+from tests.support.browser import empty_dir, walk
 from tests.support.paths import REPO, fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import sessions_for
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENS = REPO / "out" / "admin-showcase"
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium not found at {CHROMIUM} (make test installs it with apt)")
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
-    if not (REPO / "web" / "dist" / "index.html").exists():
-        pytest.fail("web/dist is not built (make test builds it)")
-    with running_stack(tmp_path_factory.mktemp("admin-browser")) as running:
-        yield running.settings
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -102,21 +85,13 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
         Image.new("RGB", (600, 800), (30, 120, 200)).save(edit, "JPEG")
         broken = tmp_path / "broken.jpg"
         broken.write_bytes(b"this is not an image")
-        if SCREENS.exists():
-            shutil.rmtree(SCREENS)
-        result = subprocess.run(
-            ["node", "e2e/admin-showcase.mjs"],
-            cwd=REPO / "web",
-            env={**os.environ, "CHROMIUM_PATH": CHROMIUM, "BASE_URL": stack.app_url,
-                 "ADMIN_EMAIL": admin_email, "USER_EMAIL": user_email, "PASSWORD": PASSWORD,
-                 "OWNER_EMAIL": owner_email, "SERVICE_ID": service_id,
-                 "SHARED_TASK_ID": shared, "UNSHARED_TASK_ID": unshared,
-                 "EDIT_IMAGE": str(edit), "BAD_FILE": str(broken),
-                 "SCREENSHOT_DIR": str(SCREENS)},
-            capture_output=True,
-            text=True,
-            timeout=400,
-        )
+        result = walk("admin-showcase.mjs", {
+            "BASE_URL": stack.app_url,
+            "ADMIN_EMAIL": admin_email, "USER_EMAIL": user_email, "PASSWORD": PASSWORD,
+            "OWNER_EMAIL": owner_email, "SERVICE_ID": service_id,
+            "SHARED_TASK_ID": shared, "UNSHARED_TASK_ID": unshared,
+            "EDIT_IMAGE": str(edit), "BAD_FILE": str(broken),
+            "SCREENSHOT_DIR": str(empty_dir(SCREENS))})
         assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
         assert "4 passed, 0 failed" in result.stdout, result.stdout
         assert len(list(SCREENS.glob("admin-showcase-*.png"))) == 9

@@ -6,9 +6,6 @@ starts the stack, runs it and fails with its output when any step fails.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +13,9 @@ from pathlib import Path
 import pytest
 
 from core.settings import Settings
-from ops.stack import Stack, private_settings
+from tests.support.browser import walk
 from tests.support.local_services import MailSink
-from tests.support.paths import FIXTURES, REPO, fixture_images
-
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+from tests.support.paths import REPO, fixture_images
 
 
 @pytest.fixture(scope="module")
@@ -31,31 +26,9 @@ def mailbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailSink]:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory, mailbox: MailSink) -> Iterator[Settings]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium not found at {CHROMIUM} (make test installs it with apt)")
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
-    if not (REPO / "web" / "dist" / "index.html").exists():
-        pytest.fail("web/dist is not built (make test builds it)")
-    settings = private_settings(tmp_path_factory.mktemp("browser"))
-    env = {"FIXTURES_DIR": str(FIXTURES), "SMTP_HOST": "127.0.0.1",
-           "SMTP_PORT": str(mailbox.port)}
-    with Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False,
-               extra_env=env) as running:
-        running.start()
-        yield settings
-
-
-def walk(script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["node", f"e2e/{script}"],
-        cwd=REPO / "web",
-        env={**os.environ, "CHROMIUM_PATH": CHROMIUM, **env},
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
+def stack_settings(mailbox: MailSink) -> dict[str, object]:
+    """The stack mails through the test's mail sink (the accounts walk reads the codes)."""
+    return {"smtp_host": "127.0.0.1", "smtp_port": mailbox.port}
 
 
 def test_guest_walks_upload_model_background_generate_download(

@@ -8,13 +8,8 @@ checks through the API and the database that the guest's generation used that mo
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -24,28 +19,14 @@ from core.models import CatalogItem, Generation
 from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import PASSWORD, sign_up
+from tests.support.browser import empty_dir, walk
 from tests.support.paths import FIXTURES, REPO, fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import sessions_for
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENS = REPO / "out" / "catalog"
 # One person as the engine's analysis sees it (tests/integration/test_catalog_admin.py
 # uploads the same photo as a digital model).
 MODEL_PHOTO = FIXTURES / "people" / "01008_00.jpg"
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium not found at {CHROMIUM} (make test installs it with apt)")
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
-    if not (REPO / "web" / "dist" / "index.html").exists():
-        pytest.fail("web/dist is not built (make test builds it)")
-    if not MODEL_PHOTO.exists():
-        pytest.skip(f"fixture photo {MODEL_PHOTO} not found")
-    with running_stack(tmp_path_factory.mktemp("catalog-browser")) as running:
-        yield running.settings
 
 
 def printed(label: str, output: str) -> str:
@@ -54,6 +35,7 @@ def printed(label: str, output: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.skipif(not MODEL_PHOTO.exists(), reason=f"fixture photo {MODEL_PHOTO} not found")
 def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Settings) -> None:
     tag = uuid.uuid4().hex[:6]
     admin_email = f"admin-{tag}@example.com"
@@ -64,20 +46,11 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
             admin = {"Authorization": f"Bearer {sign_up(api, db, admin_email)}"}
             assert set_role(db, admin_email, UserRole.ADMIN)
 
-        if SCREENS.exists():
-            shutil.rmtree(SCREENS)
-        result = subprocess.run(
-            ["node", "e2e/catalog.mjs"],
-            cwd=REPO / "web",
-            env={**os.environ, "CHROMIUM_PATH": CHROMIUM, "BASE_URL": stack.app_url,
-                 "ADMIN_EMAIL": admin_email, "PASSWORD": PASSWORD,
-                 "MODEL_PHOTO": str(MODEL_PHOTO), "UPLOAD_IMAGE": str(garment),
-                 "MODEL_NAME": name, "MODEL_CATEGORY": category,
-                 "SCREENSHOT_DIR": str(SCREENS)},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        result = walk("catalog.mjs", {
+            "BASE_URL": stack.app_url, "ADMIN_EMAIL": admin_email, "PASSWORD": PASSWORD,
+            "MODEL_PHOTO": str(MODEL_PHOTO), "UPLOAD_IMAGE": str(garment),
+            "MODEL_NAME": name, "MODEL_CATEGORY": category,
+            "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=600)
         assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
         assert "3 passed, 0 failed" in result.stdout, result.stdout
         model_id = printed("modelId", result.stdout)

@@ -9,10 +9,7 @@ that the deleted generation's objects are gone from storage while the others rem
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,22 +26,9 @@ from core.settings import Settings
 from core.storage import Storage
 from tests.support.accounts import PASSWORD, sign_up
 from tests.support.api_client import Guest
-from tests.support.paths import REPO, fixture_images
-from tests.support.stacks import running_stack, sessions_for
-
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium not found at {CHROMIUM} (make test installs it with apt)")
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
-    if not (REPO / "web" / "dist" / "index.html").exists():
-        pytest.fail("web/dist is not built (make test builds it)")
-    with running_stack(tmp_path_factory.mktemp("library-browser")) as running:
-        yield running.settings
+from tests.support.browser import walk
+from tests.support.paths import fixture_images
+from tests.support.stacks import sessions_for
 
 
 @pytest.fixture(scope="module")
@@ -81,23 +65,14 @@ def test_images_outlive_the_browser_zip_feedback_and_delete(
     user = User(stack.app_url, token)
     kept = finished_generation(user, fixture_images("people")[:2])
 
-    result = subprocess.run(
-        ["node", "e2e/library.mjs"],
-        cwd=REPO / "web",
-        env={
-            **os.environ,
-            "CHROMIUM_PATH": CHROMIUM,
-            "BASE_URL": stack.app_url,
-            "USER_EMAIL": email,
-            "USER_PASSWORD": PASSWORD,
-            "UPLOAD_IMAGE": str(fixture_images("people")[2]),
-            "EXPECT_IMAGES": "3",
-            "SCREENSHOT_DIR": str(tmp_path),
-        },
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
+    result = walk("library.mjs", {
+        "BASE_URL": stack.app_url,
+        "USER_EMAIL": email,
+        "USER_PASSWORD": PASSWORD,
+        "UPLOAD_IMAGE": str(fixture_images("people")[2]),
+        "EXPECT_IMAGES": "3",
+        "SCREENSHOT_DIR": str(tmp_path),
+    })
     assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
     deleted_id = re.search(r"^DELETED (\w+)$", result.stdout, re.M)
     rated_id = re.search(r"^FEEDBACK (\w+)$", result.stdout, re.M)

@@ -7,37 +7,19 @@ and a screenshot of each under out/screens/ for review.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
-import pytest
 
 from core.enums import UserRole
 from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import PASSWORD, sign_up
+from tests.support.browser import empty_dir, walk
 from tests.support.paths import REPO
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import sessions_for
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENS = REPO / "out" / "screens"
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium not found at {CHROMIUM} (make test installs it with apt)")
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
-    if not (REPO / "web" / "dist" / "index.html").exists():
-        pytest.fail("web/dist is not built (make test builds it)")
-    with running_stack(tmp_path_factory.mktemp("routes")) as running:
-        yield running.settings
 
 
 def test_every_route_for_every_role_at_three_widths(stack: Settings) -> None:
@@ -48,19 +30,10 @@ def test_every_route_for_every_role_at_three_widths(stack: Settings) -> None:
         sign_up(api, db, user_email)
         sign_up(api, db, admin_email)
         assert set_role(db, admin_email, UserRole.ADMIN)
-    if SCREENS.exists():
-        shutil.rmtree(SCREENS)
-    result = subprocess.run(
-        ["node", "e2e/routes.mjs"],
-        cwd=REPO / "web",
-        env={**os.environ, "CHROMIUM_PATH": CHROMIUM, "BASE_URL": stack.app_url,
-             "USER_EMAIL": user_email, "USER_PASSWORD": PASSWORD,
-             "ADMIN_EMAIL": admin_email, "ADMIN_PASSWORD": PASSWORD,
-             "SCREENSHOT_DIR": str(SCREENS)},
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    result = walk("routes.mjs", {"BASE_URL": stack.app_url,
+                                 "USER_EMAIL": user_email, "USER_PASSWORD": PASSWORD,
+                                 "ADMIN_EMAIL": admin_email, "ADMIN_PASSWORD": PASSWORD,
+                                 "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=900)
     assert result.returncode == 0, f"route walk failed:\n{result.stdout}\n{result.stderr}"
     assert "9 passed, 0 failed" in result.stdout, result.stdout
     shots = list(SCREENS.glob("*.png"))

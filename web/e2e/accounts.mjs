@@ -11,16 +11,23 @@
 // Each scenario runs in a fresh browser context. Prints "N passed, N failed";
 // exit code 1 on any failure.
 import { execFile } from 'node:child_process'
-import fs from 'node:fs'
-import path from 'node:path'
 import { promisify } from 'node:util'
-import { chromium } from 'playwright-core'
+import {
+  BASE_URL,
+  STEP_TIMEOUT_MS,
+  expectHidden,
+  expectInPage,
+  expectUrl,
+  expectVisible,
+  fail,
+  logIn,
+  requireEnv,
+  runScenarios,
+  screenshotDir,
+  step,
+} from './support.mjs'
 
-const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
-const MAIL_CODE_COMMAND = process.env.MAIL_CODE_COMMAND || ''
-const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'e2e-screenshots')
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const STEP_TIMEOUT_MS = 20_000
+const MAIL_CODE_COMMAND = requireEnv('MAIL_CODE_COMMAND')
 const MAIL_TIMEOUT_MS = 30_000
 
 const EMAIL = `e2e-${Date.now()}@example.com`
@@ -28,42 +35,6 @@ const PASSWORD = 'correct-horse-42'
 const NAME = 'E2E Tester'
 
 const run = promisify(execFile)
-
-class StepError extends Error {}
-
-let stepName = 'setup'
-function step(name) {
-  stepName = name
-  console.log(`  • ${name}`)
-}
-
-function fail(message) {
-  throw new StepError(message)
-}
-
-async function expectVisible(locator, what, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout })
-  } catch {
-    fail(`${what} did not appear within ${Math.round(timeout / 1000)} s`)
-  }
-}
-
-async function expectHidden(locator, what, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await locator.first().waitFor({ state: 'hidden', timeout })
-  } catch {
-    fail(`${what} was still shown after ${Math.round(timeout / 1000)} s`)
-  }
-}
-
-async function expectUrl(page, pathname) {
-  try {
-    await page.waitForURL((u) => new URL(u).pathname === pathname, { timeout: STEP_TIMEOUT_MS })
-  } catch {
-    fail(`expected to be on ${pathname}, but the page is at ${new URL(page.url()).pathname}`)
-  }
-}
 
 /** Waits for a toast with exactly this text (after trimming). */
 async function expectToast(page, text) {
@@ -79,15 +50,12 @@ async function expectToast(page, text) {
 }
 
 async function expectCreditBalance(page) {
-  try {
-    await page.waitForFunction(
-      () => /\d/.test(document.querySelector('[data-testid="credit-total"]')?.textContent ?? ''),
-      null,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    fail('the sidebar Credit entry never showed a balance')
-  }
+  await expectInPage(
+    page,
+    () => /\d/.test(document.querySelector('[data-testid="credit-total"]')?.textContent ?? ''),
+    null,
+    'the sidebar Credit entry never showed a balance',
+  )
   return (await page.getByTestId('credit-total').first().textContent())?.trim()
 }
 
@@ -133,22 +101,14 @@ async function expectLoggedIn(page, email) {
   if (everything.includes(PASSWORD)) fail('the password is stored in the browser')
 }
 
-/** Logs in on the /login screen. */
-async function loginOnScreen(page, email, password) {
-  await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
-  await expectVisible(page.getByTestId('login-form'), 'the login form')
-  await page.getByTestId('login-email').fill(email)
-  await page.getByTestId('login-password').fill(password)
-  await page.getByTestId('login-password').press('Enter')
-}
-
 // ---------------------------------------------------------------------------
 // Scenarios
 
 let accountCreated = false
 
 /** Sign-up through the login modal: email → mailed code → name and password. */
-async function signUpThroughModal(page) {
+async function signUpThroughModal(walk) {
+  const page = await walk.newPage()
   step(`open ${BASE_URL}/ as a guest`)
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('nav-login'), 'the sidebar Login entry')
@@ -193,12 +153,11 @@ async function signUpThroughModal(page) {
 }
 
 /** For the scenarios that need an account when the sign-up scenario did not make one. */
-async function ensureAccount(browser) {
+async function ensureAccount(walk) {
   if (accountCreated) return
   step('(no account yet) sign up on the /signup screen')
-  const context = await browser.newContext()
+  const page = await walk.newPage()
   try {
-    const page = await context.newPage()
     await page.goto(`${BASE_URL}/signup`, { waitUntil: 'domcontentloaded' })
     await expectVisible(page.getByTestId('signup-flow'), 'the sign-up screen')
     await page.getByTestId('step-email-input').fill(EMAIL)
@@ -213,18 +172,19 @@ async function ensureAccount(browser) {
     await expectLoggedIn(page, EMAIL)
     accountCreated = true
   } finally {
-    await context.close()
+    await page.context().close()
   }
 }
 
 /** A wrong password: the server's message in a toast. */
-async function wrongPassword(page, browser) {
-  await ensureAccount(browser)
+async function wrongPassword(walk) {
+  await ensureAccount(walk)
+  const page = await walk.newPage()
   step('wrong password on /login')
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/login', {
     timeout: STEP_TIMEOUT_MS,
   })
-  await loginOnScreen(page, EMAIL, 'not-the-password-1')
+  await logIn(page, EMAIL, 'not-the-password-1')
   const res = await answer.catch(() => fail('no POST /api/v1/auth/login was made'))
   if (res.status() !== 400) fail(`login with a wrong password answered ${res.status()}, expected 400`)
   const message = (await res.json().catch(() => ({})))?.message
@@ -237,7 +197,8 @@ async function wrongPassword(page, browser) {
 }
 
 /** 'Please enter all the value' and 'Please enter correct email'. */
-async function validationMessages(page) {
+async function validationMessages(walk) {
+  const page = await walk.newPage()
   step('empty form → "Please enter all the value"')
   await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('login-form'), 'the login form')
@@ -270,8 +231,10 @@ async function validationMessages(page) {
 }
 
 /** Remember me pre-fills the email after logout (same context). */
-async function rememberMe(page, browser, context) {
-  await ensureAccount(browser)
+async function rememberMe(walk) {
+  await ensureAccount(walk)
+  const page = await walk.newPage()
+  const context = page.context()
   step('log in with "Remember me" ticked')
   await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('login-form'), 'the login form')
@@ -313,10 +276,12 @@ async function rememberMe(page, browser, context) {
 }
 
 /** A 401 that the refresh cookie cannot fix: 'Unauthorised' and back to /login. */
-async function unauthorisedLogsOut(page, browser, context) {
-  await ensureAccount(browser)
+async function unauthorisedLogsOut(walk) {
+  await ensureAccount(walk)
+  const page = await walk.newPage()
+  const context = page.context()
   step('log in')
-  await loginOnScreen(page, EMAIL, PASSWORD)
+  await logIn(page, EMAIL, PASSWORD)
   await expectUrl(page, '/')
   await expectLoggedIn(page, EMAIL)
 
@@ -338,10 +303,12 @@ async function unauthorisedLogsOut(page, browser, context) {
 }
 
 /** An expired access token is renewed with the HttpOnly refresh cookie, without a logout. */
-async function refreshKeepsSession(page, browser, context) {
-  await ensureAccount(browser)
+async function refreshKeepsSession(walk) {
+  await ensureAccount(walk)
+  const page = await walk.newPage()
+  const context = page.context()
   step('log in with "Remember me"')
-  await loginOnScreen(page, EMAIL, PASSWORD)
+  await logIn(page, EMAIL, PASSWORD)
   await expectUrl(page, '/')
   await expectLoggedIn(page, EMAIL)
   const cookies = await context.cookies()
@@ -381,72 +348,5 @@ const SCENARIOS = [
   ['an expired token is refreshed with the cookie', refreshKeepsSession],
 ]
 
-async function main() {
-  if (!MAIL_CODE_COMMAND) {
-    console.error('FAIL: set MAIL_CODE_COMMAND to a command that prints the latest code mailed to its argument')
-    console.log('0 passed, 1 failed')
-    return 1
-  }
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    console.error(`FAIL: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`)
-    console.log('0 passed, 1 failed')
-    return 1
-  }
-
-  console.log(`accounts e2e against ${BASE_URL} as ${EMAIL}`)
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  let passed = 0
-  let failed = 0
-  try {
-    for (const [index, [name, scenario]] of SCENARIOS.entries()) {
-      console.log(`(${index + 1}) ${name}`)
-      stepName = 'setup'
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-      const page = await context.newPage()
-      const pageErrors = []
-      page.on('pageerror', (e) => pageErrors.push(e.message))
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') console.log(`    [browser] ${msg.text()}`)
-      })
-      try {
-        await scenario(page, browser, context)
-        if (pageErrors.length) fail(`uncaught errors in the page: ${pageErrors.join(' | ')}`)
-        console.log(`  PASS`)
-        passed++
-      } catch (err) {
-        const why = err instanceof StepError ? err.message : err?.stack || String(err)
-        console.error(`  FAIL at step "${stepName}": ${why}`)
-        failed++
-        try {
-          fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-          const file = path.join(SCREENSHOT_DIR, `accounts-${index + 1}-failure.png`)
-          await page.screenshot({ path: file, fullPage: true })
-          console.error(`  screenshot: ${file}`)
-        } catch {
-          /* the page may be gone */
-        }
-      } finally {
-        await context.close().catch(() => {})
-      }
-    }
-  } finally {
-    await browser.close().catch(() => {})
-  }
-  console.log(`${passed} passed, ${failed} failed`)
-  return failed ? 1 : 0
-}
-
-process.exitCode = await main()
+console.log(`accounts e2e against ${BASE_URL} as ${EMAIL}`)
+process.exit(await runScenarios(SCENARIOS, { screenshotDir: screenshotDir('e2e-screenshots'), logConsole: true }))

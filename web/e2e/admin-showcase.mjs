@@ -10,53 +10,34 @@
 // The caller prepares the data (tests/e2e/test_admin_browser.py): the owner's generation with
 // one output shared and one not, and the admin role. Screenshots at 1280, 650 and 390 px are
 // saved in SCREENSHOT_DIR. Prints "N passed, N failed"; exit code 1 on any failure.
-import fs from 'node:fs'
 import path from 'node:path'
-import { chromium } from 'playwright-core'
+import {
+  BASE_URL,
+  STEP_TIMEOUT_MS,
+  expectInPage,
+  expectVisible,
+  fail,
+  logIn,
+  logInThroughModal,
+  requireEnv,
+  runScenarios,
+  screenshotDir,
+  step,
+} from './support.mjs'
 
-const env = (name) => {
-  const value = process.env[name]
-  if (!value) {
-    console.error(`${name} is required`)
-    process.exit(2)
-  }
-  return value
-}
-
-const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
-const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'out/admin-showcase')
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const STEP_TIMEOUT_MS = 20_000
-const ADMIN_EMAIL = env('ADMIN_EMAIL')
-const USER_EMAIL = env('USER_EMAIL')
-const PASSWORD = env('PASSWORD')
-const OWNER_EMAIL = env('OWNER_EMAIL')
-const SERVICE_ID = env('SERVICE_ID')
-const SHARED_TASK_ID = env('SHARED_TASK_ID')
-const UNSHARED_TASK_ID = env('UNSHARED_TASK_ID')
-const EDIT_IMAGE = env('EDIT_IMAGE')
-const BAD_FILE = env('BAD_FILE')
+const SCREENSHOT_DIR = screenshotDir('out/admin-showcase')
+const ADMIN_EMAIL = requireEnv('ADMIN_EMAIL')
+const USER_EMAIL = requireEnv('USER_EMAIL')
+const PASSWORD = requireEnv('PASSWORD')
+const OWNER_EMAIL = requireEnv('OWNER_EMAIL')
+const SERVICE_ID = requireEnv('SERVICE_ID')
+const SHARED_TASK_ID = requireEnv('SHARED_TASK_ID')
+const UNSHARED_TASK_ID = requireEnv('UNSHARED_TASK_ID')
+const EDIT_IMAGE = requireEnv('EDIT_IMAGE')
+const BAD_FILE = requireEnv('BAD_FILE')
 
 // A user's 403 on the admin API is the expected answer; Chromium still logs the status.
 const EXPECTED_STATUS = /Failed to load resource: the server responded with a status of (401|403|422)/
-
-class StepError extends Error {}
-
-function step(name) {
-  console.log(`  • ${name}`)
-}
-
-function fail(message) {
-  throw new StepError(message)
-}
-
-async function expectVisible(locator, what, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout })
-  } catch {
-    fail(`${what} did not appear within ${Math.round(timeout / 1000)} s`)
-  }
-}
 
 async function expectBare(page) {
   if (await page.locator('.rail, .mobile-header, .sidebar').count()) fail('the app shell is shown on /admin-showcase')
@@ -64,31 +45,16 @@ async function expectBare(page) {
   if ((await back.getAttribute('href')) !== '/') fail('the page header has no link back to "/"')
 }
 
-async function openPage(context) {
-  const page = await context.newPage()
-  page.setDefaultTimeout(STEP_TIMEOUT_MS)
-  const errors = []
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !EXPECTED_STATUS.test(msg.text())) errors.push(msg.text())
-  })
-  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`))
-  await page.goto(`${BASE_URL}/admin-showcase`, { waitUntil: 'load' })
-  return { page, errors }
+/** A new visitor on /admin-showcase. */
+function openPage(walk) {
+  return walk.newPage({ path: '/admin-showcase' })
 }
 
 /** Logs in through the page's own prompt (the login modal), staying on /admin-showcase. */
 async function logInFromPrompt(page, email) {
   await expectVisible(page.getByTestId('admin-login-prompt'), 'the log-in prompt')
   await page.getByTestId('admin-login').click()
-  await expectVisible(page.getByTestId('login-modal'), 'the login modal')
-  await page.getByTestId('login-email').fill(email)
-  await page.getByTestId('login-password').fill(PASSWORD)
-  await page.getByTestId('login-submit').click()
-  try {
-    await page.getByTestId('login-modal').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS })
-  } catch {
-    fail(`logging in as ${email} did not close the modal`)
-  }
+  await logInThroughModal(page, email, PASSWORD)
   if (new URL(page.url()).pathname !== '/admin-showcase') fail(`login left the page for ${page.url()}`)
 }
 
@@ -112,32 +78,30 @@ async function lookUp(page, text) {
 const scenarios = [
   [
     'a guest is asked to log in, without the app shell',
-    async (context) => {
-      const { page, errors } = await openPage(context)
+    async (walk) => {
+      const page = await openPage(walk)
       step('the log-in prompt')
       await expectVisible(page.getByTestId('admin-login-prompt'), 'the log-in prompt')
       await expectBare(page)
       await screenshots(page, 'admin-showcase-guest')
-      return errors
     },
   ],
   [
     'a user who is not an admin sees "Admins only"',
-    async (context) => {
-      const { page, errors } = await openPage(context)
+    async (walk) => {
+      const page = await openPage(walk)
       step('log in as a plain user from the prompt')
       await logInFromPrompt(page, USER_EMAIL)
       step('"Admins only"')
       await expectVisible(page.getByTestId('admin-only'), '"Admins only"')
       if (await page.getByTestId('lookup-input').count()) fail('a non-admin sees the lookup')
       await screenshots(page, 'admin-showcase-user')
-      return errors
     },
   ],
   [
     'an admin curates a shared output and attaches an edited image',
-    async (context) => {
-      const { page, errors } = await openPage(context)
+    async (walk) => {
+      const page = await openPage(walk)
       step('log in as the admin from the prompt')
       await logInFromPrompt(page, ADMIN_EMAIL)
       await expectBare(page)
@@ -153,17 +117,14 @@ const scenarios = [
       const toggle = card.getByRole('switch')
       if ((await toggle.getAttribute('aria-checked')) !== 'false') fail('the shared output starts in the showcase')
       await toggle.click()
-      try {
-        await page.waitForFunction(
-          (id) =>
-            document.querySelector(`[data-testid="candidate-${id}"] [role="switch"]`)?.getAttribute('aria-checked') ===
-            'true',
-          SHARED_TASK_ID,
-          { timeout: STEP_TIMEOUT_MS },
-        )
-      } catch {
-        fail('the curate switch did not turn on')
-      }
+      await expectInPage(
+        page,
+        (id) =>
+          document.querySelector(`[data-testid="candidate-${id}"] [role="switch"]`)?.getAttribute('aria-checked') ===
+          'true',
+        SHARED_TASK_ID,
+        'the curate switch did not turn on',
+      )
       await expectVisible(page.getByTestId('toast').filter({ hasText: 'Added to the showcase.' }), 'the curate toast')
 
       step('the lookup refuses junk, then finds the owner by email')
@@ -194,21 +155,15 @@ const scenarios = [
       await expectVisible(page.getByTestId(`generation-${SERVICE_ID}`).getByTestId('admin-task-edited'), 'the edit')
       if ((await page.locator('[data-testid^="generation-"]').count()) !== 1) fail('a service id found several')
       await screenshots(page, 'admin-showcase-admin')
-      return errors
     },
   ],
   [
     'the owner sees the edited image on the output page and in My Images',
-    async (context) => {
-      const errors = []
-      const page = await context.newPage()
-      page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()))
-      page.on('pageerror', (err) => errors.push(err.message))
+    async (walk) => {
+      // Every console error counts here: the owner's pages expect no refusal.
+      const page = await walk.newPage({ ignore: null })
       step('the owner logs in')
-      await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
-      await page.getByTestId('login-email').fill(OWNER_EMAIL)
-      await page.getByTestId('login-password').fill(PASSWORD)
-      await page.getByTestId('login-password').press('Enter')
+      await logIn(page, OWNER_EMAIL, PASSWORD)
       await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
 
       step('the output page shows the edited image beside the generated one')
@@ -221,58 +176,8 @@ const scenarios = [
       step('My Images marks it "Edited"')
       await page.goto(`${BASE_URL}/my-images`, { waitUntil: 'domcontentloaded' })
       await expectVisible(page.getByTestId('edited-badge'), 'the "Edited" badge in My Images')
-      return errors
     },
   ],
 ]
 
-async function main() {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  let passed = 0
-  let failed = 0
-  try {
-    for (const [name, run] of scenarios) {
-      console.log(name)
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-      try {
-        const errors = await run(context)
-        if (errors.length) fail(`console errors: ${errors.map((e) => e.slice(0, 300)).join(' | ')}`)
-        passed += 1
-        console.log(`✓ ${name}`)
-      } catch (err) {
-        failed += 1
-        console.log(`✗ ${name}: ${err instanceof StepError ? err.message : err.stack}`)
-        const page = context.pages()[0]
-        if (page) {
-          const shot = path.join(SCREENSHOT_DIR, `failure-${failed}.png`)
-          await page.screenshot({ path: shot, fullPage: true }).catch(() => {})
-          console.log(`    screenshot: ${shot}`)
-        }
-      } finally {
-        await context.close()
-      }
-    }
-  } finally {
-    await browser.close()
-  }
-  console.log(`${passed} passed, ${failed} failed`)
-  process.exit(failed ? 1 : 0)
-}
-
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+process.exit(await runScenarios(scenarios, { screenshotDir: SCREENSHOT_DIR, ignore: EXPECTED_STATUS }))

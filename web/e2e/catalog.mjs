@@ -11,31 +11,36 @@
 // The caller makes the admin (tests/e2e/test_catalog_browser.py) and checks afterwards, through
 // the API and the database, that the generation used the model. The walk prints
 // "modelId: …" and "serviceId: …" for it, then "N passed, N failed"; exit code 1 on any failure.
-import fs from 'node:fs'
 import path from 'node:path'
-import { chromium } from 'playwright-core'
+import {
+  STEP_TIMEOUT_MS,
+  clickNext,
+  expectEnabled,
+  expectImagesLoaded,
+  expectInPage,
+  expectResult,
+  expectUrl,
+  expectVisible,
+  fail,
+  logInThroughModal,
+  pickPhotoBackground,
+  requireEnv,
+  requireFile,
+  runScenarios,
+  screenshotDir,
+  step,
+  uploadPhoto,
+} from './support.mjs'
 
-const env = (name) => {
-  const value = process.env[name]
-  if (!value) {
-    console.error(`${name} is required`)
-    process.exit(2)
-  }
-  return value
-}
-
-const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
-const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'out/catalog')
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const STEP_TIMEOUT_MS = 30_000
+const SCREENSHOT_DIR = screenshotDir('out/catalog')
 const UPLOAD_TIMEOUT_MS = 90_000
 const RESULT_TIMEOUT_MS = 180_000
-const ADMIN_EMAIL = env('ADMIN_EMAIL')
-const PASSWORD = env('PASSWORD')
-const MODEL_PHOTO = env('MODEL_PHOTO')
-const UPLOAD_IMAGE = env('UPLOAD_IMAGE')
-const MODEL_NAME = env('MODEL_NAME')
-const MODEL_CATEGORY = env('MODEL_CATEGORY')
+const ADMIN_EMAIL = requireEnv('ADMIN_EMAIL')
+const PASSWORD = requireEnv('PASSWORD')
+const MODEL_PHOTO = requireFile('MODEL_PHOTO')
+const UPLOAD_IMAGE = requireFile('UPLOAD_IMAGE')
+const MODEL_NAME = requireEnv('MODEL_NAME')
+const MODEL_CATEGORY = requireEnv('MODEL_CATEGORY')
 
 // As the server stores a category (lower case, spaces collapsed) and the picker labels its chip.
 const STORED_CATEGORY = MODEL_CATEGORY.replace(/\s+/g, ' ').trim().toLowerCase()
@@ -44,64 +49,8 @@ const CHIP_LABEL = STORED_CATEGORY.charAt(0).toUpperCase() + STORED_CATEGORY.sli
 // A 401 before the guest session exists is expected; Chromium still logs the status.
 const EXPECTED_STATUS = /Failed to load resource: the server responded with a status of 401/
 
-class StepError extends Error {}
-
-function step(name) {
-  console.log(`  • ${name}`)
-}
-
-function fail(message) {
-  throw new StepError(message)
-}
-
-async function expectVisible(locator, what, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout })
-  } catch {
-    fail(`${what} did not appear within ${Math.round(timeout / 1000)} s`)
-  }
-}
-
-async function expectUrl(page, pathname) {
-  try {
-    await page.waitForURL((u) => new URL(u).pathname === pathname, { timeout: STEP_TIMEOUT_MS })
-  } catch {
-    fail(`expected to be on ${pathname}, but the page is at ${new URL(page.url()).pathname}`)
-  }
-}
-
-async function openPage(context, route) {
-  const page = await context.newPage()
-  page.setDefaultTimeout(STEP_TIMEOUT_MS)
-  const errors = []
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !EXPECTED_STATUS.test(msg.text())) errors.push(msg.text())
-  })
-  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`))
-  await page.goto(`${BASE_URL}${route}`, { waitUntil: 'load' })
-  return { page, errors }
-}
-
 async function screenshot(page, name) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
-}
-
-async function clickNext(page) {
-  const next = page.getByTestId('next-button')
-  await expectVisible(next, 'the Next button')
-  try {
-    await page.waitForFunction(
-      () => {
-        const b = document.querySelector('[data-testid="next-button"]')
-        return b && !b.disabled
-      },
-      null,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    fail('the Next button stayed disabled')
-  }
-  await next.click()
 }
 
 /** The admin's card of the new model on /digital-models. */
@@ -126,20 +75,7 @@ async function guestToSelectModel(page) {
   await expectUrl(page, '/upload-images')
 
   step('upload a photo')
-  await page.getByTestId('upload-input').setInputFiles(UPLOAD_IMAGE)
-  const item = page.getByTestId('upload-item').first()
-  await expectVisible(item, 'the uploaded file entry')
-  try {
-    await page.waitForSelector(
-      '[data-testid="upload-item"][data-status="done"], [data-testid="upload-item"][data-status="error"]',
-      { timeout: UPLOAD_TIMEOUT_MS },
-    )
-  } catch {
-    fail(`the upload did not finish within ${UPLOAD_TIMEOUT_MS / 1000} s`)
-  }
-  if ((await item.getAttribute('data-status')) === 'error') {
-    fail(`the upload failed: ${(await item.getByTestId('upload-error').textContent())?.trim()}`)
-  }
+  await uploadPhoto(page, UPLOAD_IMAGE, UPLOAD_TIMEOUT_MS)
   await clickNext(page)
   await expectUrl(page, '/select-model')
   await expectVisible(page.getByTestId('model-card'), 'the catalog models')
@@ -156,50 +92,32 @@ async function allModelNames(page) {
     if (!(await next.count()) || (await next.isDisabled())) break
     const before = labels.join('|')
     await next.click()
-    try {
-      await page.waitForFunction(
-        (old) =>
-          [...document.querySelectorAll('[data-testid="model-card"]')].map((el) => el.getAttribute('aria-label')).join('|') !==
-            old && !document.querySelector('.picker--loading'),
-        before,
-        { timeout: STEP_TIMEOUT_MS },
-      )
-    } catch {
-      fail('the next page of models did not load')
-    }
+    await expectInPage(
+      page,
+      (old) =>
+        [...document.querySelectorAll('[data-testid="model-card"]')].map((el) => el.getAttribute('aria-label')).join('|') !==
+          old && !document.querySelector('.picker--loading'),
+      before,
+      'the next page of models did not load',
+    )
   }
   return names
 }
 
-const state = { contexts: [], adminPage: null, adminErrors: [], modelId: null }
-
-/** A new browser context (a new visitor: no cookies, no storage), closed at the end. */
-async function newContext(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  state.contexts.push(context)
-  return context
-}
+const state = { adminPage: null, modelId: null }
 
 const scenarios = [
   [
     'an admin uploads a digital model, sees it as a draft and publishes it',
-    async (browser) => {
-      const { page, errors } = await openPage(await newContext(browser), '/digital-models')
+    async (walk) => {
+      // Kept open for the last scenario, which unpublishes the model.
+      const page = await walk.newPage({ path: '/digital-models', keep: true })
       state.adminPage = page
-      state.adminErrors = errors
 
       step('log in from the page')
       await expectVisible(page.getByTestId('catalog-login'), 'the log-in prompt')
       await page.getByTestId('catalog-login').getByRole('button', { name: 'Log in' }).click()
-      await expectVisible(page.getByTestId('login-modal'), 'the login modal')
-      await page.getByTestId('login-email').fill(ADMIN_EMAIL)
-      await page.getByTestId('login-password').fill(PASSWORD)
-      await page.getByTestId('login-submit').click()
-      try {
-        await page.getByTestId('login-modal').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS })
-      } catch {
-        fail('logging in did not close the modal')
-      }
+      await logInThroughModal(page, ADMIN_EMAIL, PASSWORD)
       if (new URL(page.url()).pathname !== '/digital-models') fail(`login left the page for ${page.url()}`)
       await expectVisible(page.getByTestId('catalog-tab-model'), 'the Models tab')
       if ((await page.getByTestId('catalog-tab-model').getAttribute('aria-selected')) !== 'true') {
@@ -213,17 +131,15 @@ const scenarios = [
       await page.getByTestId('catalog-upload-name').fill(MODEL_NAME)
       await page.getByTestId('catalog-upload-category').fill(MODEL_CATEGORY)
       await page.getByTestId('catalog-upload-submit').click()
-      try {
-        await page.waitForFunction(
-          () =>
-            document.querySelector('[data-testid="catalog-upload-refusal"]') ||
-            !document.querySelector('[data-testid="catalog-upload-submit"]')?.disabled,
-          null,
-          { timeout: UPLOAD_TIMEOUT_MS },
-        )
-      } catch {
-        fail(`the upload was not answered within ${UPLOAD_TIMEOUT_MS / 1000} s`)
-      }
+      await expectInPage(
+        page,
+        () =>
+          document.querySelector('[data-testid="catalog-upload-refusal"]') ||
+          !document.querySelector('[data-testid="catalog-upload-submit"]')?.disabled,
+        null,
+        `the upload was not answered within ${UPLOAD_TIMEOUT_MS / 1000} s`,
+        UPLOAD_TIMEOUT_MS,
+      )
       const refusal = page.getByTestId('catalog-upload-refusal')
       if (await refusal.count()) fail(`the photo was refused: ${(await refusal.innerText()).replace(/\s+/g, ' ')}`)
       await expectVisible(page.getByTestId('toast').filter({ hasText: `"${MODEL_NAME}" was added` }), 'the upload toast')
@@ -249,14 +165,13 @@ const scenarios = [
         fail('the button does not offer "Unpublish" once published')
       }
       await screenshot(page, 'catalog-admin-published')
-      return errors
     },
   ],
   [
     'a guest finds the new model by its category, picks it and generates',
-    async (browser) => {
+    async (walk) => {
       if (!state.modelId) fail('no model was uploaded')
-      const { page, errors } = await openPage(await newContext(browser), '/')
+      const page = await walk.newPage({ path: '/' })
       await guestToSelectModel(page)
 
       step(`the "${CHIP_LABEL}" category chip shows the new model alone`)
@@ -280,18 +195,7 @@ const scenarios = [
       const model = page.getByTestId('model-card').first()
       const label = await model.getAttribute('aria-label')
       if (label !== `${MODEL_NAME}, ${CHIP_LABEL}`) fail(`the model in the category is "${label}"`)
-      try {
-        await page.waitForFunction(
-          () => {
-            const img = document.querySelector('[data-testid="model-card"] img')
-            return img && img.complete && img.naturalWidth > 0
-          },
-          null,
-          { timeout: STEP_TIMEOUT_MS },
-        )
-      } catch {
-        fail("the model's thumbnail did not load")
-      }
+      await expectImagesLoaded(page, '[data-testid="model-card"] img', "the model's thumbnail")
 
       step('pick it')
       await model.click()
@@ -301,73 +205,24 @@ const scenarios = [
       await clickNext(page)
 
       step('pick a photo background')
-      await expectUrl(page, '/select-background')
-      const background = page.locator('[data-testid="background-card"][data-builtin="false"]').first()
-      await expectVisible(background, 'a photo background')
-      await background.click()
-      if ((await background.getAttribute('aria-pressed')) !== 'true') fail('clicking the background did not select it')
+      await pickPhotoBackground(page)
       await clickNext(page)
 
       step('Generate')
       await expectUrl(page, '/generate')
-      const generate = page.getByTestId('generate-button')
-      await expectVisible(generate, 'the Generate button')
-      try {
-        await page.waitForFunction(
-          () => {
-            const b = document.querySelector('[data-testid="generate-button"]')
-            return b && !b.disabled
-          },
-          null,
-          { timeout: STEP_TIMEOUT_MS },
-        )
-      } catch {
-        fail('the Generate button stayed disabled')
-      }
-      await generate.click()
+      await expectEnabled(page, 'generate-button', 'the Generate button')
+      await page.getByTestId('generate-button').click()
 
       step(`the result on /output-image (up to ${RESULT_TIMEOUT_MS / 1000} s)`)
-      try {
-        await page.waitForSelector(
-          '[data-testid="output-image"], [data-testid="task-error"], [data-testid="insufficient-credits"], [data-testid="generate-error"]',
-          { timeout: RESULT_TIMEOUT_MS },
-        )
-      } catch {
-        const summary = (await page.getByTestId('job-summary').textContent().catch(() => null)) ?? 'no job shown'
-        fail(`no result within ${RESULT_TIMEOUT_MS / 1000} s (${summary.trim()})`)
-      }
-      for (const id of ['insufficient-credits', 'generate-error', 'task-error']) {
-        const alert = page.getByTestId(id).first()
-        if ((await page.getByTestId('output-image').count()) === 0 && (await alert.isVisible())) {
-          fail(`the generation did not complete: ${(await alert.innerText()).replace(/\s+/g, ' ').trim()}`)
-        }
-      }
-      await expectUrl(page, '/output-image')
-      const serviceId = new URL(page.url()).searchParams.get('serviceId')
-      if (!serviceId) fail(`the output page has no ?serviceId= (${page.url()})`)
-      console.log(`  serviceId: ${serviceId}`)
-      try {
-        await page.waitForFunction(
-          () => {
-            const img = document.querySelector('[data-testid="output-image"]')
-            return img && img.complete && img.naturalWidth > 0
-          },
-          null,
-          { timeout: STEP_TIMEOUT_MS },
-        )
-      } catch {
-        fail('the result image did not load')
-      }
+      await expectResult(page, RESULT_TIMEOUT_MS)
       await screenshot(page, 'catalog-guest-output')
-      return errors
     },
   ],
   [
     'after the admin unpublishes it, a fresh guest no longer sees it',
-    async (browser) => {
+    async (walk) => {
       const page = state.adminPage
       if (!page || !state.modelId) fail('no model was uploaded')
-      const seen = state.adminErrors.length
 
       step('the admin unpublishes it')
       const card = modelCard(page)
@@ -379,7 +234,7 @@ const scenarios = [
         'the unpublish toast',
       )
 
-      const { page: guest, errors } = await openPage(await newContext(browser), '/')
+      const guest = await walk.newPage({ path: '/' })
       await guestToSelectModel(guest)
 
       step(`no "${CHIP_LABEL}" chip and no "${MODEL_NAME}" among all models`)
@@ -391,62 +246,8 @@ const scenarios = [
       if (names.some((name) => name?.startsWith(MODEL_NAME))) fail(`"${MODEL_NAME}" is still offered`)
       console.log(`  ${names.length} published models offered, the new one not among them`)
       await screenshot(guest, 'catalog-guest-unpublished')
-      return [...state.adminErrors.slice(seen), ...errors]
     },
   ],
 ]
 
-async function main() {
-  for (const file of [MODEL_PHOTO, UPLOAD_IMAGE]) {
-    if (!fs.existsSync(file)) {
-      console.error(`no such photo: ${file}`)
-      process.exit(2)
-    }
-  }
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  let passed = 0
-  let failed = 0
-  try {
-    for (const [name, run] of scenarios) {
-      console.log(name)
-      try {
-        const errors = await run(browser)
-        if (errors.length) fail(`console errors: ${errors.map((e) => e.slice(0, 300)).join(' | ')}`)
-        passed += 1
-        console.log(`✓ ${name}`)
-      } catch (err) {
-        failed += 1
-        console.log(`✗ ${name}: ${err instanceof StepError ? err.message : err.stack}`)
-        const page = state.contexts.at(-1)?.pages().at(-1)
-        if (page) {
-          const shot = path.join(SCREENSHOT_DIR, `failure-${failed}.png`)
-          await page.screenshot({ path: shot, fullPage: true }).catch(() => {})
-          console.log(`    screenshot: ${shot}`)
-        }
-      }
-    }
-  } finally {
-    for (const context of state.contexts) await context.close().catch(() => {})
-    await browser.close()
-  }
-  console.log(`${passed} passed, ${failed} failed`)
-  process.exit(failed ? 1 : 0)
-}
-
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+process.exit(await runScenarios(scenarios, { screenshotDir: SCREENSHOT_DIR, ignore: EXPECTED_STATUS }))

@@ -14,57 +14,39 @@
 //     Escape closes it; delete the browser-made generation after confirming: it disappears.
 // Prints "DELETED <serviceId>" and "FEEDBACK <taskId>" for the caller to check the server side.
 // Env: SCREENSHOT_DIR (default ./e2e-screenshots), CHROMIUM_PATH (default /usr/bin/chromium).
-// Exit code 0 on success, 1 on failure.
+// Prints "N passed, N failed"; exit code 0 on success, 1 on failure (2 without the env above).
 import fs from 'node:fs'
 import path from 'node:path'
-import { chromium } from 'playwright-core'
+import {
+  BASE_URL,
+  STEP_TIMEOUT_MS,
+  clickNext,
+  expectHidden,
+  expectImagesLoaded,
+  expectInPage,
+  expectResult,
+  expectUrl,
+  expectVisible,
+  fail,
+  logIn,
+  logInThroughModal,
+  pickPhotoBackground,
+  requireEnv,
+  requireFile,
+  runScenarios,
+  screenshot,
+  screenshotDir,
+  step,
+  uploadPhoto,
+} from './support.mjs'
 
-const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
-const USER_EMAIL = process.env.USER_EMAIL || ''
-const USER_PASSWORD = process.env.USER_PASSWORD || ''
-const UPLOAD_IMAGE = process.env.UPLOAD_IMAGE || ''
+const USER_EMAIL = requireEnv('USER_EMAIL')
+const USER_PASSWORD = requireEnv('USER_PASSWORD')
+const UPLOAD_IMAGE = requireFile('UPLOAD_IMAGE')
 const EXPECT_IMAGES = Number(process.env.EXPECT_IMAGES || '3')
-const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'e2e-screenshots')
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const STEP_TIMEOUT_MS = 30_000
+const SCREENSHOT_DIR = screenshotDir('e2e-screenshots')
 const RESULT_TIMEOUT_MS = 120_000
 const COMMENT = 'Lovely light on the jacket'
-
-class StepError extends Error {}
-
-let stepName = 'setup'
-function step(name) {
-  stepName = name
-  console.log(`• ${name}`)
-}
-
-function fail(message) {
-  throw new StepError(message)
-}
-
-async function expectVisible(locator, what, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout })
-  } catch {
-    fail(`${what} did not appear within ${Math.round(timeout / 1000)} s`)
-  }
-}
-
-async function expectHidden(locator, what, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await locator.first().waitFor({ state: 'hidden', timeout })
-  } catch {
-    fail(`${what} was still shown after ${Math.round(timeout / 1000)} s`)
-  }
-}
-
-async function expectUrl(page, pathname, timeout = STEP_TIMEOUT_MS) {
-  try {
-    await page.waitForURL((u) => new URL(u).pathname === pathname, { timeout })
-  } catch {
-    fail(`expected to be on ${pathname}, but the page is at ${new URL(page.url()).pathname}`)
-  }
-}
 
 async function expectCount(locator, count, what) {
   const deadline = Date.now() + STEP_TIMEOUT_MS
@@ -75,43 +57,6 @@ async function expectCount(locator, count, what) {
     await new Promise((r) => setTimeout(r, 200))
   }
   fail(`expected ${count} ${what}, saw ${seen}`)
-}
-
-/** Waits until every image matching the selector has loaded (a broken URL never does). */
-async function expectImagesLoaded(page, selector, what) {
-  await expectVisible(page.locator(selector), what)
-  try {
-    await page.waitForFunction(
-      (sel) => {
-        const imgs = [...document.querySelectorAll(sel)]
-        return imgs.length > 0 && imgs.every((img) => img.complete && img.naturalWidth > 0)
-      },
-      selector,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    fail(`${what} did not load (broken image URL?)`)
-  }
-}
-
-async function screenshot(page, name) {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  const file = path.join(SCREENSHOT_DIR, name)
-  await page.screenshot({ path: file, fullPage: true })
-  console.log(`  screenshot: ${file}`)
-}
-
-async function clickNext(page) {
-  const next = page.getByTestId('next-button')
-  await expectVisible(next, 'the Next button')
-  try {
-    await page.waitForFunction(() => !document.querySelector('[data-testid="next-button"]')?.disabled, null, {
-      timeout: STEP_TIMEOUT_MS,
-    })
-  } catch {
-    fail('the Next button stayed disabled')
-  }
-  await next.click()
 }
 
 /** Counts the entries of a ZIP from its end-of-central-directory record, checking signatures. */
@@ -138,32 +83,6 @@ function zipEntries(bytes) {
   fail('the ZIP has no end-of-central-directory record (truncated?)')
 }
 
-async function launch(userDataDir) {
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    acceptDownloads: true,
-    viewport: { width: 1280, height: 900 },
-  })
-  const page = context.pages()[0] ?? (await context.newPage())
-  const errors = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') console.log(`  [browser] ${msg.text()}`)
-  })
-  return { context, page, errors }
-}
-
 // ---------------------------------------------------------------------------
 
 /** Context A: log in from My Images, generate one image, end on the output page. */
@@ -172,59 +91,34 @@ async function firstDevice(page) {
   await page.goto(`${BASE_URL}/my-images`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('library-guest'), 'the guest explanation')
   await page.getByTestId('library-login').click()
-  const modal = page.getByTestId('login-modal')
-  await expectVisible(modal, 'the login modal')
-  await modal.getByTestId('login-email').fill(USER_EMAIL)
-  await modal.getByTestId('login-password').fill(USER_PASSWORD)
-  await modal.getByTestId('login-password').press('Enter')
-  await expectHidden(modal, 'the login modal')
+  await logInThroughModal(page, USER_EMAIL, USER_PASSWORD)
 
   step(`the library lists the ${EXPECT_IMAGES - 1} images made through the API`)
   await expectCount(page.getByTestId('library-image'), EXPECT_IMAGES - 1, 'images in My Images')
 
   step('generate one image in the flow')
   await page.goto(`${BASE_URL}/upload-images`, { waitUntil: 'domcontentloaded' })
-  await page.getByTestId('upload-input').setInputFiles(UPLOAD_IMAGE)
-  try {
-    await page.waitForSelector('[data-testid="upload-item"][data-status="done"], [data-testid="upload-item"][data-status="error"]', {
-      timeout: 60_000,
-    })
-  } catch {
-    fail('the upload did not finish within 60 s')
-  }
-  if ((await page.getByTestId('upload-item').first().getAttribute('data-status')) === 'error') fail('the upload failed')
+  await uploadPhoto(page, UPLOAD_IMAGE)
   await clickNext(page)
   await expectUrl(page, '/select-model')
   const model = page.getByTestId('model-card').first()
   await expectVisible(model, 'a model in the catalog')
   await model.click()
   await clickNext(page)
-  await expectUrl(page, '/select-background')
-  const background = page.locator('[data-testid="background-card"][data-builtin="false"]').first()
-  await expectVisible(background, 'a photo background')
-  await background.click()
+  await pickPhotoBackground(page)
   await clickNext(page)
   await expectUrl(page, '/generate')
   await expectVisible(page.getByTestId('cost-value'), 'the cost')
   await page.getByTestId('generate-button').click()
 
   step('the generate page opens /output-image?serviceId=… when done')
-  await expectUrl(page, '/output-image', RESULT_TIMEOUT_MS)
-  const serviceId = new URL(page.url()).searchParams.get('serviceId')
-  if (!serviceId) fail(`no ?serviceId= on the output page (${page.url()})`)
-  await expectImagesLoaded(page, '[data-testid="output-image"]', 'the generated image')
-  console.log(`  serviceId: ${serviceId}`)
-  return serviceId
+  return expectResult(page, RESULT_TIMEOUT_MS)
 }
 
 /** Context B: another device. */
 async function secondDevice(page, serviceId) {
   step('log in on /login')
-  await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
-  await expectVisible(page.getByTestId('login-form'), 'the login form')
-  await page.getByTestId('login-email').fill(USER_EMAIL)
-  await page.getByTestId('login-password').fill(USER_PASSWORD)
-  await page.getByTestId('login-password').press('Enter')
+  await logIn(page, USER_EMAIL, USER_PASSWORD)
   await expectVisible(page.getByTestId('nav-logout'), 'the sidebar Logout entry')
 
   step('the output deep link shows the same result on this device')
@@ -255,7 +149,6 @@ async function secondDevice(page, serviceId) {
   }
   const failure = await download.failure()
   if (failure) fail(`the ZIP download failed: ${failure}`)
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const zipPath = path.join(SCREENSHOT_DIR, download.suggestedFilename() || 'images.zip')
   await download.saveAs(zipPath)
   const names = zipEntries(fs.readFileSync(zipPath))
@@ -266,18 +159,15 @@ async function secondDevice(page, serviceId) {
   step('thumbs up and a comment, kept after a reload')
   const taskId = await mine.getAttribute('data-task-id')
   await mine.getByTestId('feedback-up').click()
-  try {
-    await page.waitForFunction(
-      (id) =>
-        document
-          .querySelector(`[data-testid="library-image"][data-task-id="${id}"] [data-testid="feedback-up"]`)
-          ?.getAttribute('aria-pressed') === 'true',
-      taskId,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    fail('thumbs up did not stay pressed')
-  }
+  await expectInPage(
+    page,
+    (id) =>
+      document
+        .querySelector(`[data-testid="library-image"][data-task-id="${id}"] [data-testid="feedback-up"]`)
+        ?.getAttribute('aria-pressed') === 'true',
+    taskId,
+    'thumbs up did not stay pressed',
+  )
   await mine.getByTestId('feedback-comment-edit').click()
   await mine.getByTestId('feedback-comment-input').fill(COMMENT)
   await mine.getByTestId('feedback-save').click()
@@ -305,59 +195,17 @@ async function secondDevice(page, serviceId) {
   console.log(`DELETED ${serviceId}`)
 
   step('screenshot')
-  await screenshot(page, 'library-result.png')
+  await screenshot(page, path.join(SCREENSHOT_DIR, 'library-result.png'))
 }
 
-async function main() {
-  for (const [name, value] of [
-    ['USER_EMAIL', USER_EMAIL],
-    ['USER_PASSWORD', USER_PASSWORD],
-    ['UPLOAD_IMAGE', UPLOAD_IMAGE],
-  ]) {
-    if (!value) {
-      console.error(`FAIL: set ${name}`)
-      return 1
-    }
-  }
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    console.error(`FAIL: no Chromium at ${CHROMIUM_PATH}`)
-    return 1
-  }
-  const dirs = []
-  const tempDir = () => {
-    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'mm-library-'))
-    dirs.push(dir)
-    return dir
-  }
-  let current
-  try {
-    current = await launch(tempDir())
-    const serviceId = await firstDevice(current.page)
-    if (current.errors.length) fail(`uncaught errors in the page: ${current.errors.join(' | ')}`)
-    await current.context.close()
-
-    current = await launch(tempDir())
-    await secondDevice(current.page, serviceId)
-    if (current.errors.length) fail(`uncaught errors in the page: ${current.errors.join(' | ')}`)
-    console.log('PASS: library walk completed')
-    console.log('1 passed, 0 failed')
-    return 0
-  } catch (err) {
-    const why = err instanceof StepError ? err.message : err?.stack || String(err)
-    console.error(`FAIL at step "${stepName}": ${why}`)
-    if (current?.page) {
-      try {
-        await screenshot(current.page, 'library-failure.png')
-      } catch {
-        /* the page may be gone */
-      }
-    }
-    console.log('0 passed, 1 failed')
-    return 1
-  } finally {
-    await current?.context.close().catch(() => {})
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true })
-  }
+/** Context A, then context B (another device). */
+async function libraryWalk(walk) {
+  const first = await walk.newPage()
+  const serviceId = await firstDevice(first)
+  await first.context().close()
+  await secondDevice(await walk.newPage(), serviceId)
 }
 
-process.exitCode = await main()
+process.exit(
+  await runScenarios([['library walk', libraryWalk]], { screenshotDir: SCREENSHOT_DIR, logConsole: true }),
+)

@@ -7,14 +7,19 @@
 //     SCREENSHOT_DIR=out/screens node e2e/routes.mjs
 //
 // Prints one line per role and width, then "N passed, N failed"; exit code 1 on any failure.
-import fs from 'node:fs'
 import path from 'node:path'
-import { chromium } from 'playwright-core'
+import {
+  BASE_URL,
+  STEP_TIMEOUT_MS,
+  launchChromium,
+  logIn,
+  newVisitor,
+  screenshotDir,
+  tally,
+  watchErrors,
+} from './support.mjs'
 
-const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
-const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'out/screens')
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const STEP_TIMEOUT_MS = 20_000
+const SCREENSHOT_DIR = screenshotDir('out/screens')
 
 // Every route of shared/spec/product-spec.md §2, plus the two admin paths.
 const ROUTES = [
@@ -76,14 +81,6 @@ function expectedEntries(role) {
 // user's 403 on an admin endpoint): the page handles them; Chromium still logs the status.
 const EXPECTED_STATUS = /Failed to load resource: the server responded with a status of (401|403)/
 
-async function logIn(page, email, password) {
-  await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
-  await page.getByTestId('login-email').fill(email)
-  await page.getByTestId('login-password').fill(password)
-  await page.getByTestId('login-password').press('Enter')
-  await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
-}
-
 /** The sidebar's entries on this page: the rail, or the mobile drawer once opened. */
 async function sidebarEntries(page) {
   const menu = page.getByTestId('mobile-menu-button')
@@ -99,14 +96,9 @@ async function sidebarEntries(page) {
   return new Set(ids)
 }
 
-async function checkPage(page, role, width, route, problems) {
-  const errors = []
-  const onConsole = (msg) => {
-    if (msg.type() === 'error' && !EXPECTED_STATUS.test(msg.text())) errors.push(msg.text())
-  }
-  const onPageError = (err) => errors.push(`uncaught: ${err.message}`)
-  page.on('console', onConsole)
-  page.on('pageerror', onPageError)
+/** Opens the route and adds what is wrong with it to `problems`; `errors` is the page's watchErrors. */
+async function checkPage(page, errors, role, width, route, problems) {
+  const seen = errors.length
   try {
     await page.goto(`${BASE_URL}${route}`, { waitUntil: 'load' })
     await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {})
@@ -126,64 +118,38 @@ async function checkPage(page, role, width, route, problems) {
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, name), fullPage: true })
   } catch (err) {
     problems.push(`${role} ${width}px ${route}: ${err.message.split('\n')[0]}`)
-  } finally {
-    page.off('console', onConsole)
-    page.off('pageerror', onPageError)
   }
-  for (const e of errors) problems.push(`${role} ${width}px ${route}: console error: ${e.slice(0, 300)}`)
+  for (const e of errors.slice(seen)) problems.push(`${role} ${width}px ${route}: console error: ${e.slice(0, 300)}`)
 }
 
-async function main() {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  let passed = 0
-  let failed = 0
-  try {
-    for (const role of ROLES) {
-      if (role.name !== 'guest' && !(role.email && role.password)) {
-        console.log(`✗ ${role.name}: no credentials given`)
-        failed += 1
-        continue
-      }
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-      const page = await context.newPage()
-      page.setDefaultTimeout(STEP_TIMEOUT_MS)
-      if (role.email) await logIn(page, role.email, role.password)
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 })
-        const problems = []
-        for (const route of ROUTES) await checkPage(page, role.name, width, route, problems)
-        if (problems.length) {
-          failed += 1
-          console.log(`✗ ${role.name} at ${width}px: ${problems.length} problem(s)`)
-          for (const p of problems) console.log(`    ${p}`)
-        } else {
-          passed += 1
-          console.log(`✓ ${role.name} at ${width}px: ${ROUTES.length} routes`)
-        }
-      }
-      await context.close()
+const browser = await launchChromium()
+const results = tally()
+try {
+  for (const role of ROLES) {
+    if (role.name !== 'guest' && !(role.email && role.password)) {
+      results.fail(`${role.name}: no credentials given`)
+      continue
     }
-  } finally {
-    await browser.close()
+    const page = await newVisitor(browser)
+    const errors = watchErrors(page, { ignore: EXPECTED_STATUS })
+    if (role.email) {
+      await logIn(page, role.email, role.password)
+      await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
+    }
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 })
+      const problems = []
+      for (const route of ROUTES) await checkPage(page, errors, role.name, width, route, problems)
+      if (problems.length) {
+        results.fail(`${role.name} at ${width}px: ${problems.length} problem(s)`)
+        for (const p of problems) console.log(`    ${p}`)
+      } else {
+        results.pass(`${role.name} at ${width}px: ${ROUTES.length} routes`)
+      }
+    }
+    await page.context().close()
   }
-  console.log(`${passed} passed, ${failed} failed`)
-  process.exit(failed ? 1 : 0)
+} finally {
+  await browser.close()
 }
-
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+process.exit(results.finish())

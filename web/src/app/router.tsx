@@ -1,5 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { AUTH_SCREEN_PATHS } from '@/features/auth/paths'
+// In the shell already (the sidebar's Book An Appointment dialog).
+import { EnterpriseForm } from '@/features/enterprise/components/EnterpriseForm'
 import { AppLayout } from './layout/AppLayout'
 import { RootLayout } from './layout/RootLayout'
 import { clearFlowOnStart, requireUploadedImages } from './routes/guards'
@@ -39,13 +41,40 @@ const flowRoutes: RouteObject[] = [
   },
 ]
 
-const placeholders: Array<[path: string, title: string]> = [
-  ['subscription', 'Pricing'],
-  ['plan-details', 'Plan details'],
-  ['enterprise-plan', 'Enterprise plan'],
-  ['billing-info', 'Billing'],
-  ['success', 'Payment successful'],
-  ['failure', 'Payment failed'],
+const placeholders: Array<[path: string, title: string]> = []
+
+// Plan, payments with their invoices, and the credit history (signed-in users).
+const billingRoute: RouteObject = {
+  path: 'billing-info',
+  lazy: () => import('@/features/billing/components/BillingPage').then((m) => ({ Component: m.BillingPage })),
+}
+
+// Pricing and checkout; /subscription gets the enterprise feature's form from here.
+const commerceRoutes: RouteObject[] = [
+  {
+    path: 'subscription',
+    lazy: () =>
+      import('@/features/pricing/components/SubscriptionPage').then((m) => ({
+        Component: () => <m.SubscriptionPage enterpriseForm={<EnterpriseForm source="subscription" />} />,
+      })),
+  },
+  {
+    path: 'plan-details',
+    lazy: () => import('@/features/pricing/components/PlanDetailsPage').then((m) => ({ Component: m.PlanDetailsPage })),
+  },
+  {
+    path: 'success',
+    lazy: () => import('@/features/pricing/components/SuccessPage').then((m) => ({ Component: m.SuccessPage })),
+  },
+  {
+    path: 'failure',
+    lazy: () => import('@/features/pricing/components/FailurePage').then((m) => ({ Component: m.FailurePage })),
+  },
+  {
+    path: 'enterprise-plan',
+    lazy: () =>
+      import('@/features/enterprise/components/EnterprisePlanPage').then((m) => ({ Component: m.EnterprisePlanPage })),
+  },
 ]
 
 const authScreen = () =>
@@ -123,6 +152,8 @@ export const router = createBrowserRouter([
                     Component: m.UserSettingPage,
                   })),
               },
+              ...commerceRoutes,
+              billingRoute,
               ...placeholders.map(([path, title]) => ({ path, element: <ComingSoonPage title={title} /> })),
               { path: '*', element: <NotFoundPage /> },
             ],

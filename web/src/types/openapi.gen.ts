@@ -495,6 +495,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment History
+         * @description The caller's payments (packs and subscription payments), newest first. `amount` is in
+         *     minor units; `invoiceUrl` is set for paid ones.
+         */
+        get: operations["payment_history_api_v1_payment_history_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/invoice/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment Invoice
+         * @description The invoice of one of the caller's paid payments, as a PDF; 404 for anything else.
+         */
+        get: operations["payment_invoice_api_v1_payment_invoice__orderId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment/order/{orderId}": {
         parameters: {
             query?: never;
@@ -509,6 +550,93 @@ export interface paths {
         get: operations["get_order_api_v1_payment_order__orderId__get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Subscription
+         * @description The caller's live subscription, else their last ended one, else null.
+         */
+        get: operations["get_subscription_api_v1_payment_subscription_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/subscription/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Subscription
+         * @description Cancel at the end of the current period; its credits stay. 404 without a subscription,
+         *     409 when it has ended, 502 when the payment provider refuses the change (nothing
+         *     changed).
+         */
+        post: operations["cancel_subscription_api_v1_payment_subscription_cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/subscription/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change Subscription
+         * @description Move to another monthly plan in the same currency: an upgrade at once once its price
+         *     difference (new monthly amount less the current one) is charged to the card on file (the
+         *     difference in credits is granted now; the charge is a payment with its invoice), a
+         *     downgrade at the period end (`pendingPlanId`). Answers the subscription as changed. 402
+         *     when the card is declined (nothing changed), 422 for a plan or rate that does not fit, 409
+         *     while a renewal payment is overdue, 502 when the payment provider refuses the change.
+         */
+        post: operations["change_subscription_api_v1_payment_subscription_change_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment/subscription/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume Subscription
+         * @description Undo a pending cancel. 502 when the payment provider refuses it (nothing changed).
+         */
+        post: operations["resume_subscription_api_v1_payment_subscription_resume_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -663,8 +791,9 @@ export interface paths {
         };
         /**
          * Credit Usage
-         * @description Credits spent and given back per day (UTC) from the ledger; the last 30 days by
-         *     default, at most a year.
+         * @description Credits per UTC day from the ledger (spent, refunded, granted free, granted paid) and
+         *     the ledger entries of the range, newest first, a page at a time. The last 30 days by
+         *     default; 422 on a bad date, a reversed range or one over a year.
          */
         get: operations["credit_usage_api_v1_user_creditUsage_get"];
         put?: never;
@@ -1343,6 +1472,19 @@ export interface components {
             /** Items */
             items: string[];
         };
+        /** ChangePlanBody */
+        ChangePlanBody: {
+            /**
+             * Piid
+             * @description The new plan's `_id`.
+             */
+            piid: string;
+            /**
+             * Rcid
+             * @description Its monthly rate's `rateCode`.
+             */
+            rcid: string;
+        };
         /** CheckoutBody */
         CheckoutBody: {
             currency: components["schemas"]["Currency"];
@@ -1412,10 +1554,47 @@ export interface components {
             modelId?: string | null;
             requestType: components["schemas"]["Service"];
         };
+        /**
+         * CreditLedgerEntry
+         * @description One movement of the ledger: deltas are signed (a charge is negative).
+         */
+        CreditLedgerEntry: {
+            /** Createdat */
+            createdAt: string;
+            /** Delta */
+            delta: number;
+            /** Deltafree */
+            deltaFree: number;
+            /** Deltapaid */
+            deltaPaid: number;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Kind */
+            kind: string;
+            /** Reference */
+            reference?: string | null;
+        };
+        /**
+         * CreditLedgerPage
+         * @description The ledger entries of the range, newest first, one page.
+         */
+        CreditLedgerPage: {
+            /** Items */
+            items: components["schemas"]["CreditLedgerEntry"][];
+            /** Pagenum */
+            pageNum: number;
+            /** Pagesize */
+            pageSize: number;
+            /** Total */
+            total: number;
+        };
         /** CreditUsage */
         CreditUsage: {
             /** Days */
             days: components["schemas"]["CreditUsageDay"][];
+            entries: components["schemas"]["CreditLedgerPage"];
             /** Fromdate */
             fromDate: string;
             /** Todate */
@@ -1423,10 +1602,17 @@ export interface components {
             /** Totalspent */
             totalSpent: number;
         };
-        /** CreditUsageDay */
+        /**
+         * CreditUsageDay
+         * @description One UTC day's credit movements: spent on images, refunded, granted free or paid.
+         */
         CreditUsageDay: {
             /** Date */
             date: string;
+            /** Grantedfree */
+            grantedFree: number;
+            /** Grantedpaid */
+            grantedPaid: number;
             /** Refunded */
             refunded: number;
             /** Spent */
@@ -1465,6 +1651,10 @@ export interface components {
          * @enum {string}
          */
         Currency: "INR" | "USD";
+        /** CurrentSubscription */
+        CurrentSubscription: {
+            subscription?: components["schemas"]["SubscriptionView"] | null;
+        };
         /** Deleted */
         Deleted: {
             /** Removedobjects */
@@ -1529,6 +1719,10 @@ export interface components {
         Envelope_Credits_: {
             data: components["schemas"]["Credits"];
         };
+        /** Envelope[CurrentSubscription] */
+        Envelope_CurrentSubscription_: {
+            data: components["schemas"]["CurrentSubscription"];
+        };
         /** Envelope[Deleted] */
         Envelope_Deleted_: {
             data: components["schemas"]["Deleted"];
@@ -1568,6 +1762,10 @@ export interface components {
         /** Envelope[OrderView] */
         Envelope_OrderView_: {
             data: components["schemas"]["OrderView"];
+        };
+        /** Envelope[PaymentHistory] */
+        Envelope_PaymentHistory_: {
+            data: components["schemas"]["PaymentHistory"];
         };
         /** Envelope[PresignedUpload] */
         Envelope_PresignedUpload_: {
@@ -1616,6 +1814,10 @@ export interface components {
         /** Envelope[Submitted] */
         Envelope_Submitted_: {
             data: components["schemas"]["Submitted"];
+        };
+        /** Envelope[SubscriptionView] */
+        Envelope_SubscriptionView_: {
+            data: components["schemas"]["SubscriptionView"];
         };
         /** Envelope[TaskView] */
         Envelope_TaskView_: {
@@ -1878,6 +2080,36 @@ export interface components {
             /** Newpassword */
             newPassword: string;
         };
+        /** PaymentHistory */
+        PaymentHistory: {
+            /** Items */
+            items: components["schemas"]["PaymentHistoryItem"][];
+            /** Pagenum */
+            pageNum: number;
+            /** Pagesize */
+            pageSize: number;
+            /** Total */
+            total: number;
+        };
+        /**
+         * PaymentHistoryItem
+         * @description A payment: `amount` in minor units; `invoiceUrl` (a PDF) only once it is paid.
+         */
+        PaymentHistoryItem: {
+            /** Amount */
+            amount: number;
+            /** Createdat */
+            createdAt: string;
+            currency: components["schemas"]["Currency"];
+            /** Description */
+            description: string;
+            /** Invoiceurl */
+            invoiceUrl?: string | null;
+            kind: components["schemas"]["PlanKind"];
+            /** Orderid */
+            orderId: string;
+            status: components["schemas"]["OrderStatus"];
+        };
         /**
          * PlanKind
          * @description A one-time credit pack, or a monthly subscription plan.
@@ -2096,6 +2328,45 @@ export interface components {
             status: components["schemas"]["GenerationStatus"];
             /** Taskids */
             taskIds: string[];
+        };
+        /**
+         * SubscriptionStatus
+         * @description A monthly plan's life: active (paid up) → past_due (a renewal failed; retried after a
+         *     grace interval) → canceled (ended: canceled at a period end, or unpaid).
+         * @enum {string}
+         */
+        SubscriptionStatus: "active" | "past_due" | "canceled";
+        /**
+         * SubscriptionView
+         * @description A monthly plan's subscription. `amount` (minor units) and `credits` are per period;
+         *     times are ISO 8601 UTC. A downgrade waits for the period end (`pendingPlanId`); a cancel
+         *     too (`cancelAtPeriodEnd`).
+         */
+        SubscriptionView: {
+            /** Amount */
+            amount: number;
+            /** Cancelatperiodend */
+            cancelAtPeriodEnd: boolean;
+            /** Credits */
+            credits: number;
+            currency: components["schemas"]["Currency"];
+            /** Currentperiodend */
+            currentPeriodEnd: string;
+            /** Currentperiodstart */
+            currentPeriodStart: string;
+            /** Id */
+            id: string;
+            /** Pendingplanid */
+            pendingPlanId?: string | null;
+            /** Pendingplanname */
+            pendingPlanName?: string | null;
+            /** Planid */
+            planId: string;
+            /** Planname */
+            planName: string;
+            /** Ratecode */
+            rateCode: string;
+            status: components["schemas"]["SubscriptionStatus"];
         };
         /** TaskView */
         TaskView: {
@@ -3559,6 +3830,111 @@ export interface operations {
             };
         };
     };
+    payment_history_api_v1_payment_history_get: {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+            };
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentHistory_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payment_invoice_api_v1_payment_invoice__orderId__get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_order_api_v1_payment_order__orderId__get: {
         parameters: {
             query?: never;
@@ -3580,6 +3956,210 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_OrderView_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_subscription_api_v1_payment_subscription_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CurrentSubscription_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_subscription_api_v1_payment_subscription_cancel_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SubscriptionView_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_subscription_api_v1_payment_subscription_change_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SubscriptionView_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resume_subscription_api_v1_payment_subscription_resume_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SubscriptionView_"];
                 };
             };
             /** @description Missing or expired token */
@@ -3980,8 +4560,12 @@ export interface operations {
     credit_usage_api_v1_user_creditUsage_get: {
         parameters: {
             query?: {
+                /** @description YYYY-MM-DD */
                 fromDate?: string | null;
+                /** @description YYYY-MM-DD */
                 toDate?: string | null;
+                pageNum?: number;
+                pageSize?: number;
             };
             header?: {
                 authorization?: string | null;

@@ -1,5 +1,7 @@
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { logout } from '@/features/auth/session'
+import { EnterpriseDialog } from '@/features/enterprise/components/EnterpriseDialog'
+import { useOpenEnterpriseDialog } from '@/features/enterprise/stores/dialog'
 import { useAuth } from '@/hooks/useAuth'
 import { useCredits } from '@/hooks/useCredits'
 import { IconCalendar, IconCoins, IconLogin, IconLogout } from '@/components/ui/icons'
@@ -35,6 +37,7 @@ function Item({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) 
 export function Sidebar({ variant, onNavigate }: SidebarProps) {
   const { isAuthenticated, openLoginPopup } = useAuth()
   const navigate = useNavigate()
+  const openEnterpriseDialog = useOpenEnterpriseDialog()
   const { data: credits } = useCredits()
   const { isAdmin } = useIsAdmin({ enabled: isAuthenticated })
   const visible = (items: NavItem[]) => items.filter((i) => !i.requiresAuth || isAuthenticated)
@@ -129,16 +132,22 @@ export function Sidebar({ variant, onNavigate }: SidebarProps) {
         </li>
       </ul>
 
-      <Link
-        to="/contact?topic=appointment"
+      <button
+        type="button"
         className="btn btn--primary btn--block sidebar__cta"
         title="Book An Appointment"
-        onClick={onNavigate}
+        aria-haspopup="dialog"
+        onClick={() => {
+          onNavigate?.()
+          openEnterpriseDialog()
+        }}
         data-testid="book-appointment"
       >
         <IconCalendar size={18} />
         <span className="sidebar__cta-label">Book An Appointment</span>
-      </Link>
+      </button>
+      {/* The Enterprise Solutions dialog, once (the rail is always mounted; it renders into <body>). */}
+      {variant === 'rail' && <EnterpriseDialog />}
     </nav>
   )
 }

@@ -5,7 +5,7 @@ import type { ApiData, ApiQuery } from '@/types/api'
 const PATH = '/api/v1/user/creditUsage'
 
 export type CreditUsage = ApiData<typeof PATH, 'get'>
-export type CreditUsageRange = Required<ApiQuery<typeof PATH, 'get'>>
+export type CreditUsageRange = Required<Pick<ApiQuery<typeof PATH, 'get'>, 'fromDate' | 'toDate'>>
 
 export function getCreditUsage(range: CreditUsageRange, signal?: AbortSignal): Promise<CreditUsage> {
   return api.get<CreditUsage>(PATH, range, signal)

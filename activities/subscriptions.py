@@ -1,0 +1,104 @@
+"""Activities of a subscription's workflow: start it from a paid order, charge a period or an
+upgrade's price difference to the card on file (local provider), grant a paid period's credits
+(and record its payment), and write the workflow's state to the subscription row.
+
+Synchronous, in the worker's thread pool; each is idempotent (grants are keyed per
+subscription and period in the ledger, payment records per period), so Temporal may run them
+again after a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from temporalio import activity
+
+from activities.generation import rejected_by_rule
+from core.billing import subscriptions
+from core.contracts import (
+    CHARGE_SUBSCRIPTION_PERIOD,
+    CHARGE_SUBSCRIPTION_UPGRADE,
+    GRANT_SUBSCRIPTION_CREDITS,
+    SAVE_SUBSCRIPTION,
+    START_SUBSCRIPTION,
+    ChargeOutcome,
+    ChargePeriod,
+    ChargeUpgrade,
+    FulfilOrder,
+    GrantSubscriptionCredits,
+    SubscriptionState,
+    subscription_upgrade_order_id,
+)
+from core.db import SessionFactory
+from core.errors import NotFound
+from core.settings import Settings
+
+# Charges a period to a card on file: (card, amount in minor units, currency) → outcome. The
+# worker's composition root gives the configured provider's (payments.local for `local`).
+CardCharger = Callable[[str | None, int, str], ChargeOutcome]
+
+
+class SubscriptionActivities:
+    def __init__(
+        self, sessions: SessionFactory, settings: Settings, charger: CardCharger | None
+    ) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.charger = charger
+
+    @activity.defn(name=START_SUBSCRIPTION)
+    def start_subscription(self, inp: FulfilOrder) -> SubscriptionState | None:
+        try:
+            return subscriptions.start_subscription(
+                self.sessions, self.settings, inp.order_id, inp.provider_subscription_id
+            )
+        except NotFound as error:
+            raise rejected_by_rule(error, "OrderNotFound") from None
+
+    @activity.defn(name=CHARGE_SUBSCRIPTION_PERIOD)
+    def charge_subscription_period(self, inp: ChargePeriod) -> ChargeOutcome:
+        if self.charger is None:
+            return ChargeOutcome(paid=False, reason="This payment provider bills on its own.")
+        try:
+            card = subscriptions.card_on_file(self.sessions, inp.subscription_id)
+        except NotFound as error:
+            raise rejected_by_rule(error, "SubscriptionNotFound") from None
+        return self.charger(card, inp.amount, inp.currency)
+
+    @activity.defn(name=CHARGE_SUBSCRIPTION_UPGRADE)
+    def charge_subscription_upgrade(self, inp: ChargeUpgrade) -> ChargeOutcome:
+        """Charge an upgrade's difference once: a payment already recorded for it (an earlier
+        attempt) answers paid without charging again; a paid charge is recorded at once.
+        (A real card-on-file charger would also be given the record's id as its idempotency
+        key, for a crash between the charge and the record.)"""
+        order_id = subscription_upgrade_order_id(inp.subscription_id, inp.period,
+                                                 inp.plan.rate_code)
+        done = subscriptions.upgrade_payment(self.sessions, order_id)
+        if done is not None:
+            return ChargeOutcome(paid=True, payment_id=done.provider_payment_id)
+        if self.charger is None:
+            return ChargeOutcome(paid=False, reason="This payment provider bills on its own.")
+        try:
+            card = subscriptions.card_on_file(self.sessions, inp.subscription_id)
+            if inp.amount <= 0:
+                return ChargeOutcome(paid=True)  # nothing to charge (nor to record)
+            outcome = self.charger(card, inp.amount, inp.currency)
+            if outcome.paid:
+                subscriptions.record_upgrade_payment(self.sessions, inp, outcome.payment_id)
+        except NotFound as error:
+            raise rejected_by_rule(error, "SubscriptionNotFound") from None
+        return outcome
+
+    @activity.defn(name=GRANT_SUBSCRIPTION_CREDITS)
+    def grant_subscription_credits(self, inp: GrantSubscriptionCredits) -> int:
+        try:
+            return subscriptions.grant_subscription_credits(self.sessions, inp)
+        except NotFound as error:
+            raise rejected_by_rule(error, "SubscriptionNotFound") from None
+
+    @activity.defn(name=SAVE_SUBSCRIPTION)
+    def save_subscription(self, state: SubscriptionState) -> None:
+        try:
+            subscriptions.save_subscription(self.sessions, state)
+        except NotFound as error:
+            raise rejected_by_rule(error, "SubscriptionNotFound") from None

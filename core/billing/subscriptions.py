@@ -1,0 +1,665 @@
+"""Subscriptions: a paid monthly plan, renewed each period by its Temporal workflow.
+
+The workflow `subscription-{id}` (workflows/subscription.py) owns the subscription's life:
+active → renews each period → past_due (a renewal was declined) → canceled. Each paid period
+grants its plan's credits once (ledger key `subscription:{id}:period:{n}`) and is recorded as a
+payment: an order row (the checkout order for period 1, a new one for each renewal; see
+`record_period_payment`), so the payment history and invoices list it like any purchase.
+
+With the local provider the workflow charges the card on file itself each period (an
+activity); with a provider that bills on its own (Stripe) the provider's invoice events reach
+the workflow as signals (`signal_provider_subscription`).
+
+The API side (`Subscriptions`) reads the subscription row and sends the user's wishes to the
+workflow. Cancel at period end and resume are signals; after a signal is accepted the row is
+updated the same way, so the answer shows the change at once (the workflow writes the same
+state back when it handles the signal). A change of plan is a workflow update
+(UPDATE_CHANGE_PLAN) that answers once applied: an upgrade charges the price difference (new
+monthly amount less the current one, no proration by days) to the card on file first, and only
+a paid charge switches the plan and grants the credit difference; a declined one changes
+nothing (PaymentDeclined, 402). The charge is a payment like any other (an order row, id
+`subscription_upgrade_order_id`, listed in the payment history with its invoice).
+
+A subscription the provider bills itself (Stripe: `provider_subscription_id` set) is told
+every change first (`PaymentProvider.update_subscription`); when the provider refuses,
+nothing is changed here either (UpstreamFailed, 502, or PaymentDeclined for a declined
+upgrade). Its upgrade is charged by the provider and granted when the provider's invoice of it
+is paid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import anyio.from_thread
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from temporalio.client import WorkflowUpdateFailedError
+from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
+from temporalio.exceptions import ApplicationError, WorkflowAlreadyStartedError
+
+from core import credits
+from core.auth.tokens import Principal
+from core.billing.catalog import find_rate
+from core.billing.provider import PaymentProvider
+from core.contracts import (
+    PLAN_DECLINED,
+    PLAN_REFUSED,
+    SIGNAL_CANCEL_AT_PERIOD_END,
+    SIGNAL_RESUME,
+    SUBSCRIPTION_WORKFLOW,
+    UPDATE_CHANGE_PLAN,
+    ChargeUpgrade,
+    GrantSubscriptionCredits,
+    PlanChangeOutcome,
+    PlanTerms,
+    SubscriptionState,
+    is_upgrade,
+    subscription_upgrade_order_id,
+    subscription_workflow_id,
+)
+from core.db import SessionFactory
+from core.enums import LedgerKind, OrderStatus, PlanKind, RateInterval, SubscriptionStatus
+from core.errors import Conflict, InvalidInput, NotFound, PaymentDeclined, Unavailable
+from core.generations import WorkflowStarter
+from core.models import Order, Plan, Subscription, utcnow
+from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+ALREADY_SUBSCRIBED = "You already have a subscription; change its plan instead."
+NO_SUBSCRIPTION = "You have no subscription."
+ENDED = "Your subscription has ended; buy a plan to start a new one."
+PAST_DUE = (
+    "Your last renewal payment failed; the plan can be changed once the subscription is "
+    "paid up again."
+)
+NOT_MONTHLY = "rcid: Only a monthly plan can replace your subscription's plan."
+DECLINED = "Your card was declined; your plan was not changed."
+UNAVAILABLE = "Your subscription cannot be changed right now; please try again later."
+LIVE = (SubscriptionStatus.ACTIVE, SubscriptionStatus.PAST_DUE)
+# How many provider invoice ids the workflow remembers (repeated events are ignored).
+SEEN_INVOICES = 24
+
+
+def as_utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def timestamp(moment: datetime) -> float:
+    return as_utc(moment).timestamp()
+
+
+def moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def live_subscription(session: Session, user_id: str) -> Subscription | None:
+    """The user's active or past-due subscription, if any (at most one: the database keeps it)."""
+    return session.execute(
+        select(Subscription).where(
+            Subscription.user_id == user_id, Subscription.status.in_(list(LIVE))
+        )
+    ).scalar_one_or_none()
+
+
+def latest_subscription(session: Session, user_id: str) -> Subscription | None:
+    """The live subscription, else the most recent ended one; None when there never was one."""
+    live = live_subscription(session, user_id)
+    if live is not None:
+        return live
+    return session.execute(
+        select(Subscription)
+        .where(Subscription.user_id == user_id)
+        .order_by(Subscription.created_at.desc(), Subscription.id)
+        .limit(1)
+    ).scalar_one_or_none()
+
+
+def ensure_can_subscribe(session: Session, user_id: str) -> None:
+    """Checkout of a monthly plan: refused while the user has a live subscription."""
+    if live_subscription(session, user_id) is not None:
+        raise Conflict(ALREADY_SUBSCRIBED)
+
+
+def terms_of(row: Subscription | Order) -> PlanTerms:
+    return PlanTerms(plan_id=row.plan_id, rate_code=row.rate_code, plan_name=row.plan_name,
+                     amount=row.amount, currency=row.currency, credits=row.credits)
+
+
+def _pending_terms(session: Session, row: Subscription) -> PlanTerms | None:
+    if row.pending_plan_id is None or row.pending_rate_code is None:
+        return None
+    plan, rate = find_rate(session, row.pending_plan_id, row.pending_rate_code, row.currency)
+    return PlanTerms(plan_id=plan.id, rate_code=rate.id, plan_name=plan.name, amount=rate.value,
+                     currency=plan.currency, credits=rate.credits)
+
+
+def state_of(session: Session, row: Subscription, settings: Settings) -> SubscriptionState:
+    """The workflow's input for a subscription row (its start, or a signal-with-start)."""
+    first = session.get(Order, row.order_id)
+    first_paid = first is not None and first.status == OrderStatus.PAID
+    paid_period = row.period if (row.period > 1 or first_paid) else 0
+    return SubscriptionState(
+        subscription_id=row.id,
+        account_id=row.account_id,
+        charges_itself=row.provider_subscription_id is None,
+        plan=terms_of(row),
+        period=row.period,
+        period_start=timestamp(row.current_period_start),
+        period_end=timestamp(row.current_period_end),
+        period_seconds=settings.subscription_period_seconds,
+        grace_seconds=settings.subscription_grace_seconds,
+        dunning_retries=settings.subscription_dunning_retries,
+        periods_per_run=settings.subscription_periods_per_run,
+        status=row.status,
+        paid_period=paid_period,
+        first_order_id=row.order_id,
+        granted=row.credits if paid_period == row.period else 0,
+        cancel_at_period_end=row.cancel_at_period_end,
+        pending=_pending_terms(session, row),
+        failure_reason=row.failure_reason,
+    )
+
+
+# The workflow's steps (activities call these; each is idempotent)
+
+
+def start_subscription(
+    sessions: SessionFactory,
+    settings: Settings,
+    order_id: str,
+    provider_subscription_id: str | None = None,
+) -> SubscriptionState | None:
+    """A paid order of a monthly plan becomes a subscription (once per order): its first period
+    starts now. None for a one-time pack, or when the user already has another live
+    subscription (two checkouts paid at once): that order is then fulfilled as a one-time
+    purchase, so no payment is lost."""
+    with sessions() as session:
+        order = session.get(Order, order_id)
+        if order is None:
+            raise NotFound("That order was not found.")
+        if order.interval != RateInterval.MONTH:
+            return None
+        existing = session.execute(
+            select(Subscription).where(Subscription.order_id == order_id)
+        ).scalar_one_or_none()
+        if existing is not None:
+            return state_of(session, existing, settings)
+    start = utcnow()
+    try:
+        with sessions.begin() as session:
+            row = Subscription(
+                account_id=order.account_id,
+                user_id=order.user_id,
+                order_id=order.id,
+                provider=order.provider,
+                provider_subscription_id=provider_subscription_id,
+                payment_method=order.payment_method,
+                plan_id=order.plan_id,
+                rate_code=order.rate_code,
+                plan_name=order.plan_name,
+                currency=order.currency,
+                amount=order.amount,
+                credits=order.credits,
+                status=SubscriptionStatus.ACTIVE,
+                period=1,
+                current_period_start=start,
+                current_period_end=start + timedelta(seconds=settings.subscription_period_seconds),
+                cancel_at_period_end=False,
+            )
+            session.add(row)
+            session.flush()
+            session.execute(
+                update(Order)
+                .where(Order.id == order.id)
+                .values(subscription_id=row.id, subscription_period=1)
+                .execution_options(synchronize_session=False)
+            )
+            return state_of(session, row, settings)
+    except IntegrityError:
+        with sessions() as session:
+            existing = session.execute(
+                select(Subscription).where(Subscription.order_id == order_id)
+            ).scalar_one_or_none()
+            if existing is not None:
+                return state_of(session, existing, settings)
+        log.warning("order %s: the user already has a live subscription; fulfilled as a "
+                    "one-time purchase", order_id)
+        return None
+
+
+def period_order_id(subscription_id: str, period: int) -> str:
+    """A renewal's payment record has an id derived from the subscription and the period, so
+    recording it twice records it once."""
+    seed = f"subscription:{subscription_id}:period:{period}".encode()
+    return hashlib.sha256(seed).hexdigest()[:32]
+
+
+def record_period_payment(
+    sessions: SessionFactory,
+    subscription_id: str,
+    period: int,
+    plan: PlanTerms,
+    payment_id: str | None = None,
+    checkout_order_id: str | None = None,
+) -> str:
+    """Record the payment of a subscription's period as a paid order; returns its id.
+
+    For the billing side (payment history, invoices): every paid period is an `orders` row with
+    `kind` "subscription", `status` paid, `subscription_id` and `subscription_period` set, the
+    amount and currency charged and the plan it paid for. Period 1 is the checkout order itself
+    (marked paid here); each renewal gets a row of its own (id `period_order_id`). Idempotent.
+    """
+    now = utcnow()
+    if period == 1 and checkout_order_id is not None:
+        values: dict[str, object] = {
+            "status": OrderStatus.PAID, "paid_at": now, "failure_reason": None,
+            "updated_at": now, "subscription_id": subscription_id, "subscription_period": 1,
+        }
+        if payment_id:
+            values["provider_payment_id"] = payment_id[:128]
+        with sessions.begin() as session:
+            session.execute(
+                update(Order)
+                .where(Order.id == checkout_order_id, Order.status != OrderStatus.PAID)
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
+        return checkout_order_id
+    order_id = period_order_id(subscription_id, period)
+    with sessions() as session:
+        if session.get(Order, order_id) is not None:
+            return order_id
+        sub = session.get(Subscription, subscription_id)
+        if sub is None:
+            raise NotFound(NO_SUBSCRIPTION)
+    try:
+        with sessions.begin() as session:
+            session.add(Order(
+                id=order_id,
+                account_id=sub.account_id,
+                user_id=sub.user_id,
+                plan_id=plan.plan_id,
+                rate_code=plan.rate_code,
+                plan_name=plan.plan_name,
+                kind=PlanKind.SUBSCRIPTION,
+                interval=RateInterval.MONTH,
+                amount=plan.amount,
+                currency=plan.currency,
+                credits=plan.credits,
+                status=OrderStatus.PAID,
+                provider=sub.provider,
+                provider_payment_id=payment_id[:128] if payment_id else None,
+                payment_method=sub.payment_method,
+                subscription_id=subscription_id,
+                subscription_period=period,
+                paid_at=now,
+            ))
+    except IntegrityError:
+        pass  # recorded meanwhile by another attempt
+    return order_id
+
+
+def upgrade_payment(sessions: SessionFactory, order_id: str) -> Order | None:
+    """An upgrade's payment record, when its charge was already paid (a retried charge)."""
+    with sessions() as session:
+        order = session.get(Order, order_id)
+    return order if order is not None and order.status == OrderStatus.PAID else None
+
+
+def record_upgrade_payment(
+    sessions: SessionFactory,
+    inp: ChargeUpgrade,
+    payment_id: str | None,
+    amount: int | None = None,
+) -> str:
+    """Record an upgrade's charge as a paid order (kind "subscription", the period it upgraded,
+    plan name "Upgrade to {plan}", the credit difference, the amount charged: the difference
+    of the monthly amounts, or what the provider invoiced); id `subscription_upgrade_order_id`,
+    so recording it twice records it once. Returns its id."""
+    order_id = subscription_upgrade_order_id(inp.subscription_id, inp.period,
+                                             inp.plan.rate_code)
+    with sessions() as session:
+        if session.get(Order, order_id) is not None:
+            return order_id
+        sub = session.get(Subscription, inp.subscription_id)
+        if sub is None:
+            raise NotFound(NO_SUBSCRIPTION)
+    try:
+        with sessions.begin() as session:
+            session.add(Order(
+                id=order_id,
+                account_id=sub.account_id,
+                user_id=sub.user_id,
+                plan_id=inp.plan.plan_id,
+                rate_code=inp.plan.rate_code,
+                plan_name=f"Upgrade to {inp.plan.plan_name}"[:128],
+                kind=PlanKind.SUBSCRIPTION,
+                interval=RateInterval.MONTH,
+                amount=inp.amount if amount is None else amount,
+                currency=inp.currency,
+                credits=inp.credits,
+                status=OrderStatus.PAID,
+                provider=sub.provider,
+                provider_payment_id=payment_id[:128] if payment_id else None,
+                payment_method=sub.payment_method,
+                subscription_id=inp.subscription_id,
+                subscription_period=inp.period,
+                paid_at=utcnow(),
+            ))
+    except IntegrityError:
+        pass  # recorded meanwhile by another attempt
+    return order_id
+
+
+def grant_subscription_credits(sessions: SessionFactory, inp: GrantSubscriptionCredits) -> int:
+    """Grant a paid period's credits (recording its payment first) or an upgrade's difference,
+    once per key; returns what was granted now (0 when an earlier attempt already did)."""
+    reference = inp.reference or inp.subscription_id
+    if inp.record_payment:
+        reference = (inp.checkout_order_id if inp.period == 1 and inp.checkout_order_id
+                     else period_order_id(inp.subscription_id, inp.period))
+    if inp.upgrade_payment_amount is not None:
+        # An upgrade the provider invoiced and was paid for: its payment record first.
+        reference = record_upgrade_payment(
+            sessions,
+            ChargeUpgrade(subscription_id=inp.subscription_id, period=inp.period,
+                          amount=inp.upgrade_payment_amount, currency=inp.plan.currency,
+                          credits=inp.credits, plan=inp.plan, from_plan_name=""),
+            inp.payment_id,
+        )
+    granted = inp.credits > 0 and credits.grant(
+        sessions, inp.account_id, paid=inp.credits, key=inp.key, kind=LedgerKind.PURCHASE,
+        reference=reference)
+    # The payment shows paid once its credits are there (the checkout's /success waits for it).
+    if inp.record_payment:
+        record_period_payment(sessions, inp.subscription_id, inp.period, inp.plan,
+                              inp.payment_id, inp.checkout_order_id)
+    return inp.credits if granted else 0
+
+
+def save_subscription(sessions: SessionFactory, state: SubscriptionState) -> None:
+    """Write the workflow's state to the subscription row (what the API shows)."""
+    values: dict[str, Any] = {
+        "status": state.status,
+        "plan_id": state.plan.plan_id,
+        "rate_code": state.plan.rate_code,
+        "plan_name": state.plan.plan_name,
+        "amount": state.plan.amount,
+        "currency": state.plan.currency,
+        "credits": state.plan.credits,
+        "period": state.period,
+        "current_period_start": moment(state.period_start),
+        "current_period_end": moment(state.period_end),
+        "cancel_at_period_end": state.cancel_at_period_end,
+        "pending_plan_id": state.pending.plan_id if state.pending else None,
+        "pending_rate_code": state.pending.rate_code if state.pending else None,
+        "failure_reason": state.failure_reason,
+        "updated_at": utcnow(),
+    }
+    with sessions.begin() as session:
+        row = session.get(Subscription, state.subscription_id)
+        if row is None:
+            raise NotFound(NO_SUBSCRIPTION)
+        if state.status == SubscriptionStatus.CANCELED and row.canceled_at is None:
+            values["canceled_at"] = utcnow()
+        session.execute(
+            update(Subscription)
+            .where(Subscription.id == state.subscription_id)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def card_on_file(sessions: SessionFactory, subscription_id: str) -> str | None:
+    with sessions() as session:
+        row = session.get(Subscription, subscription_id)
+    if row is None:
+        raise NotFound(NO_SUBSCRIPTION)
+    return row.payment_method
+
+
+def replace_card_on_file(sessions: SessionFactory, subscription_id: str, method: str) -> None:
+    """Put another card on file (the local provider's token of a test card): its next renewal
+    charges that one."""
+    with sessions.begin() as session:
+        session.execute(
+            update(Subscription)
+            .where(Subscription.id == subscription_id)
+            .values(payment_method=method[:128], updated_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+
+
+# The API side
+
+
+@dataclass(frozen=True)
+class SubscriptionInfo:
+    """A subscription row and the name of the plan a pending downgrade moves to."""
+
+    row: Subscription
+    pending_plan_name: str | None
+
+
+class Subscriptions:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        settings: Settings,
+        temporal: WorkflowStarter,
+        provider: Callable[[], PaymentProvider] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.temporal = temporal
+        # The configured payment provider (built on first use), told about the changes of a
+        # subscription it bills itself. None where only provider events are relayed.
+        self.provider = provider
+
+    def _info(self, session: Session, row: Subscription) -> SubscriptionInfo:
+        name = None
+        if row.pending_plan_id is not None:
+            plan = session.get(Plan, row.pending_plan_id)
+            name = plan.name if plan is not None else None
+        return SubscriptionInfo(row, name)
+
+    def _fresh(self, sub_id: str) -> SubscriptionInfo:
+        with self.sessions() as session:
+            fresh = session.get(Subscription, sub_id)
+            assert fresh is not None
+            return self._info(session, fresh)
+
+    def current(self, principal: Principal) -> SubscriptionInfo | None:
+        """The caller's live subscription, else their last ended one, else None."""
+        if principal.user_id is None:
+            return None
+        with self.sessions() as session:
+            row = latest_subscription(session, principal.user_id)
+            return self._info(session, row) if row is not None else None
+
+    def _live(self, session: Session, principal: Principal) -> Subscription:
+        if principal.user_id is None:
+            raise NotFound(NO_SUBSCRIPTION)
+        row = live_subscription(session, principal.user_id)
+        if row is None:
+            if latest_subscription(session, principal.user_id) is not None:
+                raise Conflict(ENDED)
+            raise NotFound(NO_SUBSCRIPTION)
+        return row
+
+    def _tell_provider(
+        self,
+        row: Subscription,
+        *,
+        cancel_at_period_end: bool | None = None,
+        price: PlanTerms | None = None,
+        upgrade: bool = False,
+    ) -> None:
+        """A subscription the provider bills itself: tell it first, so it bills the new terms
+        (UpstreamFailed or PaymentDeclined when it refuses: nothing is changed here)."""
+        if row.provider_subscription_id is None:
+            return  # the local provider: the workflow is its billing
+        if self.provider is None:
+            raise Unavailable(UNAVAILABLE)
+        provider = self.provider()
+        if provider.name != row.provider:
+            log.error("subscription %s is billed by %s, but the configured provider is %s",
+                      row.id, row.provider, provider.name)
+            raise Unavailable(UNAVAILABLE)
+        note = provider.update_subscription(
+            row.provider_subscription_id, cancel_at_period_end=cancel_at_period_end,
+            price=price, upgrade=upgrade)
+        if note is not None:
+            log.info("subscription %s: %s: %s", row.id, provider.name, note)
+
+    def _signal(self, session: Session, row: Subscription, signal: str, *args: Any) -> None:
+        """Signal the subscription's workflow (signal-with-start: should it not be running yet,
+        it starts from the row). Unavailable when Temporal cannot take it now."""
+        state = state_of(session, row, self.settings)
+
+        async def send() -> None:
+            await self.temporal.start_workflow(
+                SUBSCRIPTION_WORKFLOW,
+                state,
+                id=subscription_workflow_id(row.id),
+                task_queue=self.settings.task_queue,
+                start_signal=signal,
+                start_signal_args=list(args),
+                # A subscription whose workflow has ended is never started again.
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+
+        try:
+            anyio.from_thread.run(send)
+        except WorkflowAlreadyStartedError:
+            raise Conflict(ENDED) from None
+        except Exception:
+            log.exception("could not signal subscription %s (%s)", row.id, signal)
+            raise Unavailable(UNAVAILABLE) from None
+
+    def _update_plan(self, state: SubscriptionState, terms: PlanTerms) -> PlanChangeOutcome:
+        """Run the change-of-plan update on the subscription's workflow (started from `state`,
+        its row, should it not be running) and wait for its outcome."""
+        sub_id = state.subscription_id
+
+        async def send() -> PlanChangeOutcome:
+            handle = await self.temporal.start_workflow(
+                SUBSCRIPTION_WORKFLOW,
+                state,
+                id=subscription_workflow_id(sub_id),
+                task_queue=self.settings.task_queue,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+            outcome: PlanChangeOutcome = await handle.execute_update(
+                UPDATE_CHANGE_PLAN, terms, result_type=PlanChangeOutcome)
+            return outcome
+
+        try:
+            return anyio.from_thread.run(send)
+        except WorkflowAlreadyStartedError:
+            raise Conflict(ENDED) from None
+        except WorkflowUpdateFailedError as error:
+            # Refused by the update's validator (the workflow's own view: ended, past due).
+            cause = error.cause
+            if isinstance(cause, ApplicationError):
+                raise Conflict(cause.message) from None
+            log.error("subscription %s: the change of plan failed: %s", sub_id, cause)
+            raise Unavailable(UNAVAILABLE) from None
+        except Exception:
+            log.exception("could not change the plan of subscription %s", sub_id)
+            raise Unavailable(UNAVAILABLE) from None
+
+    def _apply(self, principal: Principal, change: dict[str, Any], signal: str,
+               cancel_at_period_end: bool) -> SubscriptionInfo:
+        with self.sessions() as session:
+            row = self._live(session, principal)
+            self._tell_provider(row, cancel_at_period_end=cancel_at_period_end)
+            self._signal(session, row, signal)
+            sub_id = row.id
+        with self.sessions.begin() as session:
+            session.execute(
+                update(Subscription)
+                .where(Subscription.id == sub_id)
+                .values(**change, updated_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+        return self._fresh(sub_id)
+
+    def cancel(self, principal: Principal) -> SubscriptionInfo:
+        """Cancel at the end of the current period (credits already granted stay)."""
+        return self._apply(principal, {"cancel_at_period_end": True},
+                           SIGNAL_CANCEL_AT_PERIOD_END, cancel_at_period_end=True)
+
+    def resume(self, principal: Principal) -> SubscriptionInfo:
+        """Undo a pending cancel."""
+        return self._apply(principal, {"cancel_at_period_end": False}, SIGNAL_RESUME,
+                           cancel_at_period_end=False)
+
+    def change(self, principal: Principal, piid: str, rcid: str) -> SubscriptionInfo:
+        """Another monthly plan in the same currency. An upgrade takes effect at once once its
+        price difference is paid (the workflow charges the card on file, then grants the
+        credit difference; PaymentDeclined when declined, nothing changed); a downgrade at the
+        period end; the current plan again undoes a pending downgrade. Answers the state the
+        workflow saved."""
+        with self.sessions() as session:
+            row = self._live(session, principal)
+            plan, rate = find_rate(session, piid, rcid, row.currency)
+            if rate.interval != RateInterval.MONTH:
+                raise InvalidInput(NOT_MONTHLY)
+            if row.status != SubscriptionStatus.ACTIVE:
+                raise Conflict(PAST_DUE)
+            state = state_of(session, row, self.settings)
+        new = PlanTerms(plan_id=plan.id, rate_code=rate.id, plan_name=plan.name,
+                        amount=rate.value, currency=plan.currency, credits=rate.credits)
+        current = terms_of(row)
+        # The provider first (it charges a Stripe upgrade); then our workflow, whose update
+        # charges a local one and answers once applied and saved.
+        if new.rate_code != current.rate_code or row.pending_rate_code is not None:
+            self._tell_provider(row, price=new, upgrade=is_upgrade(current, new))
+        outcome = self._update_plan(state, new)
+        if outcome.result == PLAN_DECLINED:
+            raise PaymentDeclined(DECLINED)
+        if outcome.result == PLAN_REFUSED:
+            raise Conflict(outcome.reason or PAST_DUE)
+        return self._fresh(row.id)
+
+
+def signal_provider_subscription(
+    sessions: SessionFactory,
+    settings: Settings,
+    temporal: WorkflowStarter,
+    provider: str,
+    provider_subscription_id: str,
+    signal: str,
+    *args: Any,
+) -> bool:
+    """For a provider that bills on its own (Stripe): deliver one of its subscription events
+    to the subscription's workflow as a signal (SIGNAL_INVOICE_PAID with an InvoicePaid,
+    SIGNAL_PAYMENT_FAILED or SIGNAL_ENDED with a PaymentFailed, SIGNAL_CHANGE_PLAN with the
+    PlanTerms, SIGNAL_CANCEL_AT_PERIOD_END and SIGNAL_RESUME with nothing). Called from a
+    worker thread (like the webhook handling). False when no subscription has that provider
+    id, or it has ended; raises Unavailable when Temporal cannot take it now (the provider
+    retries)."""
+    with sessions() as session:
+        row = session.execute(
+            select(Subscription).where(
+                Subscription.provider == provider,
+                Subscription.provider_subscription_id == provider_subscription_id,
+            )
+        ).scalar_one_or_none()
+        if row is None or row.status == SubscriptionStatus.CANCELED:
+            return False
+        try:
+            Subscriptions(sessions, settings, temporal)._signal(session, row, signal, *args)
+        except Conflict:
+            return False
+    return True

@@ -1,0 +1,363 @@
+#!/usr/bin/env node
+// Browser test of My Images and the output page: a user's images outlive the browser.
+//
+//   BASE_URL=http://127.0.0.1:8000 USER_EMAIL=a@example.com USER_PASSWORD=secret \
+//   UPLOAD_IMAGE=/path/person.jpg EXPECT_IMAGES=3 node e2e/library.mjs
+//
+// The account must exist and already own EXPECT_IMAGES - 1 finished images (tests/e2e/
+// test_library_browser.py makes them through the API). The walk:
+//  1. browser context A: My Images as a guest shows Login; log in through the modal; generate
+//     one image through the flow, which ends on /output-image?serviceId=…; close the context;
+//  2. a NEW context (another device): log in on /login; the deep link shows the same results;
+//     My Images lists every image with its input; select all → one ZIP (a valid archive with
+//     EXPECT_IMAGES entries); thumbs up + comment, kept after a reload; full size opens and
+//     Escape closes it; delete the browser-made generation after confirming: it disappears.
+// Prints "DELETED <serviceId>" and "FEEDBACK <taskId>" for the caller to check the server side.
+// Env: SCREENSHOT_DIR (default ./e2e-screenshots), CHROMIUM_PATH (default /usr/bin/chromium).
+// Exit code 0 on success, 1 on failure.
+import fs from 'node:fs'
+import path from 'node:path'
+import { chromium } from 'playwright-core'
+
+const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
+const USER_EMAIL = process.env.USER_EMAIL || ''
+const USER_PASSWORD = process.env.USER_PASSWORD || ''
+const UPLOAD_IMAGE = process.env.UPLOAD_IMAGE || ''
+const EXPECT_IMAGES = Number(process.env.EXPECT_IMAGES || '3')
+const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'e2e-screenshots')
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const STEP_TIMEOUT_MS = 30_000
+const RESULT_TIMEOUT_MS = 120_000
+const COMMENT = 'Lovely light on the jacket'
+
+class StepError extends Error {}
+
+let stepName = 'setup'
+function step(name) {
+  stepName = name
+  console.log(`• ${name}`)
+}
+
+function fail(message) {
+  throw new StepError(message)
+}
+
+async function expectVisible(locator, what, timeout = STEP_TIMEOUT_MS) {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout })
+  } catch {
+    fail(`${what} did not appear within ${Math.round(timeout / 1000)} s`)
+  }
+}
+
+async function expectHidden(locator, what, timeout = STEP_TIMEOUT_MS) {
+  try {
+    await locator.first().waitFor({ state: 'hidden', timeout })
+  } catch {
+    fail(`${what} was still shown after ${Math.round(timeout / 1000)} s`)
+  }
+}
+
+async function expectUrl(page, pathname, timeout = STEP_TIMEOUT_MS) {
+  try {
+    await page.waitForURL((u) => new URL(u).pathname === pathname, { timeout })
+  } catch {
+    fail(`expected to be on ${pathname}, but the page is at ${new URL(page.url()).pathname}`)
+  }
+}
+
+async function expectCount(locator, count, what) {
+  const deadline = Date.now() + STEP_TIMEOUT_MS
+  let seen = -1
+  while (Date.now() < deadline) {
+    seen = await locator.count()
+    if (seen === count) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  fail(`expected ${count} ${what}, saw ${seen}`)
+}
+
+/** Waits until every image matching the selector has loaded (a broken URL never does). */
+async function expectImagesLoaded(page, selector, what) {
+  await expectVisible(page.locator(selector), what)
+  try {
+    await page.waitForFunction(
+      (sel) => {
+        const imgs = [...document.querySelectorAll(sel)]
+        return imgs.length > 0 && imgs.every((img) => img.complete && img.naturalWidth > 0)
+      },
+      selector,
+      { timeout: STEP_TIMEOUT_MS },
+    )
+  } catch {
+    fail(`${what} did not load (broken image URL?)`)
+  }
+}
+
+async function screenshot(page, name) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const file = path.join(SCREENSHOT_DIR, name)
+  await page.screenshot({ path: file, fullPage: true })
+  console.log(`  screenshot: ${file}`)
+}
+
+async function clickNext(page) {
+  const next = page.getByTestId('next-button')
+  await expectVisible(next, 'the Next button')
+  try {
+    await page.waitForFunction(() => !document.querySelector('[data-testid="next-button"]')?.disabled, null, {
+      timeout: STEP_TIMEOUT_MS,
+    })
+  } catch {
+    fail('the Next button stayed disabled')
+  }
+  await next.click()
+}
+
+/** Counts the entries of a ZIP from its end-of-central-directory record, checking signatures. */
+function zipEntries(bytes) {
+  if (bytes.length < 22 || bytes.readUInt32LE(0) !== 0x04034b50) fail('the download is not a ZIP (no PK\\x03\\x04 signature)')
+  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 0xffff); at -= 1) {
+    if (bytes.readUInt32LE(at) !== 0x06054b50) continue
+    const entries = bytes.readUInt16LE(at + 10)
+    const dirSize = bytes.readUInt32LE(at + 12)
+    const dirOffset = bytes.readUInt32LE(at + 16)
+    if (dirOffset + dirSize > at) fail('the ZIP central directory is out of bounds')
+    const names = []
+    let p = dirOffset
+    for (let i = 0; i < entries; i += 1) {
+      if (bytes.readUInt32LE(p) !== 0x02014b50) fail(`ZIP central directory entry ${i + 1} is damaged`)
+      const nameLength = bytes.readUInt16LE(p + 28)
+      const extra = bytes.readUInt16LE(p + 30)
+      const comment = bytes.readUInt16LE(p + 32)
+      names.push(bytes.subarray(p + 46, p + 46 + nameLength).toString('utf8'))
+      p += 46 + nameLength + extra + comment
+    }
+    return names
+  }
+  fail('the ZIP has no end-of-central-directory record (truncated?)')
+}
+
+async function launch(userDataDir) {
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  const errors = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') console.log(`  [browser] ${msg.text()}`)
+  })
+  return { context, page, errors }
+}
+
+// ---------------------------------------------------------------------------
+
+/** Context A: log in from My Images, generate one image, end on the output page. */
+async function firstDevice(page) {
+  step('My Images as a guest explains and offers Login')
+  await page.goto(`${BASE_URL}/my-images`, { waitUntil: 'domcontentloaded' })
+  await expectVisible(page.getByTestId('library-guest'), 'the guest explanation')
+  await page.getByTestId('library-login').click()
+  const modal = page.getByTestId('login-modal')
+  await expectVisible(modal, 'the login modal')
+  await modal.getByTestId('login-email').fill(USER_EMAIL)
+  await modal.getByTestId('login-password').fill(USER_PASSWORD)
+  await modal.getByTestId('login-password').press('Enter')
+  await expectHidden(modal, 'the login modal')
+
+  step(`the library lists the ${EXPECT_IMAGES - 1} images made through the API`)
+  await expectCount(page.getByTestId('library-image'), EXPECT_IMAGES - 1, 'images in My Images')
+
+  step('generate one image in the flow')
+  await page.goto(`${BASE_URL}/upload-images`, { waitUntil: 'domcontentloaded' })
+  await page.getByTestId('upload-input').setInputFiles(UPLOAD_IMAGE)
+  try {
+    await page.waitForSelector('[data-testid="upload-item"][data-status="done"], [data-testid="upload-item"][data-status="error"]', {
+      timeout: 60_000,
+    })
+  } catch {
+    fail('the upload did not finish within 60 s')
+  }
+  if ((await page.getByTestId('upload-item').first().getAttribute('data-status')) === 'error') fail('the upload failed')
+  await clickNext(page)
+  await expectUrl(page, '/select-model')
+  const model = page.getByTestId('model-card').first()
+  await expectVisible(model, 'a model in the catalog')
+  await model.click()
+  await clickNext(page)
+  await expectUrl(page, '/select-background')
+  const background = page.locator('[data-testid="background-card"][data-builtin="false"]').first()
+  await expectVisible(background, 'a photo background')
+  await background.click()
+  await clickNext(page)
+  await expectUrl(page, '/generate')
+  await expectVisible(page.getByTestId('cost-value'), 'the cost')
+  await page.getByTestId('generate-button').click()
+
+  step('the generate page opens /output-image?serviceId=… when done')
+  await expectUrl(page, '/output-image', RESULT_TIMEOUT_MS)
+  const serviceId = new URL(page.url()).searchParams.get('serviceId')
+  if (!serviceId) fail(`no ?serviceId= on the output page (${page.url()})`)
+  await expectImagesLoaded(page, '[data-testid="output-image"]', 'the generated image')
+  console.log(`  serviceId: ${serviceId}`)
+  return serviceId
+}
+
+/** Context B: another device. */
+async function secondDevice(page, serviceId) {
+  step('log in on /login')
+  await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
+  await expectVisible(page.getByTestId('login-form'), 'the login form')
+  await page.getByTestId('login-email').fill(USER_EMAIL)
+  await page.getByTestId('login-password').fill(USER_PASSWORD)
+  await page.getByTestId('login-password').press('Enter')
+  await expectVisible(page.getByTestId('nav-logout'), 'the sidebar Logout entry')
+
+  step('the output deep link shows the same result on this device')
+  await page.goto(`${BASE_URL}/output-image?serviceId=${encodeURIComponent(serviceId)}`, { waitUntil: 'domcontentloaded' })
+  await expectImagesLoaded(page, '[data-testid="output-image"]', 'the generated image on the output page')
+  await expectVisible(page.getByTestId('download-all'), '"Download all"')
+
+  step(`My Images lists all ${EXPECT_IMAGES} images, with inputs`)
+  await page.goto(`${BASE_URL}/my-images`, { waitUntil: 'domcontentloaded' })
+  const tiles = page.getByTestId('library-image')
+  await expectCount(tiles, EXPECT_IMAGES, 'images in My Images')
+  const mine = page.locator(`[data-testid="library-image"][data-service-id="${serviceId}"]`)
+  await expectCount(mine, 1, `image of generation ${serviceId}`)
+  await expectImagesLoaded(page, '[data-testid="library-output"]', 'the output thumbnails')
+  await expectImagesLoaded(page, '.lib-tile__input img', 'the input thumbnails')
+
+  step('select all → one ZIP')
+  await page.getByTestId('library-select-all').check()
+  const count = (await page.getByTestId('library-selected-count').textContent())?.trim()
+  if (!count?.startsWith(`${EXPECT_IMAGES} images`)) fail(`selection says "${count}"`)
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }).catch(() => null),
+    page.getByTestId('library-zip').click(),
+  ])
+  if (!download) {
+    const err = await page.getByTestId('library-zip-error').textContent().catch(() => null)
+    fail(`no ZIP download started${err ? `: ${err.trim()}` : ''}`)
+  }
+  const failure = await download.failure()
+  if (failure) fail(`the ZIP download failed: ${failure}`)
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const zipPath = path.join(SCREENSHOT_DIR, download.suggestedFilename() || 'images.zip')
+  await download.saveAs(zipPath)
+  const names = zipEntries(fs.readFileSync(zipPath))
+  if (names.length !== EXPECT_IMAGES) fail(`the ZIP has ${names.length} entries, expected ${EXPECT_IMAGES}: ${names.join(', ')}`)
+  console.log(`  ${download.suggestedFilename()}: ${names.join(', ')}`)
+  await page.getByTestId('library-select-all').uncheck()
+
+  step('thumbs up and a comment, kept after a reload')
+  const taskId = await mine.getAttribute('data-task-id')
+  await mine.getByTestId('feedback-up').click()
+  try {
+    await page.waitForFunction(
+      (id) =>
+        document
+          .querySelector(`[data-testid="library-image"][data-task-id="${id}"] [data-testid="feedback-up"]`)
+          ?.getAttribute('aria-pressed') === 'true',
+      taskId,
+      { timeout: STEP_TIMEOUT_MS },
+    )
+  } catch {
+    fail('thumbs up did not stay pressed')
+  }
+  await mine.getByTestId('feedback-comment-edit').click()
+  await mine.getByTestId('feedback-comment-input').fill(COMMENT)
+  await mine.getByTestId('feedback-save').click()
+  await expectVisible(mine.getByTestId('feedback-comment').filter({ hasText: COMMENT }), 'the saved comment')
+  await page.reload({ waitUntil: 'domcontentloaded' })
+  await expectVisible(mine.getByTestId('feedback-comment').filter({ hasText: COMMENT }), 'the comment after a reload')
+  if ((await mine.getByTestId('feedback-up').getAttribute('aria-pressed')) !== 'true') fail('thumbs up was lost on reload')
+  console.log(`FEEDBACK ${taskId}`)
+
+  step('open full size; Escape closes')
+  await mine.getByTestId('library-open').click()
+  const viewer = page.getByTestId('image-viewer')
+  await expectImagesLoaded(page, '[data-testid="viewer-image"]', 'the full-size image')
+  await page.keyboard.press('Escape')
+  await expectHidden(viewer, 'the full-size viewer')
+
+  step('delete the generation after confirming')
+  await mine.getByTestId('library-delete').click()
+  const dialog = page.getByTestId('delete-dialog')
+  await expectVisible(dialog, 'the delete confirmation')
+  await dialog.getByTestId('delete-confirm').click()
+  await expectHidden(dialog, 'the delete confirmation')
+  await expectCount(mine, 0, `images of the deleted generation ${serviceId}`)
+  await expectCount(tiles, EXPECT_IMAGES - 1, 'images left in My Images')
+  console.log(`DELETED ${serviceId}`)
+
+  step('screenshot')
+  await screenshot(page, 'library-result.png')
+}
+
+async function main() {
+  for (const [name, value] of [
+    ['USER_EMAIL', USER_EMAIL],
+    ['USER_PASSWORD', USER_PASSWORD],
+    ['UPLOAD_IMAGE', UPLOAD_IMAGE],
+  ]) {
+    if (!value) {
+      console.error(`FAIL: set ${name}`)
+      return 1
+    }
+  }
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    console.error(`FAIL: no Chromium at ${CHROMIUM_PATH}`)
+    return 1
+  }
+  const dirs = []
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'mm-library-'))
+    dirs.push(dir)
+    return dir
+  }
+  let current
+  try {
+    current = await launch(tempDir())
+    const serviceId = await firstDevice(current.page)
+    if (current.errors.length) fail(`uncaught errors in the page: ${current.errors.join(' | ')}`)
+    await current.context.close()
+
+    current = await launch(tempDir())
+    await secondDevice(current.page, serviceId)
+    if (current.errors.length) fail(`uncaught errors in the page: ${current.errors.join(' | ')}`)
+    console.log('PASS: library walk completed')
+    console.log('1 passed, 0 failed')
+    return 0
+  } catch (err) {
+    const why = err instanceof StepError ? err.message : err?.stack || String(err)
+    console.error(`FAIL at step "${stepName}": ${why}`)
+    if (current?.page) {
+      try {
+        await screenshot(current.page, 'library-failure.png')
+      } catch {
+        /* the page may be gone */
+      }
+    }
+    console.log('0 passed, 1 failed')
+    return 1
+  } finally {
+    await current?.context.close().catch(() => {})
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+process.exitCode = await main()

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// Every route of the product, as a guest, a user and an admin, at 1280, 650 and 390 px:
+// the page renders (no uncaught error, no console error), the sidebar shows exactly the entries
+// the spec allows for that role, and a full-page screenshot is saved for review.
+//
+//   BASE_URL=http://127.0.0.1:8000 USER_EMAIL=… USER_PASSWORD=… ADMIN_EMAIL=… ADMIN_PASSWORD=… \
+//     SCREENSHOT_DIR=out/screens node e2e/routes.mjs
+//
+// Prints one line per role and width, then "N passed, N failed"; exit code 1 on any failure.
+import fs from 'node:fs'
+import path from 'node:path'
+import { chromium } from 'playwright-core'
+
+const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/$/, '')
+const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR || 'out/screens')
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const STEP_TIMEOUT_MS = 20_000
+
+// Every route of shared/spec/product-spec.md §2, plus the two admin paths.
+const ROUTES = [
+  '/',
+  '/upload-images',
+  '/select-model',
+  '/select-background',
+  '/generate',
+  '/output-image',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/subscription',
+  '/my-images',
+  '/plan-details',
+  '/success',
+  '/failure',
+  '/enterprise-plan',
+  '/showcase',
+  '/help',
+  '/contact',
+  '/user-setting',
+  '/billing-info',
+  '/dashboard',
+  '/admin-showcase',
+  '/digital-models',
+]
+// Header and sidebar are hidden on these (spec §2, Layout).
+const BARE_ROUTES = new Set(['/login', '/signup', '/forgot-password', '/admin-showcase', '/digital-models'])
+const WIDTHS = [1280, 650, 390]
+
+const PUBLIC_ENTRIES = ['nav-create-new-image', 'nav-showcase', 'nav-pricing', 'nav-contact', 'nav-help']
+const SIGNED_IN_ENTRIES = ['nav-dashboard', 'nav-my-images', 'nav-credit', 'nav-user-setting']
+const ADMIN_ENTRIES = ['nav-admin-digital-models', 'nav-admin-showcase']
+
+const ROLES = [
+  { name: 'guest' },
+  { name: 'user', email: process.env.USER_EMAIL, password: process.env.USER_PASSWORD },
+  { name: 'admin', email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD },
+]
+
+/** The sidebar entries each role must see, and those it must not. */
+function expectedEntries(role) {
+  const shown = [...PUBLIC_ENTRIES]
+  const hidden = []
+  if (role === 'guest') {
+    shown.push('nav-login')
+    hidden.push(...SIGNED_IN_ENTRIES, ...ADMIN_ENTRIES, 'nav-logout')
+  } else {
+    shown.push(...SIGNED_IN_ENTRIES, 'nav-logout')
+    hidden.push('nav-login')
+    if (role === 'admin') shown.push(...ADMIN_ENTRIES)
+    else hidden.push(...ADMIN_ENTRIES)
+  }
+  return { shown, hidden }
+}
+
+// Answers a role is expected to get on some pages (a guest's 401 on an account endpoint, a
+// user's 403 on an admin endpoint): the page handles them; Chromium still logs the status.
+const EXPECTED_STATUS = /Failed to load resource: the server responded with a status of (401|403)/
+
+async function logIn(page, email, password) {
+  await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
+  await page.getByTestId('login-email').fill(email)
+  await page.getByTestId('login-password').fill(password)
+  await page.getByTestId('login-password').press('Enter')
+  await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
+}
+
+/** The sidebar's entries on this page: the rail, or the mobile drawer once opened. */
+async function sidebarEntries(page) {
+  const menu = page.getByTestId('mobile-menu-button')
+  const scope = (await menu.isVisible()) ? '#mobile-menu' : '.rail'
+  if (scope === '#mobile-menu') await menu.click()
+  await page.locator(`${scope} [data-testid^="nav-"]`).first().waitFor({ timeout: STEP_TIMEOUT_MS })
+  // The role is settled once the session's entries replaced the guest's (or the reverse).
+  await page.waitForTimeout(150)
+  const ids = await page.locator(`${scope} [data-testid^="nav-"]`).evaluateAll((els) =>
+    els.map((el) => el.getAttribute('data-testid')),
+  )
+  if (scope === '#mobile-menu') await page.keyboard.press('Escape')
+  return new Set(ids)
+}
+
+async function checkPage(page, role, width, route, problems) {
+  const errors = []
+  const onConsole = (msg) => {
+    if (msg.type() === 'error' && !EXPECTED_STATUS.test(msg.text())) errors.push(msg.text())
+  }
+  const onPageError = (err) => errors.push(`uncaught: ${err.message}`)
+  page.on('console', onConsole)
+  page.on('pageerror', onPageError)
+  try {
+    await page.goto(`${BASE_URL}${route}`, { waitUntil: 'load' })
+    await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {})
+    const landed = new URL(page.url()).pathname
+    const bare = BARE_ROUTES.has(landed)
+    if (!bare) {
+      const entries = await sidebarEntries(page)
+      const { shown, hidden } = expectedEntries(role)
+      for (const id of shown) if (!entries.has(id)) problems.push(`${role} ${width}px ${route}: missing ${id}`)
+      for (const id of hidden) if (entries.has(id)) problems.push(`${role} ${width}px ${route}: shows ${id}`)
+    } else if (await page.locator('.rail, .mobile-header').count()) {
+      problems.push(`${role} ${width}px ${route}: the app shell is shown on a bare page`)
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    if (overflow > 1) problems.push(`${role} ${width}px ${route}: the page is ${overflow}px wider than the window`)
+    const name = `${role}-${width}-${route === '/' ? 'home' : route.slice(1)}.png`
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, name), fullPage: true })
+  } catch (err) {
+    problems.push(`${role} ${width}px ${route}: ${err.message.split('\n')[0]}`)
+  } finally {
+    page.off('console', onConsole)
+    page.off('pageerror', onPageError)
+  }
+  for (const e of errors) problems.push(`${role} ${width}px ${route}: console error: ${e.slice(0, 300)}`)
+}
+
+async function main() {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+  let passed = 0
+  let failed = 0
+  try {
+    for (const role of ROLES) {
+      if (role.name !== 'guest' && !(role.email && role.password)) {
+        console.log(`✗ ${role.name}: no credentials given`)
+        failed += 1
+        continue
+      }
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await context.newPage()
+      page.setDefaultTimeout(STEP_TIMEOUT_MS)
+      if (role.email) await logIn(page, role.email, role.password)
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 })
+        const problems = []
+        for (const route of ROUTES) await checkPage(page, role.name, width, route, problems)
+        if (problems.length) {
+          failed += 1
+          console.log(`✗ ${role.name} at ${width}px: ${problems.length} problem(s)`)
+          for (const p of problems) console.log(`    ${p}`)
+        } else {
+          passed += 1
+          console.log(`✓ ${role.name} at ${width}px: ${ROUTES.length} routes`)
+        }
+      }
+      await context.close()
+    }
+  } finally {
+    await browser.close()
+  }
+  console.log(`${passed} passed, ${failed} failed`)
+  process.exit(failed ? 1 : 0)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,31 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiData } from '@/types/api'
+
+const PATH = '/api/v1/user/creditUsage'
+
+export type CreditHistory = ApiData<typeof PATH, 'get'>
+export type CreditEntry = CreditHistory['entries']['items'][number]
+
+export const CREDITS_PAGE_SIZE = 15
+
+export interface CreditHistoryRange {
+  fromDate: string
+  toDate: string
+}
+
+export function getCreditHistory(range: CreditHistoryRange, pageNum: number, signal?: AbortSignal): Promise<CreditHistory> {
+  return api.get<CreditHistory>(PATH, { ...range, pageNum, pageSize: CREDITS_PAGE_SIZE }, signal)
+}
+
+export const creditHistoryQueryOptions = (userEmail: string, range: CreditHistoryRange, pageNum: number) =>
+  queryOptions({
+    queryKey: ['billing', 'credits', userEmail, range.fromDate, range.toDate, pageNum],
+    queryFn: ({ signal }) => getCreditHistory(range, pageNum, signal),
+    placeholderData: keepPreviousData,
+  })
+
+/** Per-day totals and the ledger entries of a range (entries newest first, paged). */
+export function useCreditHistory(userEmail: string, range: CreditHistoryRange, pageNum: number) {
+  return useQuery(creditHistoryQueryOptions(userEmail, range, pageNum))
+}

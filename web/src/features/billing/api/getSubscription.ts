@@ -1,0 +1,32 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api, ApiError } from '@/lib/api'
+import type { ApiData } from '@/types/api'
+
+const PATH = '/api/v1/payment/subscription'
+
+type Answer = ApiData<typeof PATH, 'get'>
+/** The commerce contract's SubscriptionView (amount in minor units, times ISO 8601 UTC). */
+export type SubscriptionView = NonNullable<Answer['subscription']>
+
+export const SUBSCRIPTION_KEY = ['billing', 'subscription'] as const
+
+/** The caller's subscription, or null when there is none (a 404 counts as none too). */
+export async function getSubscription(signal?: AbortSignal): Promise<SubscriptionView | null> {
+  try {
+    const data = await api.get<Answer>(PATH, undefined, signal)
+    return data?.subscription ?? null
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null
+    throw err
+  }
+}
+
+export const subscriptionQueryOptions = (userEmail: string) =>
+  queryOptions({
+    queryKey: [...SUBSCRIPTION_KEY, userEmail],
+    queryFn: ({ signal }) => getSubscription(signal),
+  })
+
+export function useSubscription(userEmail: string) {
+  return useQuery(subscriptionQueryOptions(userEmail))
+}

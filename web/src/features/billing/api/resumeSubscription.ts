@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import { SUBSCRIPTION_KEY, type SubscriptionView } from './getSubscription'
+
+export function resumeSubscription(): Promise<SubscriptionView> {
+  return api.post<SubscriptionView>('/api/v1/payment/subscription/resume')
+}
+
+/** Undoes a pending cancel: the plan renews again at the end of the period. */
+export function useResumeSubscription(userEmail: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: resumeSubscription,
+    onSuccess: (subscription) => client.setQueryData([...SUBSCRIPTION_KEY, userEmail], subscription),
+  })
+}

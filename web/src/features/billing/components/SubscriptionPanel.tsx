@@ -1,0 +1,175 @@
+import { useId, useState } from 'react'
+import { Link } from 'react-router'
+import { Alert } from '@/components/ui/Alert'
+import { IconCalendar, IconTag } from '@/components/ui/icons'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { errorMessage } from '@/lib/api'
+import { toast } from '@/lib/toast'
+import { useCancelSubscription } from '../api/cancelSubscription'
+import { useSubscription, type SubscriptionView } from '../api/getSubscription'
+import { useResumeSubscription } from '../api/resumeSubscription'
+import { formatDay, formatMoney } from '../money'
+
+const STATUS_LABELS: Record<SubscriptionView['status'], string> = {
+  active: 'Active',
+  past_due: 'Payment due',
+  canceled: 'Canceled',
+}
+
+/** The badge: a pending cancel shows as such while the plan is still active. */
+function statusLabel(sub: SubscriptionView): string {
+  if (sub.status === 'active' && sub.cancelAtPeriodEnd) return 'Ends at period end'
+  return STATUS_LABELS[sub.status] ?? sub.status
+}
+
+function PlanSummary({ sub, userEmail }: { sub: SubscriptionView; userEmail: string }) {
+  const [confirming, setConfirming] = useState(false)
+  const cancel = useCancelSubscription(userEmail)
+  const resume = useResumeSubscription(userEmail)
+  const busy = cancel.isPending || resume.isPending
+  const failure = cancel.error ?? resume.error
+  const end = formatDay(sub.currentPeriodEnd)
+  const live = sub.status !== 'canceled'
+
+  const doCancel = () =>
+    cancel.mutate(undefined, {
+      onSuccess: (next) => {
+        setConfirming(false)
+        toast.success(`Your plan stays active until ${formatDay(next.currentPeriodEnd)}, then ends.`)
+      },
+    })
+  const doResume = () =>
+    resume.mutate(undefined, {
+      onSuccess: (next) => toast.success(`Your plan renews again on ${formatDay(next.currentPeriodEnd)}.`),
+    })
+
+  return (
+    <>
+      <div className="billing-plan__head">
+        <p className="billing-plan__name" data-testid="billing-plan-name">
+          {sub.planName}
+        </p>
+        <span className={`billing-badge billing-badge--${sub.cancelAtPeriodEnd && live ? 'ending' : sub.status}`} data-testid="billing-plan-status">
+          {statusLabel(sub)}
+        </span>
+      </div>
+      <p className="billing-plan__price">
+        <strong data-testid="billing-plan-price">{formatMoney(sub.amount, sub.currency)}</strong> / month ·{' '}
+        {sub.credits} image credits each month
+      </p>
+      <p className="billing-plan__date" data-testid="billing-plan-renewal">
+        <IconCalendar size={16} />{' '}
+        {sub.status === 'canceled'
+          ? `Ended on ${end}.`
+          : sub.cancelAtPeriodEnd
+            ? `Ends on ${end}; you will not be charged again.`
+            : sub.status === 'past_due'
+              ? `The renewal payment failed; we retry it before the plan is canceled. Period ended on ${end}.`
+              : `Renews on ${end}.`}
+      </p>
+      {sub.pendingPlanName && live && !sub.cancelAtPeriodEnd && (
+        <p className="muted billing-plan__note" data-testid="billing-plan-pending">
+          Changes to {sub.pendingPlanName} on {end}.
+        </p>
+      )}
+      {failure && (
+        <Alert tone="error" testId="billing-plan-error">
+          {errorMessage(failure)}
+        </Alert>
+      )}
+      <div className="billing-plan__actions">
+        {sub.status === 'canceled' ? (
+          <Link to="/subscription" className="btn btn--primary btn--small" data-testid="billing-plan-choose">
+            Choose a plan
+          </Link>
+        ) : (
+          <>
+            <Link to="/subscription" className="btn btn--secondary btn--small" data-testid="billing-plan-change">
+              Change plan
+            </Link>
+            {sub.cancelAtPeriodEnd ? (
+              <button
+                type="button"
+                className="btn btn--primary btn--small"
+                onClick={doResume}
+                disabled={busy}
+                data-testid="billing-plan-resume"
+              >
+                {resume.isPending ? 'Resuming…' : 'Resume plan'}
+              </button>
+            ) : confirming ? (
+              <span className="billing-plan__confirm" role="group" aria-label="Confirm cancel">
+                <span>Cancel at the end of this period ({end})?</span>
+                <button
+                  type="button"
+                  className="btn btn--small billing-btn--danger"
+                  onClick={doCancel}
+                  disabled={busy}
+                  data-testid="billing-plan-cancel-confirm"
+                >
+                  {cancel.isPending ? 'Canceling…' : 'Yes, cancel'}
+                </button>
+                <button type="button" className="btn btn--ghost btn--small" onClick={() => setConfirming(false)} disabled={busy}>
+                  Keep plan
+                </button>
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="btn btn--ghost btn--small"
+                onClick={() => setConfirming(true)}
+                disabled={busy}
+                data-testid="billing-plan-cancel"
+              >
+                Cancel plan
+              </button>
+            )}
+          </>
+        )}
+      </div>
+    </>
+  )
+}
+
+/** Current plan and status, next renewal, cancel / resume and change plan. */
+export function SubscriptionPanel({ userEmail }: { userEmail: string }) {
+  const id = useId()
+  const subscription = useSubscription(userEmail)
+  return (
+    <section className="card billing-plan" aria-labelledby={`${id}-title`} data-testid="billing-plan">
+      <h2 id={`${id}-title`} className="card__title billing-card-title">
+        <IconTag /> Current plan
+      </h2>
+      {subscription.isPending ? (
+        <LoadingBlock label="Loading your plan…" />
+      ) : subscription.isError ? (
+        <Alert
+          tone="error"
+          title="Your plan could not be loaded"
+          testId="billing-plan-load-error"
+          action={
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void subscription.refetch()}>
+              Retry
+            </button>
+          }
+        >
+          {errorMessage(subscription.error)}
+        </Alert>
+      ) : subscription.data ? (
+        <PlanSummary sub={subscription.data} userEmail={userEmail} />
+      ) : (
+        <div data-testid="billing-plan-none">
+          <p className="billing-plan__name">No subscription</p>
+          <p className="muted billing-plan__note">
+            You pay as you go with free credits and credit packs. A monthly plan adds image credits every month.
+          </p>
+          <div className="billing-plan__actions">
+            <Link to="/subscription" className="btn btn--primary btn--small" data-testid="billing-plan-choose">
+              See plans
+            </Link>
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}

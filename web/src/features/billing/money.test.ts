@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { currencySymbol, formatDay, formatDelta, formatMoney, lastUtcDays, pageCount, sumDays } from './money'
+
+describe('billing money and dates', () => {
+  it('formats minor units with the currency symbol and 2 decimals', () => {
+    expect(formatMoney(149_900, 'INR')).toBe('₹1,499.00')
+    expect(formatMoney(99_900, 'inr')).toBe('₹999.00')
+    expect(formatMoney(1_900, 'USD')).toBe('$19.00')
+    expect(formatMoney(5, 'USD')).toBe('$0.05')
+    expect(formatMoney(0, 'INR')).toBe('₹0.00')
+    expect(formatMoney(123_456_789, 'USD')).toBe('$1,234,567.89')
+    expect(formatMoney(-1_050, 'USD')).toBe('-$10.50')
+    expect(formatMoney(1_900, 'EUR')).toBe('$19.00') // anything but INR is shown in $ (spec §9)
+    expect(currencySymbol('INR')).toBe('₹')
+    expect(currencySymbol('USD')).toBe('$')
+  })
+
+  it('shows UTC days and signed deltas', () => {
+    expect(formatDay('2026-02-15T23:30:00+00:00')).toBe('15 Feb 2026')
+    expect(formatDay(null)).toBe('–')
+    expect(formatDay('not a date')).toBe('–')
+    expect(formatDelta(50)).toBe('+50')
+    expect(formatDelta(-1)).toBe('-1')
+    expect(formatDelta(0)).toBe('0')
+  })
+
+  it('asks for the last UTC days and sums them', () => {
+    expect(lastUtcDays(30, new Date('2026-03-10T23:59:00Z'))).toEqual({ fromDate: '2026-02-09', toDate: '2026-03-10' })
+    expect(lastUtcDays(1, new Date('2026-03-10T00:00:00Z'))).toEqual({ fromDate: '2026-03-10', toDate: '2026-03-10' })
+    const day = { spent: 2, refunded: 1, grantedFree: 10, grantedPaid: 0 }
+    expect(sumDays([day, { ...day, grantedPaid: 50 }])).toEqual({ spent: 4, refunded: 2, grantedFree: 20, grantedPaid: 50 })
+    expect(pageCount(0, 10)).toBe(1)
+    expect(pageCount(21, 10)).toBe(3)
+  })
+})

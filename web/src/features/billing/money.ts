@@ -1,0 +1,77 @@
+/**
+ * Pure formatting of the billing page: money from minor units (spec §9: 2 decimals, ₹ for INR,
+ * otherwise $), dates of payments and renewals, and the credit history's numbers.
+ */
+
+/** ₹ for INR, $ for anything else (spec §9). */
+export function currencySymbol(currency: string): string {
+  return currency.toUpperCase() === 'INR' ? '₹' : '$'
+}
+
+/** An amount in minor units as money: 149900 INR → "₹1,499.00", 1900 USD → "$19.00". */
+export function formatMoney(minor: number, currency: string): string {
+  const sign = minor < 0 ? '-' : ''
+  const abs = Math.abs(Math.trunc(minor))
+  const whole = Math.floor(abs / 100)
+  const cents = abs % 100
+  const grouped = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${sign}${currencySymbol(currency)}${grouped}.${cents.toString().padStart(2, '0')}`
+}
+
+/** "15 Jan 2026" for an ISO 8601 time (the server's are UTC), or "–" when unreadable. */
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '–'
+  const ms = Date.parse(iso)
+  if (Number.isNaN(ms)) return '–'
+  return new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+}
+
+/** "15 Jan 2026, 10:30" in the viewer's time zone. */
+export function formatMoment(iso: string): string {
+  const ms = Date.parse(iso)
+  if (Number.isNaN(ms)) return '–'
+  return new Date(ms).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  })
+}
+
+/** A credit movement with its sign: +50, -1, 0. */
+export function formatDelta(delta: number): string {
+  return delta > 0 ? `+${delta}` : String(delta)
+}
+
+/** The last `days` UTC days up to today's, as GET creditUsage takes them. */
+export function lastUtcDays(days: number, now: Date = new Date()): { fromDate: string; toDate: string } {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  const from = today - (days - 1) * 24 * 60 * 60 * 1000
+  return { fromDate: new Date(from).toISOString().slice(0, 10), toDate: new Date(today).toISOString().slice(0, 10) }
+}
+
+export interface UsageTotals {
+  spent: number
+  refunded: number
+  grantedFree: number
+  grantedPaid: number
+}
+
+/** The range's totals from its per-day totals. */
+export function sumDays(days: readonly UsageTotals[]): UsageTotals {
+  return days.reduce<UsageTotals>(
+    (sum, d) => ({
+      spent: sum.spent + d.spent,
+      refunded: sum.refunded + d.refunded,
+      grantedFree: sum.grantedFree + d.grantedFree,
+      grantedPaid: sum.grantedPaid + d.grantedPaid,
+    }),
+    { spent: 0, refunded: 0, grantedFree: 0, grantedPaid: 0 },
+  )
+}
+
+/** How many pages `total` items make (at least 1). */
+export function pageCount(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / Math.max(1, pageSize)))
+}

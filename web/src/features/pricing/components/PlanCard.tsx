@@ -1,0 +1,72 @@
+import { IconCheck } from '@/components/ui/icons'
+import { formatCredits } from '@/lib/format'
+import { formatMoney, intervalLabel, mainRate, perImagePrice, type PricingPlan } from '../pricing'
+
+interface PlanCardProps {
+  plan: PricingPlan
+  selected: boolean
+  onSelect: () => void
+  onBuy: () => void
+}
+
+/** One plan (spec §2): name, monthly price, image credits, per-image cost, features, Buy Now. */
+export function PlanCard({ plan, selected, onSelect, onBuy }: PlanCardProps) {
+  const rate = mainRate(plan)
+  const titleId = `plan-${plan._id}-title`
+  return (
+    <article
+      className={`card plan-card${selected ? ' card--highlight plan-card--selected' : ''}`}
+      aria-labelledby={titleId}
+      data-testid="plan-card"
+      data-plan-id={plan._id}
+      data-plan-name={plan.name}
+      onClick={onSelect}
+    >
+      <header className="plan-card__head">
+        <h2 id={titleId} className="plan-card__name">
+          {plan.name}
+        </h2>
+        <span className="chip">{plan.kind === 'subscription' ? 'Monthly' : 'One-time'}</span>
+      </header>
+      {rate ? (
+        <>
+          <p className="plan-card__price">
+            <span className="plan-card__amount" data-testid="plan-price">
+              {formatMoney(rate.value, plan.currency)}
+            </span>
+            <span className="plan-card__interval">{intervalLabel(rate.interval)}</span>
+          </p>
+          <p className="plan-card__credits" data-testid="plan-credits">
+            <strong>{formatCredits(rate.config.credits)}</strong> image credits
+            {rate.interval === 'month' ? ' every month' : ''}
+          </p>
+          <p className="plan-card__per-image" data-testid="plan-per-image">
+            {perImagePrice(rate.value, rate.config.credits, plan.currency)} per image
+          </p>
+        </>
+      ) : (
+        <p className="muted">Not on sale at the moment.</p>
+      )}
+      <ul className="plan-card__features">
+        {plan.featureList.map((feature) => (
+          <li key={feature}>
+            <IconCheck size={16} />
+            <span>{feature}</span>
+          </li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        className={`btn btn--block ${selected ? 'btn--primary' : 'btn--secondary'}`}
+        disabled={!rate}
+        onClick={(e) => {
+          e.stopPropagation()
+          onBuy()
+        }}
+        data-testid="buy-now"
+      >
+        Buy Now
+      </button>
+    </article>
+  )
+}

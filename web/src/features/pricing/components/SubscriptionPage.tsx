@@ -1,0 +1,153 @@
+import { useSetAtom } from 'jotai'
+import { useEffect, useState, type ReactNode } from 'react'
+import { useNavigate, useSearchParams } from 'react-router'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { useAuth } from '@/hooks/useAuth'
+import { authDispatchAtom } from '@/stores/auth'
+import { usePricing } from '../api/getPricing'
+import { rememberPlan, takeRememberedPlan } from '../pendingPlan'
+import {
+  choiceOf,
+  CURRENCIES,
+  currencySymbol,
+  mainRate,
+  perImagePrice,
+  planDetailsUrl,
+  type Currency,
+  type PricingPlan,
+} from '../pricing'
+import { PlanCard } from './PlanCard'
+import '../pricing.css'
+
+interface SubscriptionPageProps {
+  /** The Enterprise Solutions form (the enterprise feature's), placed by the app. */
+  enterpriseForm?: ReactNode
+}
+
+function CurrencySwitch({ value, onChange }: { value: Currency | undefined; onChange: (c: Currency) => void }) {
+  return (
+    <div className="currency-switch" role="group" aria-label="Currency" data-testid="currency-switch">
+      {CURRENCIES.map((c) => (
+        <button
+          key={c}
+          type="button"
+          className={`currency-switch__option${value === c ? ' currency-switch__option--active' : ''}`}
+          aria-pressed={value === c}
+          onClick={() => onChange(c)}
+          data-testid={`currency-${c}`}
+        >
+          {currencySymbol(c)} {c}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * /subscription (spec §2 Pricing page): the plans as selectable cards, the headline "from"
+ * price, a currency switch and the Enterprise Solutions form. Buy Now as a guest opens the
+ * login modal (isLoggedInByPricing) and remembers the plan; logging in continues to
+ * /plan-details with it (spec §4).
+ */
+export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const redirectby = params.get('redirectby') ?? undefined
+  const { isAuthenticated, isLoggedInByPricing, openLoginPopup } = useAuth()
+  const dispatch = useSetAtom(authDispatchAtom)
+  const [currency, setCurrency] = useState<Currency | null>(null)
+  const [selected, setSelected] = useState<string | null>(null)
+  const pricing = usePricing(currency)
+  const plans: PricingPlan[] = pricing.data?.pricingInfo ?? []
+  const shownCurrency = pricing.data?.currency
+
+  // Logged in through the modal Buy Now opened: on to the remembered plan.
+  useEffect(() => {
+    if (!isAuthenticated || !isLoggedInByPricing) return
+    dispatch({ type: 'LOGINPOPUP', payload: { isLoginPopUp: false, isLoggedInByPricing: false } })
+    const url = takeRememberedPlan()
+    if (url) void navigate(url)
+  }, [isAuthenticated, isLoggedInByPricing, dispatch, navigate])
+
+  const buy = (plan: PricingPlan) => {
+    const rate = mainRate(plan)
+    if (!rate) return
+    setSelected(plan._id)
+    const url = planDetailsUrl(choiceOf(plan, rate, redirectby))
+    if (isAuthenticated) {
+      void navigate(url)
+    } else {
+      rememberPlan(url)
+      openLoginPopup(true)
+    }
+  }
+
+  const first = plans[0]
+  const firstRate = first ? mainRate(first) : undefined
+
+  return (
+    <div className="page pricing">
+      <header className="page-header pricing__header">
+        <p className="eyebrow">Pricing</p>
+        <h1 data-testid="pricing-headline">
+          {first && firstRate ? (
+            <>
+              AI fashion images from{' '}
+              <span className="pricing__from" data-testid="pricing-from">
+                {perImagePrice(firstRate.value, firstRate.config.credits, first.currency)}
+              </span>{' '}
+              per image
+            </>
+          ) : (
+            'Plans for every catalogue'
+          )}
+        </h1>
+        <p className="page-header__sub">
+          Pick a monthly plan or a one-time credit pack. Credits work for model swaps and background replaces.
+        </p>
+        <CurrencySwitch value={shownCurrency} onChange={setCurrency} />
+      </header>
+
+      {pricing.isPending ? (
+        <LoadingBlock label="Loading plans…" />
+      ) : plans.length === 0 ? (
+        // A load failure is only logged (spec §8): the page stays neutral.
+        <div className="empty-state" data-testid="pricing-empty">
+          <p className="empty-state__title">Plans are not available right now.</p>
+          <p className="muted">Please check back in a little while, or ask us below about a plan for your team.</p>
+        </div>
+      ) : (
+        <div
+          className={`plan-grid${pricing.isPlaceholderData ? ' plan-grid--stale' : ''}`}
+          aria-busy={pricing.isFetching}
+          data-testid="plan-grid"
+        >
+          {plans.map((plan) => (
+            <PlanCard
+              key={plan._id}
+              plan={plan}
+              selected={selected === plan._id}
+              onSelect={() => setSelected(plan._id)}
+              onBuy={() => buy(plan)}
+            />
+          ))}
+        </div>
+      )}
+
+      {enterpriseForm && (
+        <section className="section pricing__enterprise" aria-labelledby="enterprise-solutions-title">
+          <div className="pricing__enterprise-intro">
+            <h2 id="enterprise-solutions-title" className="pricing__enterprise-title">
+              Enterprise Solutions
+            </h2>
+            <p className="muted">
+              Volume pricing, API access, an SLA and models trained for your brand. Leave your details and our expert
+              will get in touch.
+            </p>
+          </div>
+          {enterpriseForm}
+        </section>
+      )}
+    </div>
+  )
+}
