@@ -179,6 +179,9 @@ QUERY_STATE = "state"  # -> SubscriptionState
 # The update of the user's change of plan from our API (PlanTerms) -> PlanChangeOutcome: it
 # answers once the change is applied (an upgrade charged and granted) or refused (declined).
 UPDATE_CHANGE_PLAN = "update_plan"
+# The update of the user's cancel (True) or resume (False) from our API: it answers once the
+# workflow applied and saved it, so no write of ours can race the workflow's own saves.
+UPDATE_SET_CANCEL = "set_cancel_at_period_end"
 
 
 def subscription_workflow_id(subscription_id: str) -> str:

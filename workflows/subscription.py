@@ -57,6 +57,7 @@ with workflow.unsafe.imports_passed_through():
         SIGNAL_RESUME,
         SUBSCRIPTION_WORKFLOW,
         UPDATE_CHANGE_PLAN,
+        UPDATE_SET_CANCEL,
         ChargePeriod,
         ChargeUpgrade,
         GrantSubscriptionCredits,
@@ -105,6 +106,15 @@ class PlanRequest:
     def __init__(self, terms: PlanTerms) -> None:
         self.terms = terms
         self.outcome: PlanChangeOutcome | None = None
+
+
+class CancelRequest:
+    """A cancel/resume update waiting for the main loop (refused when the subscription ended)."""
+
+    def __init__(self, cancel: bool) -> None:
+        self.cancel = cancel
+        self.done = False
+        self.refused = False
 
 
 # Not sandboxed, like the other workflows: it only imports plain contracts and uses no clock
@@ -165,6 +175,21 @@ class SubscriptionWorkflow:
             raise ApplicationError(PAST_DUE, type="SubscriptionPastDue")
         if terms.currency != s.plan.currency:
             raise ApplicationError(OTHER_CURRENCY, type="OtherCurrency")
+
+    @workflow.update(name=UPDATE_SET_CANCEL)
+    async def set_cancel_at_period_end(self, cancel: bool) -> None:
+        """The user's cancel at period end (True) or resume (False): applied by the main loop
+        in order with everything else, saved, then answered."""
+        request = CancelRequest(cancel)
+        self._inbox.append((UPDATE_SET_CANCEL, request))
+        await workflow.wait_condition(lambda: request.done)
+        if request.refused:
+            raise ApplicationError(ENDED, type="SubscriptionEnded")
+
+    @set_cancel_at_period_end.validator
+    def validate_cancel(self, cancel: bool) -> None:
+        if self._s is not None and self._s.status == SubscriptionStatus.CANCELED:
+            raise ApplicationError(ENDED, type="SubscriptionEnded")
 
     @workflow.query(name=QUERY_STATE)
     def state(self) -> SubscriptionState:
@@ -259,10 +284,14 @@ class SubscriptionWorkflow:
         while self._inbox:
             name, arg = self._inbox.pop(0)
             if s.status == SubscriptionStatus.CANCELED:
-                if isinstance(arg, PlanRequest):
-                    arg.outcome = PlanChangeOutcome(PLAN_REFUSED, ENDED)
+                self._refuse(arg, ENDED)
                 continue
-            if name == SIGNAL_CANCEL_AT_PERIOD_END:
+            if name == UPDATE_SET_CANCEL:
+                s.cancel_at_period_end = arg.cancel
+                # Saved before the answer, so the API reads the new state.
+                await self._save()
+                arg.done = True
+            elif name == SIGNAL_CANCEL_AT_PERIOD_END:
                 s.cancel_at_period_end, changed = True, True
             elif name == SIGNAL_RESUME:
                 s.cancel_at_period_end, changed = False, True
@@ -288,11 +317,18 @@ class SubscriptionWorkflow:
                 changed = True
         return changed
 
+    @staticmethod
+    def _refuse(arg: Any, reason: str) -> None:
+        """Answer a queued update that can no longer apply (the subscription has ended)."""
+        if isinstance(arg, PlanRequest) and arg.outcome is None:
+            arg.outcome = PlanChangeOutcome(PLAN_REFUSED, reason)
+        elif isinstance(arg, CancelRequest) and not arg.done:
+            arg.refused, arg.done = True, True
+
     def _refuse_waiting(self, reason: str) -> None:
-        """Answer the change-of-plan updates still queued (the subscription has ended)."""
+        """Answer the updates still queued (the subscription has ended)."""
         for _name, arg in self._inbox:
-            if isinstance(arg, PlanRequest) and arg.outcome is None:
-                arg.outcome = PlanChangeOutcome(PLAN_REFUSED, reason)
+            self._refuse(arg, reason)
 
     async def _change(self, terms: PlanTerms) -> PlanChangeOutcome:
         """Another plan: the same one again undoes a pending downgrade; a downgrade waits for

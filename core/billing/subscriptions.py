@@ -11,10 +11,10 @@ activity); with a provider that bills on its own (Stripe) the provider's invoice
 the workflow as signals (`signal_provider_subscription`).
 
 The API side (`Subscriptions`) reads the subscription row and sends the user's wishes to the
-workflow. Cancel at period end and resume are signals; after a signal is accepted the row is
-updated the same way, so the answer shows the change at once (the workflow writes the same
-state back when it handles the signal). A change of plan is a workflow update
-(UPDATE_CHANGE_PLAN) that answers once applied: an upgrade charges the price difference (new
+workflow as workflow updates, which answer once the workflow applied and saved the change, so
+the row is only ever written by the workflow and no write of ours races a renewal it is saving:
+cancel at period end and resume (UPDATE_SET_CANCEL), and a change of plan
+(UPDATE_CHANGE_PLAN): an upgrade charges the price difference (new
 monthly amount less the current one, no proration by days) to the card on file first, and only
 a paid charge switches the plan and grants the credit difference; a declined one changes
 nothing (PaymentDeclined, 402). The charge is a payment like any other (an order row, id
@@ -51,10 +51,9 @@ from core.billing.provider import PaymentProvider
 from core.contracts import (
     PLAN_DECLINED,
     PLAN_REFUSED,
-    SIGNAL_CANCEL_AT_PERIOD_END,
-    SIGNAL_RESUME,
     SUBSCRIPTION_WORKFLOW,
     UPDATE_CHANGE_PLAN,
+    UPDATE_SET_CANCEL,
     ChargeUpgrade,
     GrantSubscriptionCredits,
     PlanChangeOutcome,
@@ -578,31 +577,54 @@ class Subscriptions:
             log.exception("could not change the plan of subscription %s", sub_id)
             raise Unavailable(UNAVAILABLE) from None
 
-    def _apply(self, principal: Principal, change: dict[str, Any], signal: str,
-               cancel_at_period_end: bool) -> SubscriptionInfo:
+    def _set_cancel(self, state: SubscriptionState, cancel: bool) -> None:
+        """Run the cancel/resume update on the subscription's workflow (started from `state`,
+        its row, should it not be running) and wait until it is applied and saved."""
+        sub_id = state.subscription_id
+
+        async def send() -> None:
+            handle = await self.temporal.start_workflow(
+                SUBSCRIPTION_WORKFLOW,
+                state,
+                id=subscription_workflow_id(sub_id),
+                task_queue=self.settings.task_queue,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+            await handle.execute_update(UPDATE_SET_CANCEL, cancel)
+
+        try:
+            anyio.from_thread.run(send)
+        except WorkflowAlreadyStartedError:
+            raise Conflict(ENDED) from None
+        except WorkflowUpdateFailedError as error:
+            cause = error.cause
+            if isinstance(cause, ApplicationError):
+                raise Conflict(cause.message) from None
+            log.error("subscription %s: cancel/resume failed: %s", sub_id, cause)
+            raise Unavailable(UNAVAILABLE) from None
+        except Exception:
+            log.exception("could not cancel/resume subscription %s", sub_id)
+            raise Unavailable(UNAVAILABLE) from None
+
+    def _apply_cancel(self, principal: Principal, cancel: bool) -> SubscriptionInfo:
+        """The provider first (Stripe bills by its own copy of the terms), then our workflow,
+        which applies and saves the change before answering: the row is only ever written by
+        the workflow, so no write of ours races a renewal it is saving."""
         with self.sessions() as session:
             row = self._live(session, principal)
-            self._tell_provider(row, cancel_at_period_end=cancel_at_period_end)
-            self._signal(session, row, signal)
-            sub_id = row.id
-        with self.sessions.begin() as session:
-            session.execute(
-                update(Subscription)
-                .where(Subscription.id == sub_id)
-                .values(**change, updated_at=utcnow())
-                .execution_options(synchronize_session=False)
-            )
-        return self._fresh(sub_id)
+            state = state_of(session, row, self.settings)
+        self._tell_provider(row, cancel_at_period_end=cancel)
+        self._set_cancel(state, cancel)
+        return self._fresh(row.id)
 
     def cancel(self, principal: Principal) -> SubscriptionInfo:
         """Cancel at the end of the current period (credits already granted stay)."""
-        return self._apply(principal, {"cancel_at_period_end": True},
-                           SIGNAL_CANCEL_AT_PERIOD_END, cancel_at_period_end=True)
+        return self._apply_cancel(principal, cancel=True)
 
     def resume(self, principal: Principal) -> SubscriptionInfo:
         """Undo a pending cancel."""
-        return self._apply(principal, {"cancel_at_period_end": False}, SIGNAL_RESUME,
-                           cancel_at_period_end=False)
+        return self._apply_cancel(principal, cancel=False)
 
     def change(self, principal: Principal, piid: str, rcid: str) -> SubscriptionInfo:
         """Another monthly plan in the same currency. An upgrade takes effect at once once its
