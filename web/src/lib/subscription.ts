@@ -1,3 +1,4 @@
+// The caller's subscription (commerce contract), read by the billing page and the dashboard.
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
 import type { ApiData } from '@/types/api'

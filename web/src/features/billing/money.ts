@@ -3,20 +3,8 @@
  * otherwise $), dates of payments and renewals, and the credit history's numbers.
  */
 
-/** ₹ for INR, $ for anything else (spec §9). */
-export function currencySymbol(currency: string): string {
-  return currency.toUpperCase() === 'INR' ? '₹' : '$'
-}
-
-/** An amount in minor units as money: 149900 INR → "₹1,499.00", 1900 USD → "$19.00". */
-export function formatMoney(minor: number, currency: string): string {
-  const sign = minor < 0 ? '-' : ''
-  const abs = Math.abs(Math.trunc(minor))
-  const whole = Math.floor(abs / 100)
-  const cents = abs % 100
-  const grouped = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return `${sign}${currencySymbol(currency)}${grouped}.${cents.toString().padStart(2, '0')}`
-}
+// One formatting of money for the whole app (lib/money); re-exported for this feature's callers.
+export { currencySymbol, formatMoney } from '@/lib/money'
 
 /** "15 Jan 2026" for an ISO 8601 time (the server's are UTC), or "–" when unreadable. */
 export function formatDay(iso: string | null | undefined): string {

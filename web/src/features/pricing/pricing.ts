@@ -7,6 +7,7 @@
  * `rate` query parameter carries that same integer, so no float ever travels.
  */
 import type { components } from '@/types/openapi.gen'
+import { currencySymbol, formatMoney } from '@/lib/money'
 
 export type Currency = components['schemas']['Currency']
 export type PricingPlan = components['schemas']['PricingPlan']
@@ -16,29 +17,14 @@ export type OrderStatus = components['schemas']['OrderStatus']
 
 export const CURRENCIES: readonly Currency[] = ['INR', 'USD']
 
-/** Spec §3, §9: INR shows a rupee sign, any other currency a dollar sign. */
-export function currencySymbol(currency: string): string {
-  return currency.toUpperCase() === 'INR' ? '₹' : '$'
-}
-
-function grouped(major: number, currency: string): string {
-  return major.toLocaleString(currency.toUpperCase() === 'INR' ? 'en-IN' : 'en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  })
-}
-
-/** An amount in minor units as money: 149900 INR → "₹1,499.00", 1900 USD → "$19.00". */
-export function formatMoney(minor: number, currency: string): string {
-  return `${currencySymbol(currency)}${grouped(minor / 100, currency)}`
-}
+// One formatting of money for the whole app (lib/money); re-exported for this feature's callers.
+export { currencySymbol, formatMoney } from '@/lib/money'
 
 /** The cost of one image of a rate, to 2 decimals (spec §9): 149900 INR for 100 → "₹14.99". */
 export function perImagePrice(minor: number, credits: number, currency: string): string {
   if (!(credits > 0)) return `${currencySymbol(currency)}–`
   // Rounded from the minor units (integers), so 1900 / 100 credits is exactly 0.19.
-  const cents = Math.round(minor / credits)
-  return `${currencySymbol(currency)}${grouped(cents / 100, currency)}`
+  return formatMoney(Math.round(minor / credits), currency)
 }
 
 /** The rate a plan card shows and sells: its first one. */

@@ -7,6 +7,8 @@ import { useAuth } from '@/hooks/useAuth'
 import { useCredits } from '@/hooks/useCredits'
 import { errorMessage } from '@/lib/api'
 import { formatCredits, pluralize } from '@/lib/format'
+import { formatMoney } from '@/lib/money'
+import { useSubscription } from '@/lib/subscription'
 import { useCreditUsage } from '../api/getCreditUsage'
 import { useLatestGenerations, type Generation } from '../api/getGenerations'
 import { countThisMonth, fillDays, lastDays, parseServerTime } from '../usage'
@@ -89,18 +91,62 @@ function MonthCard({ userEmail }: { userEmail: string }) {
   )
 }
 
-function PlanCard() {
+/** "15 Jan 2026" for the server's ISO times (UTC). */
+function day(iso: string): string {
+  const ms = Date.parse(iso)
+  return Number.isNaN(ms)
+    ? '–'
+    : new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+}
+
+export function PlanCard({ userEmail }: { userEmail: string }) {
   const id = useId()
+  const { data: subscription, isPending, isError } = useSubscription(userEmail)
+  const live = subscription && subscription.status !== 'canceled' ? subscription : null
   return (
     <section className="card dashboard__card" aria-labelledby={`${id}-title`} data-testid="dashboard-plan">
       <h2 id={`${id}-title`} className="card__title dashboard__card-title">
         <IconTag /> Plan
       </h2>
-      <p className="dashboard__plan">Free plan</p>
-      <p className="muted dashboard__note">You generate with the free credits of your account.</p>
-      <Link to="/subscription" className="btn btn--secondary btn--small dashboard__plan-link" data-testid="dashboard-pricing">
-        See pricing
-      </Link>
+      {isPending ? (
+        <LoadingBlock />
+      ) : live ? (
+        <>
+          <p className="dashboard__plan" data-testid="dashboard-plan-name">
+            {live.planName}
+          </p>
+          <p className="muted dashboard__note">
+            {formatCredits(live.credits)} credits a month · {formatMoney(live.amount, live.currency)}
+          </p>
+          {live.status === 'past_due' ? (
+            <p className="dashboard__note dashboard__note--warning" data-testid="dashboard-plan-status">
+              Payment due: update your card to keep your plan.
+            </p>
+          ) : (
+            <p className="muted dashboard__note" data-testid="dashboard-plan-status">
+              {live.cancelAtPeriodEnd ? 'Ends' : 'Renews'} on {day(live.currentPeriodEnd)}
+              {live.pendingPlanName && !live.cancelAtPeriodEnd ? `, then ${live.pendingPlanName}` : ''}
+            </p>
+          )}
+          <Link to="/billing-info" className="btn btn--secondary btn--small dashboard__plan-link" data-testid="dashboard-billing">
+            Manage billing
+          </Link>
+        </>
+      ) : (
+        <>
+          <p className="dashboard__plan" data-testid="dashboard-plan-name">
+            Free plan
+          </p>
+          <p className="muted dashboard__note">
+            {isError
+              ? 'Your plan could not be loaded right now.'
+              : 'You generate with the credits of your account. A monthly plan adds credits every month.'}
+          </p>
+          <Link to="/subscription" className="btn btn--secondary btn--small dashboard__plan-link" data-testid="dashboard-pricing">
+            See pricing
+          </Link>
+        </>
+      )}
     </section>
   )
 }
@@ -274,7 +320,7 @@ export function DashboardPage() {
       <div className="dashboard__stats">
         <BalanceCard />
         <MonthCard userEmail={user.userEmail} />
-        <PlanCard />
+        <PlanCard userEmail={user.userEmail} />
       </div>
       <UsageCard userEmail={user.userEmail} />
       <LatestCard userEmail={user.userEmail} />
