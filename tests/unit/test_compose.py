@@ -21,15 +21,20 @@ OPERATOR_ENV = {"JWT_SECRET": "j" * 48, "CODE_SECRET": "c" * 48, "S3_SECRET_KEY"
 
 
 def interpolate(text: str, env: dict[str, str]) -> str:
-    """Compose's ${VAR:?message} substitution: a missing variable is an error."""
+    """Compose's substitutions: ${VAR:?message} (a missing variable is an error) and
+    ${VAR:-default}."""
 
-    def value(match: re.Match[str]) -> str:
+    def required(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in env:
             raise KeyError(f"{name} is required: {match.group(2)}")
         return env[name]
 
-    return re.sub(r"\$\{(\w+):\?([^}]*)\}", value, text)
+    def defaulted(match: re.Match[str]) -> str:
+        return env.get(match.group(1)) or match.group(2)
+
+    text = re.sub(r"\$\{(\w+):\?([^}]*)\}", required, text)
+    return re.sub(r"\$\{(\w+):-([^}]*)\}", defaulted, text)
 
 
 def settings_from(env: dict[str, str]) -> Settings:
@@ -97,3 +102,17 @@ def test_dependencies_commands_and_build_files_exist() -> None:
         "service_completed_successfully")
     nginx = (REPO / "ops/docker/nginx.conf").read_text()
     assert "proxy_pass http://api:8000" in nginx
+
+
+def test_stripe_in_production_needs_both_stripe_secrets() -> None:
+    def api_env(extra: dict[str, str]) -> dict[str, str]:
+        env: dict[str, str] = load({**OPERATOR_ENV, **extra})["services"]["api"]["environment"]
+        return env
+
+    assert settings_from(api_env({})).payment_provider == "local"
+    with pytest.raises(ValueError, match="STRIPE"):
+        settings_from(api_env({"PAYMENT_PROVIDER": "stripe"}))
+    stripe = settings_from(api_env({"PAYMENT_PROVIDER": "stripe",
+                                    "STRIPE_SECRET_KEY": "sk_live_" + "k" * 24,
+                                    "STRIPE_WEBHOOK_SECRET": "whsec_" + "w" * 32}))
+    assert stripe.payment_provider == "stripe"
