@@ -70,6 +70,24 @@ describe('FeedbackControl', () => {
     expect((screen.getByTestId('feedback-comment-input') as HTMLTextAreaElement).value).toBe('nice')
   })
 
+  it('a thumb saved after the comment form opened leaves the form open', async () => {
+    let answer: (r: Response) => void = () => {}
+    fetchMock.mockImplementationOnce(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((resolve) => {
+          answer = resolve
+          void init
+        }),
+    )
+    renderControl({ rating: 'up', comment: '' })
+    await userEvent.click(screen.getByTestId('feedback-down')) // slow to answer
+    await userEvent.click(screen.getByTestId('feedback-comment-edit'))
+    await userEvent.type(screen.getByTestId('feedback-comment-input'), 'half-written')
+    answer(json(200, { data: { taskId: 'task-1', rating: 'down', comment: '' } }))
+    await waitFor(() => expect(screen.getByTestId('feedback-down').getAttribute('aria-pressed')).toBe('true'))
+    expect((screen.getByTestId('feedback-comment-input') as HTMLTextAreaElement).value).toBe('half-written')
+  })
+
   it("shows the server's message when the feedback is refused, and the previous feedback stays", async () => {
     fetchMock.mockResolvedValueOnce(json(404, { message: 'That image was not found.' }))
     renderControl({ rating: 'up', comment: '' })

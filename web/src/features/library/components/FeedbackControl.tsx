@@ -58,10 +58,12 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
   const current = saved && saved.taskId === taskId ? saved : { rating, comment }
   const error = feedback.isError ? errorMessage(feedback.error) : null
 
-  const send = (next: Rating, text: string) => {
+  // Only saving the comment form closes it: a thumb saved while the form is open (or one whose
+  // answer arrives after the form was opened) leaves the comment being written alone.
+  const send = (next: Rating, text: string, closeForm = false) => {
     feedback.mutate(
       { taskId, rating: next, comment: text.trim() },
-      { onSuccess: () => setEditing(false) },
+      { onSuccess: closeForm ? () => setEditing(false) : undefined },
     )
   }
 
@@ -111,7 +113,7 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
           className="feedback__form"
           onSubmit={(e) => {
             e.preventDefault()
-            send(current.rating!, draft)
+            send(current.rating!, draft, true)
           }}
         >
           <label htmlFor={commentId} className="visually-hidden">
