@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from PIL import Image
+from sqlalchemy.exc import SQLAlchemyError
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
@@ -34,9 +35,11 @@ from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
 from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
-from core.models import Task
+from core.metrics import ImagingMetrics
+from core.models import Generation, Task
 from core.settings import Settings
 from core.storage import Storage
+from core.tracing import StageSpans, in_current_context, tag_current_span
 
 CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
 
@@ -179,42 +182,69 @@ class ImagingActivities:
         key = output_key(inp.generation_id, inp.task_id, extension)
         thumb_key = thumbnail_key(key)
         uploads = [
-            self._io.submit(self.storage.put_bytes, key, data, content_type),
-            self._io.submit(self.storage.put_bytes, thumb_key, thumbnail.result(), "image/jpeg"),
+            self._io.submit(in_current_context(self.storage.put_bytes), key, data, content_type),
+            self._io.submit(
+                in_current_context(self.storage.put_bytes),
+                thumb_key,
+                thumbnail.result(),
+                "image/jpeg",
+            ),
         ]
         for upload in uploads:
             upload.result()
         return key, thumb_key, content_type
 
+    def _record_first_progress(self, inp: ImagingInput, metrics: ImagingMetrics) -> None:
+        """How long after the submit the task's first progress showed (the first service
+        level; see core/metrics.py). Runs on the progress writer right after that write; a
+        metric never fails the task."""
+        try:
+            with self.sessions() as session:
+                generation = session.get(Generation, inp.generation_id)
+                created_at = generation.created_at if generation is not None else None
+        except SQLAlchemyError:
+            return
+        if created_at is not None:
+            metrics.first_progress(created_at)
+
     @activity.defn(name=RUN_IMAGING)
     def run_imaging(self, inp: ImagingInput) -> ImagingOutput:
+        tag_current_span("generation.id", inp.generation_id)
         done = self._already_done(inp.task_id)
         if done is not None:
             return done
         low, high = jobs.IMAGING_RANGE
+        # The engine's stages as child spans of this activity's span.
+        stages = StageSpans("engine")
         # Progress writes go to one background thread, in order: the engine never waits for
         # the database, and a late write cannot undo the completion (set_task_progress never
         # moves a finished task).
         writes = [
             self._progress_writer.submit(
-                jobs.set_task_progress,
+                in_current_context(jobs.set_task_progress),
                 self.sessions, inp.task_id, low, "starting", generation_id=inp.generation_id,
             )
         ]
         # Just written: the engine's first report needs no write of its own.
         last_write = [time.monotonic()]
+        metrics = ImagingMetrics.current(inp.service)
+        if not activity.in_activity() or activity.info().attempt == 1:
+            writes.append(self._progress_writer.submit(self._record_first_progress, inp, metrics))
 
         def progress(fraction: float, stage: str) -> None:
             # Liveness is the side thread's job (heartbeating below); a heartbeat per stage
             # would cost the Temporal server a write for each, for nobody to read.
             # Throttled: progress is for people, a write every quarter second is plenty.
+            stages.report(stage)
+            metrics.report(stage)
             now = time.monotonic()
             if now - last_write[0] >= 0.25:
                 last_write[0] = now
                 value = low + int((high - low) * min(max(fraction, 0.0), 1.0))
                 writes.append(
                     self._progress_writer.submit(
-                        jobs.set_task_progress, self.sessions, inp.task_id, value, stage
+                        in_current_context(jobs.set_task_progress),
+                        self.sessions, inp.task_id, value, stage,
                     )
                 )
 
@@ -222,8 +252,14 @@ class ImagingActivities:
             photo = self._checked_input(inp)
             # The input's thumbnail for the progress view (usually the browser made it already),
             # beside the engine rather than before it.
-            input_thumbnail = self._io.submit(self._input_thumbnail, inp.input_key, photo)
-            result = self._render(inp, photo, progress)
+            input_thumbnail = self._io.submit(
+                in_current_context(self._input_thumbnail), inp.input_key, photo
+            )
+            try:
+                result = self._render(inp, photo, progress)
+            finally:
+                stages.close()
+                metrics.close()
             key, thumb_key, content_type = self._store(inp, result)
             input_thumbnail.result()
         for write in writes:

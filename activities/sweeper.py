@@ -24,6 +24,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from core.db import SessionFactory
 from core.generations import (
     SweepAction,
+    generation_facts,
     give_up,
     mark_started,
     start_generation,
@@ -92,7 +93,8 @@ class SweeperActivities:
                                 generation.id, generation.age)
                     report.failed.append(generation.id)
             else:
-                await start_generation(client, self.settings, generation.id)
+                facts = await asyncio.to_thread(generation_facts, self.sessions, generation.id)
+                await start_generation(client, self.settings, generation.id, facts)
                 await asyncio.to_thread(mark_started, self.sessions, generation.id)
                 log.warning("started generation %s, recorded %s ago but never started",
                             generation.id, generation.age)

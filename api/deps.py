@@ -23,6 +23,7 @@ from core.enums import AccountKind, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
 from core.generations import Generations
 from core.library import Library
+from core.logs import bind_log_context
 from core.models import User
 from core.settings import Settings
 from core.showcase import Showcase
@@ -113,7 +114,10 @@ def get_principal(
         raise NotAuthenticated(
             "Your session has expired or is missing; please reload the page to start a new one."
         )
-    return services.accounts.authenticate(authorization[7:].strip(), x_distributor_id)
+    principal = services.accounts.authenticate(authorization[7:].strip(), x_distributor_id)
+    # Every later log line of this request names the account (core/logs.py).
+    bind_log_context(account_id=principal.account_id)
+    return principal
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]

@@ -14,6 +14,8 @@ from PIL import Image
 
 from api.deps import AppServices, require_api_key
 from api.errors import ApiError, install_error_handlers
+from api.metrics import install_metrics
+from api.request_log import RequestLogMiddleware
 from api.routers import (
     admin,
     admin_catalog,
@@ -39,6 +41,7 @@ from api.tracing import TracingMiddleware
 from api.validation import RejectNul, form_without_nul
 from core.billing.provider import PaymentProvider, WebhookSink
 from core.db import SessionFactory, make_engine, make_session_factory
+from core.logs import configure_logging
 from core.observability import setup_observability
 from core.settings import Settings, get_settings
 from core.storage import Storage
@@ -95,8 +98,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
     )
     install_error_handlers(app)
+    # Inside the tracing middleware (added after it), so its lines carry the trace id.
+    app.add_middleware(RequestLogMiddleware)
     app.add_middleware(TracingMiddleware)
     app.add_middleware(RejectNul)
+    # Outermost: counts every request, those refused by the middlewares above too.
+    install_metrics(app)
     # The image edit API (/imageedit/...) also wants the client's API key when API_KEYS is set.
     image_edit = [Depends(require_api_key)]
     for router, extra in (
@@ -180,5 +187,5 @@ def _serve_web(app: FastAPI) -> None:
 
 def app_factory() -> FastAPI:
     """Entry point for uvicorn --factory."""
-    logging.basicConfig(level=get_settings().log_level)
+    configure_logging(get_settings(), "api")
     return create_app()

@@ -459,6 +459,9 @@ class AdminGeneration(Schema):
     generation: ServiceView
     ownerEmail: str | None
     temporalUrl: str
+    # The trace of the submit (32 hex digits): `python -m ops.trace {service id}` prints it,
+    # a collector's UI (Jaeger) finds it by this id, and log lines carry it.
+    traceId: str | None = None
 
 
 class AdminGenerationList(Schema):

@@ -2,7 +2,9 @@
 
 OpenTelemetry's FastAPI instrumentation for the 1.27 family (the newest that accepts the
 protobuf 4 that mediapipe needs) fails on current Starlette, so this small ASGI middleware
-does the same job with the OpenTelemetry API. Context arriving in `traceparent` is continued.
+does the same job with the OpenTelemetry API. Context arriving in `traceparent` is continued,
+and every traced response names its trace in a `traceresponse` header (W3C Trace Context level
+2: `00-{trace id}-{span id}-{flags}`), so a client, a support ticket or a log line can quote it.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from opentelemetry import propagate, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from core.tracing import traceresponse
 
 SKIPPED_PREFIXES = ("/assets/", "/api/health")
 
@@ -27,15 +31,21 @@ class TracingMiddleware:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         method = scope["method"]
         status = {"code": 500}
+        header: list[tuple[bytes, bytes]] = []
 
         async def send_with_status(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
+                if header:
+                    message = {**message, "headers": [*message.get("headers", ()), *header]}
             await send(message)
 
         with self.tracer.start_as_current_span(
             f"{method} {path}", context=propagate.extract(headers), kind=SpanKind.SERVER
         ) as span:
+            value = traceresponse(span)
+            if value is not None:
+                header.append((b"traceresponse", value.encode("latin-1")))
             span.set_attribute("http.method", method)
             span.set_attribute("http.target", path)
             try:

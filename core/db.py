@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from core.tracing import trace_engine
+
 SessionFactory = sessionmaker[Session]
 
 
@@ -22,6 +24,8 @@ def make_engine(url: str) -> Engine:
     else:
         kwargs.update(pool_size=10, max_overflow=20)
     engine = create_engine(url, **kwargs)
+    # Its statements as spans when this process traces (core/tracing.py).
+    trace_engine(engine)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine

@@ -30,10 +30,26 @@ from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationStatus, Service
 from core.errors import InvalidInput, NotFound, Unavailable
 from core.inputs import CheckedInput, check_stored_image, image_name
-from core.models import CatalogItem, Generation, Task, UploadedFile, as_utc, new_id, utcnow
+from core.models import (
+    Account,
+    CatalogItem,
+    Generation,
+    Task,
+    UploadedFile,
+    as_utc,
+    new_id,
+    utcnow,
+)
 from core.settings import Settings
 from core.storage import Storage
+from core.tracing import current_trace_id, tag_current_span
 from core.uploads import record_upload, sniffed_type
+from core.workflow_search import (
+    GenerationFacts,
+    generation_details,
+    generation_search_attributes,
+    generation_summary,
+)
 
 log = logging.getLogger(__name__)
 
@@ -279,6 +295,7 @@ class Generations:
         cost = generation_cost(request.service, len(keys))
         generation_id = new_id()
         task_ids = [new_id() for _ in checked]
+        tag_current_span("generation.id", generation_id)
 
         def record(session: Session) -> None:
             session.add(
@@ -294,6 +311,7 @@ class Generations:
                     fingerprint=request.fingerprint,
                     idempotency_key=request.idempotency_key,
                     request_hash=fingerprint,
+                    trace_id=current_trace_id(),
                 )
             )
             session.flush()
@@ -361,8 +379,10 @@ class Generations:
     def _start_workflow(self, generation_id: str) -> None:
         settings = self.settings
 
+        facts = generation_facts(self.sessions, generation_id)
+
         async def start_it() -> None:
-            await start_generation(self.temporal, settings, generation_id)
+            await start_generation(self.temporal, settings, generation_id, facts)
 
         # Submits run in worker threads; the Temporal client lives on the app's event loop.
         anyio.from_thread.run(start_it)
@@ -388,11 +408,47 @@ def request_hash(request: SubmitRequest) -> str:
     return digest.hexdigest()
 
 
+def generation_facts(sessions: SessionFactory, generation_id: str) -> GenerationFacts | None:
+    """What the Temporal UI shows of a generation (its search attributes and summary), from
+    its row; None when it is not recorded."""
+    with sessions() as session:
+        row = session.execute(
+            select(Generation, Account.kind)
+            .join(Account, Account.id == Generation.account_id)
+            .where(Generation.id == generation_id)
+        ).one_or_none()
+        if row is None:
+            return None
+        generation, kind = row
+        count = session.scalar(
+            select(func.count()).select_from(Task).where(Task.generation_id == generation_id)
+        )
+        return GenerationFacts(
+            account_id=generation.account_id,
+            account_kind=kind,
+            service=generation.service,
+            image_count=int(count or 0),
+            credits=generation.credits,
+            distributor_id=generation.distributor_id,
+        )
+
+
 async def start_generation(
-    temporal: WorkflowStarter | Client, settings: Settings, generation_id: str
+    temporal: WorkflowStarter | Client,
+    settings: Settings,
+    generation_id: str,
+    facts: GenerationFacts | None = None,
 ) -> None:
     """Start the generation's workflow; starting it again is harmless (workflow id =
-    generation id, and an existing run is used as it is)."""
+    generation id, and an existing run is used as it is). With its `facts` (generation_facts),
+    the workflow starts with its search attributes and a summary for the Temporal UI."""
+    shown: dict[str, Any] = {}
+    if facts is not None:
+        shown = {
+            "search_attributes": generation_search_attributes(facts),
+            "static_summary": generation_summary(facts),
+            "static_details": generation_details(facts),
+        }
     await temporal.start_workflow(
         GENERATION_WORKFLOW,
         StartGeneration(
@@ -406,6 +462,7 @@ async def start_generation(
         id=generation_id,
         task_queue=settings.task_queue,
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+        **shown,
     )
 
 

@@ -6,18 +6,21 @@ keep running (ops/supervise.py); Ctrl-C stops them all.
 
 from __future__ import annotations
 
-import logging
 import signal
 import threading
 
+from core.error_reports import setup_error_reports
+from core.logs import configure_logging
 from core.settings import get_settings
 from ops.stack import Stack
 from ops.supervise import Supervisor
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING)
     settings = get_settings()
+    # The terminal shows warnings and errors only; the children's lines go to data/logs.
+    configure_logging(settings, "supervisor", level="WARNING")
+    setup_error_reports(settings, "supervisor")
     stack = Stack(settings, log_dir=settings.data_dir / "logs")
     stopping = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
@@ -25,11 +28,22 @@ def main() -> None:
     print("Starting Temporal, storage, database, workers and API ...", flush=True)
     with stack:
         stack.start()
+        observing = ""
+        if settings.observe:
+            if stack.start_prometheus():
+                observing = f"  Prometheus:  http://127.0.0.1:{settings.prometheus_port}\n"
+            else:
+                print(
+                    "OBSERVE=1, but Prometheus is not installed (apt-get install prometheus): "
+                    "the metrics endpoints still answer, nothing scrapes them.",
+                    flush=True,
+                )
         print(
             f"\n  App:         {settings.app_url}\n"
             f"  Temporal UI: http://127.0.0.1:{settings.temporal_ui_port}\n"
             f"  API docs:    {settings.app_url}/docs\n"
             f"  Logs:        {(settings.data_dir / 'logs').resolve()}\n"
+            f"{observing}"
             "\nPress Ctrl-C to stop.",
             flush=True,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -27,6 +28,7 @@ from alembic.config import Config
 from core.db import make_engine, make_session_factory
 from core.settings import Settings
 from core.storage import Storage
+from core.workflow_search import cli_search_attributes
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -160,6 +162,12 @@ class Stack:
             "--sqlite-pragma", "synchronous=normal",
             "--log-level", "warn",
         ]  # fmt: skip
+        # Our search attributes (core/workflow_search.py), so the UI can filter on them.
+        for name, kind in cli_search_attributes():
+            args += ["--search-attribute", f"{name}={kind}"]
+        if self.settings.temporal_metrics_port:
+            # The dev server's own metrics (ops/prometheus.yml scrapes them).
+            args += ["--metrics-port", str(self.settings.temporal_metrics_port)]
         if self.temporal_ui:
             args += ["--ui-port", str(self.settings.temporal_ui_port)]
         else:
@@ -209,6 +217,29 @@ class Stack:
     def start_imaging(self, name: str = "imaging") -> subprocess.Popen[bytes]:
         """The imaging worker: the engine, in its own process (its own interpreter lock)."""
         return self.spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "imaging"])
+
+    def start_prometheus(self) -> bool:
+        """Prometheus (Debian's `prometheus` package), scraping this stack as ops/prometheus.yml
+        says, with this stack's ports and its data under data_dir/prometheus. False (and
+        nothing started) when the binary is not installed."""
+        binary = shutil.which("prometheus")
+        if binary is None:
+            return False
+        s = self.settings
+        folder = self.data_dir / "prometheus"
+        folder.mkdir(parents=True, exist_ok=True)
+        config = folder / "prometheus.yml"
+        config.write_text(prometheus_config(s))
+        proc = self.spawn(
+            "prometheus",
+            [
+                binary, f"--config.file={config}",
+                f"--storage.tsdb.path={folder / 'tsdb'}",
+                f"--web.listen-address=127.0.0.1:{s.prometheus_port}",
+            ],  # fmt: skip
+        )
+        wait_for_port("127.0.0.1", s.prometheus_port, 30, proc)
+        return True
 
     def start_api(self) -> None:
         """Start the API and wait until it answers (and, when this stack runs Temporal, until
@@ -298,6 +329,18 @@ class Stack:
         self.stop()
 
 
+def prometheus_config(settings: Settings) -> str:
+    """ops/prometheus.yml with the targets moved to these settings' ports."""
+    text = (REPO / "ops" / "prometheus.yml").read_text()
+    defaults = Settings(_env_file=None)  # type: ignore[call-arg]
+    for name in ("orchestration_metrics_port", "imaging_metrics_port", "temporal_metrics_port"):
+        old, new = getattr(defaults, name), getattr(settings, name)
+        text = text.replace(f"'127.0.0.1:{old}'", f"'127.0.0.1:{new}'")
+    return text.replace(
+        f"'127.0.0.1:{defaults.app_port}'", f"'{settings.app_host}:{settings.app_port}'"
+    )
+
+
 def private_settings(data_dir: Path, **overrides: object) -> Settings:
     """Settings for a private stack on free ports under `data_dir` (tests, benchmarks)."""
     values: dict[str, object] = {
@@ -314,6 +357,10 @@ def private_settings(data_dir: Path, **overrides: object) -> Settings:
         # A showcase empty until a test fills it, and no engine run while the stack starts
         # (tests/integration/test_showcase_seed.py turns it on).
         "seed_showcase": False,
+        # No fixed metrics ports (tests/integration/test_metrics.py sets free ones).
+        "orchestration_metrics_port": 0,
+        "imaging_metrics_port": 0,
+        "temporal_metrics_port": 0,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[arg-type,call-arg]

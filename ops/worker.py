@@ -18,25 +18,33 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from temporalio.client import Client
+from temporalio.runtime import Runtime
 from temporalio.worker import Worker
 
 from activities.cleanup import CleanupActivities, CleanUpUploads
 from activities.generation import GenerationActivities
 from activities.imaging import ImagingActivities
 from activities.mail import MailActivities, RelayMail
+from activities.observe import ActivityObserver
 from activities.payments import PaymentActivities
+from activities.reconciliation import ReconciliationActivities
 from activities.subscriptions import CardCharger, SubscriptionActivities
 from activities.sweeper import SweeperActivities, SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
+from core.logs import configure_logging
+from core.metrics import ActivityMetrics, worker_runtime
 from core.observability import setup_observability, temporal_interceptors
+from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.schedules import ensure_schedule
+from ops.search_attributes import ensure_search_attributes
 from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
 from workflows.fulfilment import OrderFulfilmentWorkflow
 from workflows.generation import GenerationWorkflow
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
+from workflows.reconciliation import RECONCILIATION_WORKFLOW, ReconciliationWorkflow
 from workflows.subscription import SubscriptionWorkflow
 from workflows.sweeper import SWEEPER_WORKFLOW, SweeperWorkflow
 
@@ -79,6 +87,7 @@ def build_workers(
         cleanup = CleanupActivities(sessions, storage)
         sweeper = SweeperActivities(sessions, settings)
         payments = PaymentActivities(sessions)
+        reconciliation = ReconciliationActivities(sessions)
         subscriptions = SubscriptionActivities(sessions, settings, card_charger(settings))
         workers.append(
             Worker(
@@ -91,6 +100,7 @@ def build_workers(
                     SweeperWorkflow,
                     OrderFulfilmentWorkflow,
                     SubscriptionWorkflow,
+                    ReconciliationWorkflow,
                 ],
                 activities=[
                     steps.verify_uploads,
@@ -107,8 +117,10 @@ def build_workers(
                     subscriptions.charge_subscription_upgrade,
                     subscriptions.grant_subscription_credits,
                     subscriptions.save_subscription,
+                    reconciliation.reconcile,
                 ],
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
+                interceptors=[ActivityObserver(), ActivityMetrics()],
                 max_concurrent_activities=16,
             )
         )
@@ -131,6 +143,7 @@ def build_workers(
                     settings.imaging_concurrency, thread_name_prefix="imaging"
                 ),
                 max_concurrent_activities=settings.imaging_concurrency,
+                interceptors=[ActivityObserver(), ActivityMetrics()],
             )
         )
     return workers
@@ -147,6 +160,10 @@ def upload_cleanup_schedule_id(settings: Settings) -> str:
 
 def sweeper_schedule_id(settings: Settings) -> str:
     return f"stuck-generations-{settings.task_queue}"
+
+
+def reconciliation_schedule_id(settings: Settings) -> str:
+    return f"reconciliation-{settings.task_queue}"
 
 
 async def ensure_mail_and_cleanup_schedules(client: Client, settings: Settings) -> None:
@@ -177,10 +194,22 @@ async def ensure_mail_and_cleanup_schedules(client: Client, settings: Settings) 
         every=timedelta(minutes=1),
         task_queue=settings.task_queue,
     )
+    # Ledger vs balances vs holds vs delivered images (workflows/reconciliation.py).
+    await ensure_schedule(
+        client,
+        reconciliation_schedule_id(settings),
+        RECONCILIATION_WORKFLOW,
+        Reconcile(),
+        every=timedelta(hours=1),
+        task_queue=settings.task_queue,
+        run_timeout=timedelta(minutes=30),
+    )
 
 
 async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
-    setup_observability("metamodel-worker", settings)
+    # Named by role, so a trace shows which process did what (and each writes its own file).
+    role = "metamodel-imaging" if queues == ("imaging",) else "metamodel-worker"
+    setup_observability(role, settings)
     engine: ImageEngine | None = None
     if "imaging" in queues:
         engine = build_engine(settings)
@@ -191,10 +220,12 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
     client = await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
+        runtime=metrics_runtime(settings, queues),
         interceptors=temporal_interceptors(settings),
     )
     workers = build_workers(client, settings, engine, queues)
     if "orchestration" in queues:
+        await ensure_search_attributes(client, settings.temporal_namespace)
         await ensure_mail_and_cleanup_schedules(client, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -209,6 +240,24 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
     await asyncio.gather(*runs, return_exceptions=True)
 
 
+def metrics_runtime(settings: Settings, queues: tuple[str, ...]) -> Runtime | None:
+    """The Temporal runtime serving this process's metrics for Prometheus (the SDK's and ours,
+    core/metrics.py) on its queue's metrics port; None (the default runtime) when that is 0."""
+    port = (
+        settings.orchestration_metrics_port
+        if "orchestration" in queues
+        else settings.imaging_metrics_port
+    )
+    if not port:
+        return None
+    return worker_runtime(f"{settings.metrics_host}:{port}", ",".join(queues))
+
+
+def process_name(queues: tuple[str, ...]) -> str:
+    """The name on this process's log lines: orchestration-worker, imaging-worker or worker."""
+    return f"{queues[0]}-worker" if len(queues) == 1 else "worker"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -218,8 +267,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     settings = get_settings()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(name)s %(message)s")
-    asyncio.run(serve(settings, tuple(args.queues.split(","))))
+    queues = tuple(args.queues.split(","))
+    configure_logging(settings, process_name(queues))
+    asyncio.run(serve(settings, queues))
 
 
 if __name__ == "__main__":

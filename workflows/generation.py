@@ -22,6 +22,7 @@ with workflow.unsafe.imports_passed_through():
     # workflow never runs their code itself.
     from activities.generation import GenerationActivities
     from activities.imaging import ImagingActivities
+    from core import workflow_search
     from core.contracts import (
         GENERATION_WORKFLOW,
         NON_RETRYABLE_ERRORS,
@@ -38,6 +39,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from core.costs import task_share
     from core.enums import GenerationStatus
+    from core.metrics import record_charge, record_generation, record_refund
 
 
 # Database and storage steps: quick, and transient failures (a restarting database) are
@@ -63,6 +65,10 @@ IMAGING_RETRY = RetryPolicy(
     non_retryable_error_types=NON_RETRYABLE_ERRORS,
 )
 
+# Search attributes and progress details for the Temporal UI: histories recorded before them
+# replay without the upserts (each is a command).
+SEARCH_ATTRIBUTES_PATCH = "search-attributes"
+
 GENERIC_FAILURE = (
     "The image could not be processed right now, even after several tries. "
     "Your credits for it were returned; please try again later."
@@ -77,26 +83,37 @@ def failure_reason(error: BaseException) -> str:
     return GENERIC_FAILURE
 
 
+def is_user_error(error: BaseException) -> bool:
+    """A failure for the person's own reasons (input, credits, quality gate), not ours."""
+    cause = error.cause if isinstance(error, ActivityError) else error
+    return isinstance(cause, ApplicationError) and cause.type in NON_RETRYABLE_ERRORS
+
+
 # Not sandboxed: the sandbox re-imports modules and proxies every call for each new workflow,
 # which measured as a third of the orchestration worker's CPU under a burst. This module only
-# imports the contracts (plain dataclasses) and core.costs (pure arithmetic), and uses no clock,
-# randomness or I/O of its own; tests/test_workflow.py replays real histories to keep it honest.
+# imports the contracts (plain dataclasses), core.costs (pure arithmetic) and core.metrics (the
+# SDK's workflow meter, silent during replays), and uses no clock, randomness or I/O of its own;
+# tests/test_workflow.py replays real histories to keep it honest.
 @workflow.defn(name=GENERATION_WORKFLOW, sandboxed=False)
 class GenerationWorkflow:
     def __init__(self) -> None:
         self._plan: GenerationPlan | None = None
         self._charged = 0
         self._refunded = 0
+        self._searchable = False
+        self._rejected_tasks = 0
 
     @workflow.run
     async def run(self, start: StartGeneration) -> GenerationResult:
         ref = GenerationRef(start.generation_id)
+        self._searchable = workflow.patched(SEARCH_ATTRIBUTES_PATCH)
         try:
             plan = await workflow.execute_local_activity_method(
                 GenerationActivities.verify_uploads,
                 ref,
                 start_to_close_timeout=STEP_TIMEOUT,
                 retry_policy=STEP_RETRY,
+                summary="Check the uploaded images and price the generation",
             )
             self._plan = plan
             self._charged = await workflow.execute_local_activity_method(
@@ -104,11 +121,19 @@ class GenerationWorkflow:
                 ChargeInput(plan.generation_id, plan.account_id, plan.cost),
                 start_to_close_timeout=STEP_TIMEOUT,
                 retry_policy=STEP_RETRY,
+                summary=f"Charge {workflow_search.plural(plan.cost, 'credit')} to account "
+                f"{plan.account_id}",
             )
+            self._show(GenerationStatus.RUNNING)
+            record_charge(plan.service, self._charged)
         except (ActivityError, ApplicationError) as error:
             # Local activities fail with the activity's own ApplicationError, not ActivityError.
             # Nothing was charged: the charge is the last step here and is all-or-nothing.
             reason = failure_reason(error)
+            service = self._plan.service if self._plan else "unknown"
+            outcome = "rejected" if is_user_error(error) else "failed"
+            record_generation(service, outcome, 0, 0, 0)
+            self._show(GenerationStatus.FAILED, reason)
             await self._notify(NotifyInput(start.generation_id, GenerationStatus.FAILED, reason))
             return GenerationResult(GenerationStatus.FAILED, 0, 0, 0, 0)
 
@@ -125,7 +150,11 @@ class GenerationWorkflow:
                 "None of the images could be created." if not done
                 else f"{failed} of {len(outcomes)} images could not be created."
             )
+        self._show(status, summary)
         await self._notify(NotifyInput(plan.generation_id, status, summary))
+        lost = failed - self._rejected_tasks
+        outcome = "failed" if lost else "rejected" if failed else "completed"
+        record_generation(plan.service, outcome, done, self._rejected_tasks, lost)
         return GenerationResult(status, done, failed, self._charged, self._refunded)
 
     async def _notify(self, inp: NotifyInput) -> None:
@@ -134,7 +163,39 @@ class GenerationWorkflow:
             inp,
             start_to_close_timeout=STEP_TIMEOUT,
             retry_policy=STEP_RETRY,
+            summary=f"Record the generation as {inp.status} and tell its owner",
         )
+
+    def _show(self, status: GenerationStatus, note: str | None = None) -> None:
+        """What the Temporal UI shows: the search attributes (status, credits charged so far)
+        and the current details, a sentence."""
+        if not self._searchable:
+            return
+        plan = self._plan
+        paid = self._charged - self._refunded
+        if plan is None:
+            workflow.upsert_search_attributes([workflow_search.STATUS.value_set(status)])
+            workflow.set_current_details(f"{status.capitalize()}: {note or 'not started'}")
+            return
+        workflow.upsert_search_attributes(
+            workflow_search.generation_progress_updates(
+                plan.account_id, plan.service, len(plan.tasks), status, paid
+            )
+        )
+        images = workflow_search.plural(len(plan.tasks), "image")
+        if status == GenerationStatus.RUNNING:
+            text = (f"Running: {plan.service} of {images} for account {plan.account_id}, "
+                    f"{workflow_search.plural(paid, 'credit')} charged.")
+        else:
+            text = (f"{status.capitalize()}: {plan.service} of {images} for account "
+                    f"{plan.account_id}, {workflow_search.plural(paid, 'credit')} charged in the "
+                    f"end{f' ({note})' if note else ''}.")
+        workflow.set_current_details(text)
+
+    @staticmethod
+    def _number(plan: GenerationPlan, task: TaskPlan) -> str:
+        """"2 of 3": the task's place among the generation's images."""
+        return f"{plan.tasks.index(task) + 1} of {len(plan.tasks)}"
 
     async def _run_task(
         self, plan: GenerationPlan, task: TaskPlan, share: int, options: GenerationOptions
@@ -157,6 +218,8 @@ class GenerationWorkflow:
                 start_to_close_timeout=timedelta(seconds=options.imaging_timeout_seconds),
                 heartbeat_timeout=timedelta(seconds=options.heartbeat_timeout_seconds),
                 retry_policy=IMAGING_RETRY,
+                summary=f"{plan.service} of image {self._number(plan, task)}: engine, "
+                "thumbnails, stored output",
             )
             return True
         except (ActivityError, ApplicationError) as error:
@@ -171,6 +234,11 @@ class GenerationWorkflow:
                 ),
                 start_to_close_timeout=STEP_TIMEOUT,
                 retry_policy=STEP_RETRY,
+                summary=f"Image {self._number(plan, task)} failed: refund its "
+                f"{workflow_search.plural(share, 'credit')}",
             )
             self._refunded += result.refunded
+            record_refund(plan.service, result.refunded)
+            if is_user_error(error):
+                self._rejected_tasks += 1
             return False

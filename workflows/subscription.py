@@ -42,6 +42,7 @@ from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from activities.subscriptions import SubscriptionActivities
+    from core import workflow_search
     from core.contracts import (
         PLAN_DECLINED,
         PLAN_DOWNGRADE_SCHEDULED,
@@ -92,6 +93,9 @@ UPGRADE_INVOICE = "subscription_update"
 UNPAID = "The renewal payment failed, even after retrying; the subscription was canceled."
 # Upgrades are charged before they apply (histories from before replay the old handling).
 CHARGED_UPGRADES = "charged-upgrades"
+# Search attributes (account, plan, status) for the Temporal UI: histories recorded before them
+# replay without the upserts (each is a command).
+SEARCH_ATTRIBUTES_PATCH = "search-attributes"
 ENDED = "Your subscription has ended; buy a plan to start a new one."
 PAST_DUE = (
     "Your last renewal payment failed; the plan can be changed once the subscription is "
@@ -126,6 +130,9 @@ class SubscriptionWorkflow:
         # Signals are queued by their (synchronous) handlers and applied by the main loop,
         # which may run activities (an upgrade's grant, a provider invoice's grant).
         self._inbox: list[tuple[str, Any]] = []
+        self._searchable = False
+        # What the search attributes say now (plan name, status), to upsert only changes.
+        self._shown: tuple[str, str] | None = None
 
     # Signals and query
 
@@ -201,6 +208,8 @@ class SubscriptionWorkflow:
     @workflow.run
     async def run(self, state: SubscriptionState) -> SubscriptionState:
         self._s = s = state
+        self._searchable = workflow.patched(SEARCH_ATTRIBUTES_PATCH)
+        self._show()
         renewals = 0
         if s.status != SubscriptionStatus.CANCELED and s.period == 1 and s.paid_period == 0:
             # Period 1 was paid at checkout: its grant (the order's fulfilment grants nothing).
@@ -509,4 +518,20 @@ class SubscriptionWorkflow:
             self._state(),
             start_to_close_timeout=STEP_TIMEOUT,
             retry_policy=STEP_RETRY,
+            summary="Save the subscription's state for the API",
         )
+        self._show()
+
+    def _show(self) -> None:
+        """What the Temporal UI shows: the search attributes (upserted when the plan or the
+        status changed) and the current details, a sentence."""
+        if not self._searchable:
+            return
+        s = self._state()
+        shown = (s.plan.plan_name, str(s.status))
+        if shown != self._shown:
+            workflow.upsert_search_attributes(
+                workflow_search.subscription_updates(s.account_id, *shown))
+            self._shown = shown
+        workflow.set_current_details(workflow_search.subscription_details(
+            s.account_id, s.plan.plan_name, str(s.status), s.period, s.cancel_at_period_end))

@@ -65,6 +65,7 @@ def find_generations(
             generation=service_view(services.storage, found.generation, found.tasks),
             ownerEmail=found.owner_email,
             temporalUrl=f"{ui}/namespaces/{namespace}/workflows/{found.generation.id}",
+            traceId=found.generation.trace_id,
         )
         for found in services.showcase.find(serviceId, email)
     ]

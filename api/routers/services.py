@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from anyio import to_thread
@@ -20,7 +21,9 @@ from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
 from core.enums import GenerationStatus, Service
 from core.generations import NewFile, SubmitRequest
+from core.logs import bind_log_context
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/imageedit/service", tags=["services"])
 
 InputFiles = Annotated[
@@ -48,6 +51,11 @@ async def _submit(
 ) -> Envelope[Submitted]:
     # Submitting reads storage and the database synchronously: keep it off the event loop.
     done = await to_thread.run_sync(services.generations.submit, principal, request)
+    bind_log_context(service_id=done.generation.id)
+    log.info(
+        "generation submitted",
+        extra={"service": request.service.value, "images": len(done.task_ids)},
+    )
     return Envelope(
         data=Submitted(
             serviceId=done.generation.id,
@@ -138,6 +146,7 @@ def update_guest_email(
     services: ServicesDep, principal: CurrentPrincipal, body: GuestEmailBody
 ) -> Envelope[Ok]:
     """Email the guest when the generation finishes (at once if it already has)."""
+    bind_log_context(service_id=body.serviceId)
     services.generations.mail_guest_when_done(principal, body.serviceId, body.email)
     return Envelope(data=Ok(ok=True))
 
@@ -146,6 +155,7 @@ def update_guest_email(
 def get_service(
     services: ServicesDep, principal: CurrentPrincipal, service_id: ServiceId
 ) -> Envelope[ServiceView]:
+    bind_log_context(service_id=service_id)
     generation, tasks = services.generations.get(principal, service_id)
     feedback = services.library.feedback_of(principal, [t.id for t in tasks])
     return Envelope(data=service_view(services.storage, generation, tasks, feedback))

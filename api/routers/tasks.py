@@ -14,6 +14,7 @@ from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import AppServices, CurrentPrincipal, ServicesDep
+from api.metrics import LONG_POLLS_WAITING
 from api.schemas import Envelope, TaskView
 from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
 from api.views import task_view
@@ -90,6 +91,7 @@ async def poll_tasks(
     if since is not None and waitMs > 0:
         current = state_of(ids, {v.taskId: task_state(v.status, v.progress) for v in views})
         if current == since:
-            await services.task_watcher.wait(ids, since, waitMs / 1000)
+            with LONG_POLLS_WAITING.track_inprogress():
+                await services.task_watcher.wait(ids, since, waitMs / 1000)
             views = await run_in_threadpool(_views, services, principal, ids)
     return Envelope(data=views)

@@ -12,7 +12,8 @@ import yaml
 from core.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
-NOT_SETTINGS = {"PYTHONUNBUFFERED"}
+# Read by the OpenTelemetry SDK itself, not by our Settings.
+NOT_SETTINGS = {"PYTHONUNBUFFERED", "OTEL_EXPORTER_OTLP_ENDPOINT"}
 
 
 # What an operator would put in the .env beside the compose file.
@@ -116,3 +117,19 @@ def test_stripe_in_production_needs_both_stripe_secrets() -> None:
                                     "STRIPE_SECRET_KEY": "sk_live_" + "k" * 24,
                                     "STRIPE_WEBHOOK_SECRET": "whsec_" + "w" * 32}))
     assert stripe.payment_provider == "stripe"
+
+
+def test_traces_flow_from_the_app_to_the_collector_to_jaeger() -> None:
+    services = load()["services"]
+    for name in ("api", "worker", "imaging"):
+        env = services[name]["environment"]
+        assert settings_from(env).otel_exporter == "otlp"
+        assert host(env["OTEL_EXPORTER_OTLP_ENDPOINT"]) in services
+    collector = services["otel-collector"]
+    mount = next(v for v in collector["volumes"] if v.endswith(":/etc/otelcol/config.yaml:ro"))
+    config = yaml.safe_load((REPO / mount.split(":")[0]).read_text())
+    exporter = config["exporters"]["otlp/jaeger"]["endpoint"]
+    assert host(exporter) in services
+    assert config["service"]["pipelines"]["traces"]["exporters"] == ["otlp/jaeger"]
+    assert "http" in config["receivers"]["otlp"]["protocols"]
+    assert services["jaeger"]["environment"]["COLLECTOR_OTLP_ENABLED"] == "true"

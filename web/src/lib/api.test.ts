@@ -47,6 +47,18 @@ describe('the image edit client', () => {
     expect(signal.aborted).toBe(true)
   })
 
+  it('sends a fresh W3C traceparent to our own API, never to storage', async () => {
+    const { fetchBlob } = await import('./api')
+    await request('/imageedit/service/all')
+    await request('/api/v1/model')
+    await fetchBlob('http://127.0.0.1:9000/metamodel/outputs/x.jpg?X-Amz-Signature=s')
+    const format = /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/
+    expect(header(calls[0]!, 'traceparent')).toMatch(format)
+    expect(header(calls[1]!, 'traceparent')).toMatch(format)
+    expect(header(calls[0]!, 'traceparent')).not.toBe(header(calls[1]!, 'traceparent'))
+    expect(calls[2]!.init.headers).toBeUndefined()
+  })
+
   it('turns a timeout into an error a person understands', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new DOMException('timed out', 'TimeoutError'))))
     const error = await request('/imageedit/service/all').catch((e: unknown) => e)

@@ -12,8 +12,10 @@
  *    ApiError with `sessionExpired` set (once per dead token). The query client
  *    (lib/queryClient) reacts to it in one place: toast 'Unauthorised' and log out.
  *
+ *  - send a W3C `traceparent` (lib/traceparent), so each call's server trace starts here
+ *
  * Object-storage calls (another origin, presigned URLs) deliberately send no
- * auth headers: they would break the signature and trigger CORS preflights.
+ * auth or tracing headers: they would break the signature and trigger CORS preflights.
  */
 import {
   getDistributorId,
@@ -23,6 +25,7 @@ import {
   setGuestToken,
   setUserToken,
 } from './identity'
+import { traceparentFor } from './traceparent'
 import { IMAGE_EDIT_API_KEY, IMAGE_EDIT_TIMEOUT_MS } from '@/config'
 
 export class ApiError extends Error {
@@ -162,6 +165,9 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   if (token) headers.Authorization = `Bearer ${token}`
   const imageEdit = isImageEditPath(path)
   if (imageEdit && IMAGE_EDIT_API_KEY) headers['x-api-key'] = IMAGE_EDIT_API_KEY
+  // A trace starts here for our own API calls only (lib/traceparent).
+  const traceparent = traceparentFor(path)
+  if (traceparent && !headers.traceparent) headers.traceparent = traceparent
 
   let body: BodyInit | undefined
   if (opts.form) {

@@ -6,6 +6,7 @@
  * every session that hits an error. Tracing headers go only to localhost and this app's own
  * origin, never to object storage (that would break presigned URLs) or to Google.
  */
+import { delegateTraceparent } from './traceparent'
 import { SENTRY_DSN } from '@/config'
 
 export interface MonitoringOptions {
@@ -26,6 +27,8 @@ export function sentryOptions({ dsn, environment, origin }: MonitoringOptions) {
     tracesSampleRate: 1,
     replaysSessionSampleRate: 0.1,
     replaysOnErrorSampleRate: 1,
+    // W3C traceparent too (the server reads only that), beside sentry-trace and baggage.
+    propagateTraceparent: true,
     tracePropagationTargets: [
       // Our API on localhost (development), relative API calls, and the app's own origin.
       /^https?:\/\/localhost(:\d+)?\/(api|imageedit)\//,
@@ -46,5 +49,6 @@ export async function startMonitoring(dsn: string = SENTRY_DSN): Promise<boolean
     }),
     integrations: [Sentry.browserTracingIntegration(), Sentry.replayIntegration()],
   })
+  delegateTraceparent()
   return true
 }

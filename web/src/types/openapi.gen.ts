@@ -1343,6 +1343,8 @@ export interface components {
             ownerEmail: string | null;
             /** Temporalurl */
             temporalUrl: string;
+            /** Traceid */
+            traceId?: string | null;
         };
         /** AdminGenerationList */
         AdminGenerationList: {

@@ -5,7 +5,7 @@ import { AttachEdit } from './AttachEdit'
 
 /** One generation found by the lookup: who, what, when, its workflow, and each of its images. */
 export function GenerationCard({ found }: { found: AdminGeneration }) {
-  const { generation, ownerEmail, temporalUrl } = found
+  const { generation, ownerEmail, temporalUrl, traceId } = found
   return (
     <article className="card admin-generation" data-testid={`generation-${generation.serviceId}`}>
       <header className="admin-generation__head">
@@ -42,6 +42,14 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
           <dt>Credits</dt>
           <dd>{generation.credits}</dd>
         </div>
+        {traceId && (
+          <div>
+            <dt>Trace id</dt>
+            <dd>
+              <code data-testid="trace-id">{traceId}</code>
+            </dd>
+          </div>
+        )}
       </dl>
       {generation.error && <p className="field-error">{generation.error}</p>}
       <ul className="admin-tasks">
