@@ -192,3 +192,37 @@ def test_no_prometheus_binary_starts_nothing(
     stack = Stack(private_settings(tmp_path))
     assert stack.start_prometheus() is False
     assert stack.processes == {}
+
+
+def test_a_quality_gate_rejection_is_counted_and_refunded(
+    stack: Settings, guest: Guest, generation: dict[str, Any]
+) -> None:
+    """A photo with nobody and nothing in it passes the upload checks, then the engine refuses
+    it: one quality-gate rejection on the imaging worker, a `rejected` generation and its
+    credits refunded on the orchestration worker."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    blank = BytesIO()
+    Image.new("RGB", (800, 1000), (128, 128, 128)).save(blank, "JPEG", quality=90)
+    key = guest.upload(blank.getvalue())
+    submitted = guest.submit("burstreplace", [key], backgroundId="white")
+    assert submitted.status_code == 200, submitted.text
+    service = guest.wait_service(submitted.json()["data"]["serviceId"])
+    assert service["status"] == "failed", service
+
+    imaging = eventually(
+        f"http://127.0.0.1:{stack.imaging_metrics_port}/metrics",
+        lambda s: total(s, "mm_quality_gate_rejections_total") >= 1,
+    )
+    assert total(imaging, "mm_quality_gate_rejections_total") == 1
+    orchestration = eventually(
+        f"http://127.0.0.1:{stack.orchestration_metrics_port}/metrics",
+        lambda s: total(s, "mm_generations_total", outcome="rejected") >= 1,
+    )
+    assert total(orchestration, "mm_generations_total", service="burstreplace",
+                 outcome="rejected") == 1
+    assert total(orchestration, "mm_credits_refunded_total", service="burstreplace") >= 1
+    # The rejection was final: nothing was retried.
+    assert total(imaging, "mm_activity_retries_total") == 0
