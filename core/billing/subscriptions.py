@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio.from_thread
 from sqlalchemy import select, update
@@ -71,6 +71,7 @@ from core.models import Order, Plan, Subscription, utcnow
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 ALREADY_SUBSCRIBED = "You already have a subscription; change its plan instead."
 NO_SUBSCRIPTION = "You have no subscription."
@@ -519,37 +520,16 @@ class Subscriptions:
         if note is not None:
             log.info("subscription %s: %s: %s", row.id, provider.name, note)
 
-    def _signal(self, session: Session, row: Subscription, signal: str, *args: Any) -> None:
-        """Signal the subscription's workflow (signal-with-start: should it not be running yet,
-        it starts from the row). Unavailable when Temporal cannot take it now."""
-        state = state_of(session, row, self.settings)
-
-        async def send() -> None:
-            await self.temporal.start_workflow(
-                SUBSCRIPTION_WORKFLOW,
-                state,
-                id=subscription_workflow_id(row.id),
-                task_queue=self.settings.task_queue,
-                start_signal=signal,
-                start_signal_args=list(args),
-                # A subscription whose workflow has ended is never started again.
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            )
-
-        try:
-            anyio.from_thread.run(send)
-        except WorkflowAlreadyStartedError:
-            raise Conflict(ENDED) from None
-        except Exception:
-            log.exception("could not signal subscription %s (%s)", row.id, signal)
-            raise Unavailable(UNAVAILABLE) from None
-
-    def _update_plan(self, state: SubscriptionState, terms: PlanTerms) -> PlanChangeOutcome:
-        """Run the change-of-plan update on the subscription's workflow (started from `state`,
-        its row, should it not be running) and wait for its outcome."""
+    def _run_update(
+        self, state: SubscriptionState, update: str, arg: Any, result_type: type[T], what: str
+    ) -> T:
+        """Run an update on the subscription's workflow (started from `state`, its row, should
+        it not be running) and wait until it is applied and saved. Conflict when the workflow
+        has ended or its validator refuses (its own view: ended, past due); Unavailable when
+        Temporal cannot take it now."""
         sub_id = state.subscription_id
 
-        async def send() -> PlanChangeOutcome:
+        async def send() -> T:
             handle = await self.temporal.start_workflow(
                 SUBSCRIPTION_WORKFLOW,
                 state,
@@ -558,53 +538,21 @@ class Subscriptions:
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
             )
-            outcome: PlanChangeOutcome = await handle.execute_update(
-                UPDATE_CHANGE_PLAN, terms, result_type=PlanChangeOutcome)
-            return outcome
+            result: T = await handle.execute_update(update, arg, result_type=result_type)
+            return result
 
         try:
             return anyio.from_thread.run(send)
         except WorkflowAlreadyStartedError:
             raise Conflict(ENDED) from None
         except WorkflowUpdateFailedError as error:
-            # Refused by the update's validator (the workflow's own view: ended, past due).
             cause = error.cause
             if isinstance(cause, ApplicationError):
                 raise Conflict(cause.message) from None
-            log.error("subscription %s: the change of plan failed: %s", sub_id, cause)
+            log.error("subscription %s: %s failed: %s", sub_id, what, cause)
             raise Unavailable(UNAVAILABLE) from None
         except Exception:
-            log.exception("could not change the plan of subscription %s", sub_id)
-            raise Unavailable(UNAVAILABLE) from None
-
-    def _set_cancel(self, state: SubscriptionState, cancel: bool) -> None:
-        """Run the cancel/resume update on the subscription's workflow (started from `state`,
-        its row, should it not be running) and wait until it is applied and saved."""
-        sub_id = state.subscription_id
-
-        async def send() -> None:
-            handle = await self.temporal.start_workflow(
-                SUBSCRIPTION_WORKFLOW,
-                state,
-                id=subscription_workflow_id(sub_id),
-                task_queue=self.settings.task_queue,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            )
-            await handle.execute_update(UPDATE_SET_CANCEL, cancel)
-
-        try:
-            anyio.from_thread.run(send)
-        except WorkflowAlreadyStartedError:
-            raise Conflict(ENDED) from None
-        except WorkflowUpdateFailedError as error:
-            cause = error.cause
-            if isinstance(cause, ApplicationError):
-                raise Conflict(cause.message) from None
-            log.error("subscription %s: cancel/resume failed: %s", sub_id, cause)
-            raise Unavailable(UNAVAILABLE) from None
-        except Exception:
-            log.exception("could not cancel/resume subscription %s", sub_id)
+            log.exception("subscription %s: could not run %s", sub_id, what)
             raise Unavailable(UNAVAILABLE) from None
 
     def _apply_cancel(self, principal: Principal, cancel: bool) -> SubscriptionInfo:
@@ -615,7 +563,7 @@ class Subscriptions:
             row = self._live(session, principal)
             state = state_of(session, row, self.settings)
         self._tell_provider(row, cancel_at_period_end=cancel)
-        self._set_cancel(state, cancel)
+        self._run_update(state, UPDATE_SET_CANCEL, cancel, type(None), "cancel/resume")
         return self._fresh(row.id)
 
     def cancel(self, principal: Principal) -> SubscriptionInfo:
@@ -647,12 +595,46 @@ class Subscriptions:
         # charges a local one and answers once applied and saved.
         if new.rate_code != current.rate_code or row.pending_rate_code is not None:
             self._tell_provider(row, price=new, upgrade=is_upgrade(current, new))
-        outcome = self._update_plan(state, new)
+        outcome = self._run_update(
+            state, UPDATE_CHANGE_PLAN, new, PlanChangeOutcome, "the change of plan")
         if outcome.result == PLAN_DECLINED:
             raise PaymentDeclined(DECLINED)
         if outcome.result == PLAN_REFUSED:
             raise Conflict(outcome.reason or PAST_DUE)
         return self._fresh(row.id)
+
+
+def _signal(
+    session: Session,
+    row: Subscription,
+    settings: Settings,
+    temporal: WorkflowStarter,
+    signal: str,
+    *args: Any,
+) -> None:
+    """Signal the subscription's workflow (signal-with-start: should it not be running yet,
+    it starts from the row). Unavailable when Temporal cannot take it now."""
+    state = state_of(session, row, settings)
+
+    async def send() -> None:
+        await temporal.start_workflow(
+            SUBSCRIPTION_WORKFLOW,
+            state,
+            id=subscription_workflow_id(row.id),
+            task_queue=settings.task_queue,
+            start_signal=signal,
+            start_signal_args=list(args),
+            # A subscription whose workflow has ended is never started again.
+            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+        )
+
+    try:
+        anyio.from_thread.run(send)
+    except WorkflowAlreadyStartedError:
+        raise Conflict(ENDED) from None
+    except Exception:
+        log.exception("could not signal subscription %s (%s)", row.id, signal)
+        raise Unavailable(UNAVAILABLE) from None
 
 
 def signal_provider_subscription(
@@ -681,7 +663,7 @@ def signal_provider_subscription(
         if row is None or row.status == SubscriptionStatus.CANCELED:
             return False
         try:
-            Subscriptions(sessions, settings, temporal)._signal(session, row, signal, *args)
+            _signal(session, row, settings, temporal, signal, *args)
         except Conflict:
             return False
     return True

@@ -28,7 +28,7 @@ from core.settings import Settings
 from tests.support.accounts import PASSWORD, mailed_code, sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import running_stack
 
 PROXY = "127.0.0.3"
 
@@ -44,11 +44,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         assert running.settings.app_host == "127.0.0.1"
         yield running.settings
 
-
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[SessionFactory]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
 
 
 def client(stack: Settings, local_address: str = "127.0.0.1") -> httpx.Client:

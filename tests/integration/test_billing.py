@@ -6,7 +6,6 @@ without the stack too."""
 from __future__ import annotations
 
 import io
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,12 +22,12 @@ from core.billing import invoices, usage
 from core.db import SessionFactory
 from core.enums import LedgerKind
 from core.errors import InvalidInput, NotFound
-from core.models import LedgerEntry, User
+from core.models import LedgerEntry
 from core.settings import Settings
-from tests.support.accounts import sign_up
+from tests.support import buyers
 from tests.support.api_client import Guest
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import running_stack
 
 PACK_INR = ("v2-pack-inr", "v2-pack-inr-once")
 
@@ -40,57 +39,30 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         yield running.settings
 
 
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[SessionFactory]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
 
 
-@pytest.fixture(scope="module")
-def api(stack: Settings) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.app_url, timeout=60) as client:
-        yield client
-
-
-class Customer:
+class Customer(buyers.Buyer):
     """A signed-up user who buys through the local provider and makes images."""
 
     def __init__(self, api: httpx.Client, db: SessionFactory, stack: Settings) -> None:
-        self.api = api
-        self.db = db
-        self.email = f"billing-{uuid.uuid4().hex[:8]}@example.com"
-        self.token = sign_up(api, db, self.email)
-        self.headers = {"Authorization": f"Bearer {self.token}"}
+        super().__init__(api, db, prefix="billing")
         self.browser = Guest(stack.app_url)
         self.browser.token = self.token  # the same browser, now signed in
-        with db() as session:
-            user = session.execute(select(User).where(User.email == self.email)).scalar_one()
-        self.account_id = user.account_id
 
     def get(self, path: str, **params: Any) -> httpx.Response:
         return self.api.get(path, params=params, headers=self.headers)
 
     def buy(self, plan: tuple[str, str] = PACK_INR, currency: str = "INR",
             card: str | None = "4242 4242 4242 4242") -> str:
-        started = self.api.post("/api/v1/payment/checkout", headers=self.headers,
-                                json={"piid": plan[0], "rcid": plan[1], "currency": currency})
-        assert started.status_code == 200, started.text
-        data = started.json()["data"]
+        data = self.start(plan, currency)
         if card is not None:
             path = httpx.URL(data["checkoutUrl"]).path
             paid = self.api.post(path, data={"card": card}, follow_redirects=False)
             assert paid.status_code == 303, paid.text
-        order_id: str = data["orderId"]
-        return order_id
+        return data["orderId"]
 
     def wait_paid(self, order_id: str, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            status = self.get(f"/api/v1/payment/order/{order_id}").json()["data"]["status"]
-            if status == "paid":
-                return
-            assert time.monotonic() < deadline, status
-            time.sleep(0.2)
+        self.wait_order(order_id, "paid", timeout)
 
     def generate(self) -> None:
         browser = self.browser

@@ -22,7 +22,7 @@ from ops.admin import set_role
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import FIXTURES, fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import running_stack
 
 ADMIN_PATH = "/api/v1/admin/catalog"
 
@@ -32,11 +32,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     with running_stack(tmp_path_factory.mktemp("catalog-admin")) as running:
         yield running.settings
 
-
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[SessionFactory]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
 
 
 @pytest.fixture(scope="module")

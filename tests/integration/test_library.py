@@ -28,7 +28,7 @@ from ops.admin import set_role
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import running_stack
 
 
 @pytest.fixture(scope="module")
@@ -37,21 +37,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         yield running.settings
 
 
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[SessionFactory]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
-
 
 @pytest.fixture(scope="module")
 def storage(stack: Settings) -> Storage:
     return Storage(stack)
 
-
-@pytest.fixture(scope="module")
-def api(stack: Settings) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.app_url, timeout=60) as client:
-        yield client
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -33,9 +33,9 @@ from core.models import (
 from core.settings import Settings
 from ops.seed_plans import seed_plans
 from payments.local import completed_event
-from tests.support.accounts import sign_up
+from tests.support import buyers
 from tests.support.api_client import Guest
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import running_stack
 
 PACK_INR = ("v2-pack-inr", "v2-pack-inr-once")
 PRO_USD = ("v2-pro-usd", "v2-pro-usd-month")
@@ -48,60 +48,16 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         yield running.settings
 
 
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[SessionFactory]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
-
-
-@pytest.fixture(scope="module")
-def api(stack: Settings) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.app_url, timeout=60) as client:
-        yield client
 
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-class Buyer:
-    def __init__(self, api: httpx.Client, db: SessionFactory) -> None:
-        self.api = api
-        self.db = db
-        self.email = f"buyer-{uuid.uuid4().hex[:8]}@example.com"
-        self.headers = bearer(sign_up(api, db, self.email))
-        with db() as session:
-            user = session.execute(select(User).where(User.email == self.email)).scalar_one()
-        self.account_id = user.account_id
-
-    def checkout(self, piid: str, rcid: str, currency: str, **extra: Any) -> httpx.Response:
-        return self.api.post("/api/v1/payment/checkout", headers=self.headers,
-                             json={"piid": piid, "rcid": rcid, "currency": currency, **extra})
-
-    def start(self, plan: tuple[str, str] = PACK_INR, currency: str = "INR") -> dict[str, str]:
-        response = self.checkout(*plan, currency, redirectby="/generate")
-        assert response.status_code == 200, response.text
-        data: dict[str, str] = response.json()["data"]
-        return data
-
-    def order(self, order_id: str) -> dict[str, Any]:
-        response = self.api.get(f"/api/v1/payment/order/{order_id}", headers=self.headers)
-        assert response.status_code == 200, response.text
-        data: dict[str, Any] = response.json()["data"]
-        return data
-
-    def wait_order(self, order_id: str, status: str, timeout: float = 30) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            order = self.order(order_id)
-            if order["status"] == status or time.monotonic() > deadline:
-                assert order["status"] == status, order
-                return order
-            time.sleep(0.2)
-
-    def balance(self) -> credits.Balance:
-        with self.db() as session:
-            return credits.get_balance(session, self.account_id)
+class Buyer(buyers.Buyer):
+    def start(self, plan: tuple[str, str] = PACK_INR, currency: str = "INR",
+              **extra: Any) -> dict[str, str]:
+        return super().start(plan, currency, redirectby="/generate", **extra)
 
     def purchases(self, order_id: str) -> list[LedgerEntry]:
         with self.db() as session:

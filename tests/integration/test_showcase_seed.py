@@ -45,11 +45,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         yield running.settings
 
 
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[SessionFactory]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
-
 
 def showcase(settings: Settings, service: Service) -> dict[str, Any]:
     answer = httpx.get(f"{settings.app_url}/imageedit/service/showCaseFromS3",

@@ -18,11 +18,12 @@ import pytest
 from sqlalchemy import func, select
 
 from core import credits
+from core.db import SessionFactory
 from core.enums import LedgerKind
-from core.models import LedgerEntry, Order, PaymentCustomer, PaymentEvent, Subscription, User
+from core.models import LedgerEntry, Order, PaymentCustomer, PaymentEvent, Subscription
 from core.settings import Settings
-from tests.support.accounts import sign_up
-from tests.support.stacks import running_stack, sessions_for
+from tests.support import buyers
+from tests.support.stacks import running_stack
 from tests.support.stripe_server import StripeServer, event, sign, stripe_server
 
 SECRET_KEY = "sk_test_" + uuid.uuid4().hex
@@ -45,49 +46,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory, server: StripeServer) -> Ite
         yield running.settings
 
 
-@pytest.fixture(scope="module")
-def db(stack: Settings) -> Iterator[Any]:
-    with sessions_for(stack.resolved_database_url) as sessions:
-        yield sessions
 
 
-@pytest.fixture(scope="module")
-def api(stack: Settings) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=stack.app_url, timeout=60) as client:
-        yield client
-
-
-class Buyer:
-    def __init__(self, api: httpx.Client, db: Any, webhook_url: str) -> None:
-        self.api, self.db, self.webhook_url = api, db, webhook_url
-        self.email = f"stripe-{uuid.uuid4().hex[:8]}@example.com"
-        self.headers = {"Authorization": f"Bearer {sign_up(api, db, self.email)}"}
-        with db() as session:
-            user = session.execute(select(User).where(User.email == self.email)).scalar_one()
-        self.user_id, self.account_id = user.id, user.account_id
-
-    def start(self, plan: tuple[str, str], currency: str, **extra: Any) -> dict[str, str]:
-        response = self.api.post("/api/v1/payment/checkout", headers=self.headers,
-                                 json={"piid": plan[0], "rcid": plan[1], "currency": currency,
-                                       **extra})
-        assert response.status_code == 200, response.text
-        data: dict[str, str] = response.json()["data"]
-        return data
-
-    def order(self, order_id: str) -> dict[str, Any]:
-        response = self.api.get(f"/api/v1/payment/order/{order_id}", headers=self.headers)
-        assert response.status_code == 200, response.text
-        data: dict[str, Any] = response.json()["data"]
-        return data
-
-    def wait_order(self, order_id: str, status: str, timeout: float = 30) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            order = self.order(order_id)
-            if order["status"] == status or time.monotonic() > deadline:
-                assert order["status"] == status, order
-                return order
-            time.sleep(0.2)
+class Buyer(buyers.Buyer):
+    def __init__(self, api: httpx.Client, db: SessionFactory, webhook_url: str) -> None:
+        super().__init__(api, db, prefix="stripe")
+        self.webhook_url = webhook_url
 
     def paid_credits(self) -> int:
         with self.db() as session:

@@ -1,14 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useId, useRef } from 'react'
+import { useId } from 'react'
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form'
 import { useSearchParams } from 'react-router'
+import { BalanceCard } from '@/components/BalanceCard'
 import { Alert } from '@/components/ui/Alert'
-import { IconCoins } from '@/components/ui/icons'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { useAuth } from '@/hooks/useAuth'
-import { useCredits } from '@/hooks/useCredits'
 import { ApiError, errorMessage } from '@/lib/api'
-import { formatCredits } from '@/lib/format'
 import { toast } from '@/lib/toast'
 import { updateSessionUser } from '@/stores/auth'
 import { useUserInfo } from '../api/getUserInfo'
@@ -194,47 +192,6 @@ function PasswordCard() {
   )
 }
 
-function CreditCard({ highlighted }: { highlighted: boolean }) {
-  const id = useId()
-  const ref = useRef<HTMLElement>(null)
-  const { data: credits } = useCredits({ fresh: true })
-
-  useEffect(() => {
-    if (highlighted) ref.current?.scrollIntoView({ block: 'center' })
-  }, [highlighted])
-
-  const value = (n: number | undefined) => (n === undefined ? '–' : formatCredits(n))
-
-  return (
-    <section
-      ref={ref}
-      id="credit"
-      className={`card settings__card${highlighted ? ' card--highlight' : ''}`}
-      aria-labelledby={`${id}-title`}
-      data-testid="settings-credit"
-      data-highlighted={highlighted ? 'true' : 'false'}
-    >
-      <h2 id={`${id}-title`} className="card__title settings__credit-title">
-        <IconCoins /> Credit
-      </h2>
-      <dl className="credit-stats">
-        <div>
-          <dt>Free</dt>
-          <dd data-testid="settings-credit-free">{value(credits?.free)}</dd>
-        </div>
-        <div>
-          <dt>Paid</dt>
-          <dd data-testid="settings-credit-paid">{value(credits?.paid)}</dd>
-        </div>
-        <div className="credit-stats__total">
-          <dt>Total</dt>
-          <dd data-testid="settings-credit-total">{value(credits?.total)}</dd>
-        </div>
-      </dl>
-    </section>
-  )
-}
-
 /** /user-setting: name, password and the credit balance (?from=credit highlights it). */
 export function UserSettingPage() {
   const { user, openLoginPopup } = useAuth()
@@ -270,7 +227,14 @@ export function UserSettingPage() {
         </Alert>
       )}
       <div className="settings__grid">
-        <CreditCard highlighted={highlighted} />
+        <BalanceCard
+          title="Credit"
+          id="credit"
+          testId="settings-credit"
+          valueTestId="settings-credit"
+          className="settings__card"
+          highlighted={highlighted}
+        />
         {info.data ? (
           <ProfileCard key={info.data.userId} email={info.data.userEmail} name={info.data.userName} />
         ) : info.error ? (

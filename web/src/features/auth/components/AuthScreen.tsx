@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai'
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { Link, Navigate, useLocation, useNavigate } from 'react-router'
+import { useTakePendingPlan } from '@/hooks/usePendingPlan'
 import { isAuthenticatedAtom } from '@/stores/auth'
 import { AuthHeading, type AuthView } from './AuthViews'
 import { ForgotPasswordFlow } from './ForgotPasswordFlow'
@@ -20,10 +21,15 @@ export function AuthScreen() {
   const isAuthenticated = useAtomValue(isAuthenticatedAtom)
   const titleId = useId()
   const view = VIEW_BY_PATH[pathname] ?? 'login'
+  const takePendingPlan = useTakePendingPlan()
+  const [next, setNext] = useState<string | null>(null)
 
-  if (isAuthenticated) return <Navigate to="/" replace />
+  // Leaving once logged in: home, or, when Buy Now on pricing sent a guest here (the modal's
+  // "Create an account" link), on to the plan they chose, as a login in the modal does
+  // (spec §4). One <Navigate> does it, so no second navigation races it.
+  if (isAuthenticated) return <Navigate to={next ?? '/'} replace />
 
-  const home = () => navigate('/', { replace: true })
+  const loggedIn = () => setNext(takePendingPlan())
   const toLogin = () => navigate('/login')
 
   return (
@@ -39,13 +45,13 @@ export function AuthScreen() {
         {view === 'login' && (
           <LoginForm
             key={pathname}
-            onLoggedIn={home}
+            onLoggedIn={loggedIn}
             onCreateAccount={() => navigate('/signup')}
             onForgotPassword={() => navigate('/forgot-password')}
             autoFocus
           />
         )}
-        {view === 'signup' && <SignupFlow key={pathname} onLoggedIn={home} onLogin={toLogin} />}
+        {view === 'signup' && <SignupFlow key={pathname} onLoggedIn={loggedIn} onLogin={toLogin} />}
         {view === 'forgot' && <ForgotPasswordFlow key={pathname} onDone={toLogin} onLogin={toLogin} />}
         <Link to="/upload-images" className="btn btn--ghost btn--block" data-testid="continue-as-guest">
           Continue as guest

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { SUBSCRIPTION_KEY, type SubscriptionView } from './getSubscription'
+import { SUBSCRIPTION_KEY, type SubscriptionView } from '@/lib/subscription'
 
 export function cancelSubscription(): Promise<SubscriptionView> {
   return api.post<SubscriptionView>('/api/v1/payment/subscription/cancel')

@@ -1,10 +1,10 @@
 import { useId, useMemo } from 'react'
 import { Link } from 'react-router'
+import { BalanceCard } from '@/components/BalanceCard'
 import { Alert } from '@/components/ui/Alert'
-import { IconArrowRight, IconCoins, IconImages, IconTag } from '@/components/ui/icons'
+import { IconArrowRight, IconImages, IconTag } from '@/components/ui/icons'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { useAuth } from '@/hooks/useAuth'
-import { useCredits } from '@/hooks/useCredits'
 import { errorMessage } from '@/lib/api'
 import { formatCredits, pluralize } from '@/lib/format'
 import { formatMoney } from '@/lib/money'
@@ -21,40 +21,6 @@ const LATEST_SHOWN = 8
 const SERVICE_LABELS: Record<Generation['service'], string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background',
-}
-
-function BalanceCard() {
-  const id = useId()
-  const { data: credits, isError } = useCredits({ fresh: true })
-  const value = (n: number | undefined) => (n === undefined ? '–' : formatCredits(n))
-  return (
-    <section className="card dashboard__card" aria-labelledby={`${id}-title`} data-testid="dashboard-balance">
-      <h2 id={`${id}-title`} className="card__title dashboard__card-title">
-        <IconCoins /> Balance
-      </h2>
-      <dl className="credit-stats">
-        <div>
-          <dt>Free</dt>
-          <dd data-testid="dashboard-credit-free">{value(credits?.free)}</dd>
-        </div>
-        <div>
-          <dt>Paid</dt>
-          <dd data-testid="dashboard-credit-paid">{value(credits?.paid)}</dd>
-        </div>
-        <div className="credit-stats__total">
-          <dt>Total</dt>
-          <dd data-testid="dashboard-credit-total">{value(credits?.total)}</dd>
-        </div>
-      </dl>
-      {isError && !credits ? (
-        <p className="muted dashboard__note">The balance could not be loaded right now.</p>
-      ) : credits && credits.held > 0 ? (
-        <p className="muted dashboard__note">{pluralize(credits.held, 'credit')} reserved for running generations.</p>
-      ) : (
-        <p className="muted dashboard__note">Free credits are used first.</p>
-      )}
-    </section>
-  )
 }
 
 function MonthCard({ userEmail }: { userEmail: string }) {
@@ -318,7 +284,13 @@ export function DashboardPage() {
         </Link>
       </header>
       <div className="dashboard__stats">
-        <BalanceCard />
+        <BalanceCard
+          title="Balance"
+          testId="dashboard-balance"
+          valueTestId="dashboard-credit"
+          className="dashboard__card"
+          withNote
+        />
         <MonthCard userEmail={user.userEmail} />
         <PlanCard userEmail={user.userEmail} />
       </div>

@@ -1,11 +1,11 @@
 import { Alert } from '@/components/ui/Alert'
+import { Dialog } from '@/components/ui/Dialog'
 import { Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import { pluralize } from '@/lib/format'
 import { toast } from '@/lib/toast'
 import type { ServiceJob } from '@/types/api'
 import { useDeleteGeneration } from '../api/deleteGeneration'
-import { Dialog } from './Dialog'
 
 /** Asks before deleting a generation (all its images); the list refreshes after. */
 export function DeleteDialog({ job, onClose, onDeleted }: { job: ServiceJob; onClose: () => void; onDeleted: () => void }) {
@@ -20,7 +20,13 @@ export function DeleteDialog({ job, onClose, onDeleted }: { job: ServiceJob; onC
     })
 
   return (
-    <Dialog title={count > 1 ? 'Delete this generation?' : 'Delete this image?'} onClose={onClose} testId="delete-dialog">
+    <Dialog
+      title={count > 1 ? 'Delete this generation?' : 'Delete this image?'}
+      titleClassName="lib-dialog__title"
+      className="lib-dialog lib-dialog--narrow"
+      onClose={onClose}
+      testId="delete-dialog"
+    >
       <p className="muted">
         {count > 1
           ? `This generation has ${pluralize(count, 'image')}; all of them will be removed, with their inputs.`

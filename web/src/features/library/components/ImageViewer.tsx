@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { DownloadButton } from '@/components/DownloadButton'
+import { Dialog } from '@/components/ui/Dialog'
 import { formatWhen, SERVICE_LABELS, type LibraryImage } from '../generations'
-import { Dialog } from './Dialog'
 
 /** The full-size image (or its edited version) with the input beside it. Escape closes. */
 export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: () => void }) {
@@ -13,7 +13,13 @@ export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: 
   const shown = showEdited && edited ? edited : output
 
   return (
-    <Dialog title={`${SERVICE_LABELS[job.service]} · ${formatWhen(job.createdAt)}`} onClose={onClose} size="wide" testId="image-viewer">
+    <Dialog
+      title={`${SERVICE_LABELS[job.service]} · ${formatWhen(job.createdAt)}`}
+      titleClassName="lib-dialog__title"
+      className="lib-dialog lib-dialog--wide"
+      onClose={onClose}
+      testId="image-viewer"
+    >
       {edited && (
         <div className="lib-viewer__switch" role="group" aria-label="Version">
           <button type="button" className={`chip${showEdited ? '' : ' chip--active'}`} aria-pressed={!showEdited} onClick={() => setShowEdited(false)}>

@@ -1,8 +1,8 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { PENDING_PLAN_KEY } from '@/lib/pendingPlan'
 import { authDispatchAtom, authStateAtom } from '@/stores/auth'
-import { PENDING_PLAN_KEY } from '../pendingPlan'
 import { json, PLANS_INR, PLANS_USD, renderRoutes, USER } from '../testing'
 import { SubscriptionPage } from './SubscriptionPage'
 

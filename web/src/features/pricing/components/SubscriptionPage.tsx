@@ -1,11 +1,10 @@
-import { useSetAtom } from 'jotai'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { useAuth } from '@/hooks/useAuth'
-import { authDispatchAtom } from '@/stores/auth'
+import { useTakePendingPlan } from '@/hooks/usePendingPlan'
+import { rememberPlan } from '@/lib/pendingPlan'
 import { usePricing } from '../api/getPricing'
-import { rememberPlan, takeRememberedPlan } from '../pendingPlan'
 import {
   choiceOf,
   CURRENCIES,
@@ -53,8 +52,8 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
   const navigate = useNavigate()
   const [params] = useSearchParams()
   const redirectby = params.get('redirectby') ?? undefined
-  const { isAuthenticated, isLoggedInByPricing, openLoginPopup } = useAuth()
-  const dispatch = useSetAtom(authDispatchAtom)
+  const { isAuthenticated, openLoginPopup } = useAuth()
+  const takePendingPlan = useTakePendingPlan()
   const [currency, setCurrency] = useState<Currency | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
   const pricing = usePricing(currency)
@@ -63,11 +62,10 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
 
   // Logged in through the modal Buy Now opened: on to the remembered plan.
   useEffect(() => {
-    if (!isAuthenticated || !isLoggedInByPricing) return
-    dispatch({ type: 'LOGINPOPUP', payload: { isLoginPopUp: false, isLoggedInByPricing: false } })
-    const url = takeRememberedPlan()
+    if (!isAuthenticated) return
+    const url = takePendingPlan()
     if (url) void navigate(url)
-  }, [isAuthenticated, isLoggedInByPricing, dispatch, navigate])
+  }, [isAuthenticated, takePendingPlan, navigate])
 
   const buy = (plan: PricingPlan) => {
     const rate = mainRate(plan)

@@ -1,8 +1,9 @@
 /**
- * The plan a guest chose with Buy Now (spec §4): kept in session storage while the login
- * modal is open, so that logging in (by any method) continues to /plan-details with it.
+ * The plan a guest chose with Buy Now (spec §4): kept in session storage while they log in
+ * or sign up (in the login modal, or on /signup and /login, where the modal's "Create an
+ * account" sends them from pricing), so that either continues to /plan-details with it.
  */
-import { readItem, removeItem, writeItem } from '@/lib/storage'
+import { readItem, removeItem, writeItem } from './storage'
 
 export const PENDING_PLAN_KEY = 'mm:pricingPlan'
 
