@@ -159,17 +159,16 @@ def _line(mask: np.ndarray, a: np.ndarray, b: np.ndarray, radius: float) -> None
     cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, max(1, int(2 * radius)))
 
 
-def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: np.ndarray | None) -> np.ndarray:
-    """Where visible skin is looked for (uint8 0/1): face, neck and neckline, arms and hands.
+def arm_regions(shape: tuple[int, ...], pose: models.Pose) -> np.ndarray:
+    """The arms' and hands' part of `bare_regions` (uint8 0/1)."""
+    regions = np.zeros(shape[:2], np.uint8)
+    _arms(regions, pose)
+    return regions
 
-    Skin colour alone is not enough: beige trousers, a tan print or light-brown hair can sit
-    within a skin tone's tolerance, and garment pixels must not change. Legs are left out on
-    purpose: trousers cover them more often than not, and their colour is the riskiest.
-    """
-    h, w = shape[:2]
+
+def _arms(regions: np.ndarray, pose: models.Pose) -> None:
     p = pose.points
     width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
-    regions = np.zeros((h, w), np.uint8)
     for shoulder, elbow, wrist, fingers in (
         (models.LEFT_SHOULDER, models.LEFT_ELBOW, models.LEFT_WRIST, (17, 19, 21)),
         (models.RIGHT_SHOULDER, models.RIGHT_ELBOW, models.RIGHT_WRIST, (18, 20, 22)),
@@ -179,6 +178,21 @@ def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: np.ndarray | N
         for finger in fingers:
             _line(regions, p[wrist], p[finger], 0.12 * width)
         cv2.circle(regions, (int(p[wrist][0]), int(p[wrist][1])), int(0.15 * width), 1, -1)
+
+
+def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: np.ndarray | None) -> np.ndarray:
+    """Where visible skin is looked for (uint8 0/1): face, neck and neckline, arms and hands.
+
+    Skin colour alone is not enough: beige trousers, a tan print or light-brown hair can sit
+    within a skin tone's tolerance, and garment pixels must not change. Legs and midriff are
+    separate (`covered_regions`): clothes cover them more often than not, so their skin test is
+    stricter.
+    """
+    h, w = shape[:2]
+    p = pose.points
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    regions = np.zeros((h, w), np.uint8)
+    _arms(regions, pose)
     # Neck and neckline: from the jaw down to a little below the shoulder line.
     if face is not None:
         jaw = face[[172, 152, 397]]
@@ -203,6 +217,96 @@ def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: np.ndarray | N
     return regions
 
 
+# Pose indices of the knees (models.py names hips and ankles only).
+LEFT_KNEE, RIGHT_KNEE = 25, 26
+# A leg bone is only used when both its ends are this visible (a leg cut by the frame is not
+# guessed at).
+LEG_VISIBILITY = 0.5
+# Legs and midriff are more often covered than bare, and a garment there may be close to skin
+# in colour (beige trousers, a nude top), so their skin is held to more than `skin_mask`:
+# - lightness within this much of the reference tone (OpenCV Lab L, 0-255): the general test
+#   counts lightness little, which lets beige trousers pass on a darker skin;
+# - smooth: a patch of bare skin has a median local spread of lightness (7x7, 0-255 levels) of
+#   2-6 on the fixtures, an animal or geometric print in skin tones 40-55;
+# - a patch of some size (at least this many shoulder-widths squared: a thigh below a mini skirt
+#   is ~0.1, a bare midriff ~0.05; specks between a print's spots are far smaller);
+# - its median colour within this ΔE (CIE76) of the person's own skin on arms, neck and face.
+BODY_LIGHTNESS = 28.0
+BODY_TEXTURE = 12.0
+BODY_MIN_AREA = 0.02
+BODY_MATCH_DE = 12.0
+
+
+def covered_regions(shape: tuple[int, ...], pose: models.Pose) -> np.ndarray:
+    """Where bare skin is looked for beyond `bare_regions` (uint8 0/1): the torso between the
+    shoulders and the hips (a midriff under a crop top) and the visible thigh and shin bones."""
+    h, w = shape[:2]
+    p, seen = pose.points, pose.visibility
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    regions = np.zeros((h, w), np.uint8)
+    torso = p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER, models.RIGHT_HIP, models.LEFT_HIP]]
+    cv2.fillConvexPoly(regions, torso.astype(np.int32), 1)
+    for hip, knee, ankle in (
+        (models.LEFT_HIP, LEFT_KNEE, models.LEFT_ANKLE),
+        (models.RIGHT_HIP, RIGHT_KNEE, models.RIGHT_ANKLE),
+    ):
+        for a, b, radius in ((hip, knee, 0.3), (knee, ankle, 0.22)):
+            if min(seen[a], seen[b]) > LEG_VISIBILITY:
+                _line(regions, p[a], p[b], radius * width)
+    return regions
+
+
+def _cie(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV 8-bit Lab values (..., 3) in CIE units."""
+    return (lab8.astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)) * np.array(
+        [100.0 / 255.0, 1.0, 1.0], np.float32
+    )
+
+
+def covered_skin(
+    rgb: np.ndarray,
+    where: np.ndarray,
+    reference: np.ndarray,
+    own_skin: np.ndarray | None,
+    width: float,
+) -> np.ndarray:
+    """Bare skin inside `where` (float32 0..1) held to the tests above. `reference` is the tone
+    (Lab), `own_skin` the median Lab of the person's confirmed skin, `width` the shoulders'.
+
+    Worked out in the region's box only."""
+    out = np.zeros(where.shape, np.float32)
+    x, y, w, h = cv2.boundingRect((where > 0.5).astype(np.uint8))
+    if w < 8 or h < 8:
+        return out
+    box = (slice(y, y + h), slice(x, x + w))
+    crop = np.ascontiguousarray(rgb[box])
+    skin = skin_mask(crop, where[box], reference)
+    lab = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB)
+    near = np.clip((BODY_LIGHTNESS - np.abs(lab[..., 0] - float(reference[0]))) / 8.0, 0, 1)
+    skin *= near
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((skin > 0.5).astype(np.uint8))
+    if count < 2:
+        return out
+    grey = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    mean = cv2.blur(grey, (7, 7))
+    spread = np.sqrt(np.maximum(cv2.blur(grey * grey, (7, 7)) - mean * mean, 0.0))
+    target = _cie(own_skin if own_skin is not None else reference)
+    keep = np.zeros(count, np.float32)
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < BODY_MIN_AREA * width**2:
+            continue
+        inside = labels == i
+        if float(np.median(spread[inside])) >= BODY_TEXTURE:
+            continue
+        colour = _cie(np.median(lab[inside], axis=0))
+        if float(np.linalg.norm(colour - target)) < BODY_MATCH_DE:
+            keep[i] = 1.0
+    # Soft edges stay where a kept patch is.
+    near_kept = cv2.dilate(keep[labels], np.ones((5, 5), np.uint8))
+    out[box] = skin * near_kept
+    return out
+
+
 def analyse_person(rgb: np.ndarray, subject: Subject | None = None) -> Person:
     """Pose, matte, face and skin of the person in `rgb`; NoPersonFound if there is none."""
     if subject is None or subject.pose is None:
@@ -221,6 +325,11 @@ def analyse_person(rgb: np.ndarray, subject: Subject | None = None) -> Person:
         # No face (cropped at the chin): the tone of what looks like skin on the arms and
         # neck, by the classic YCrCb ranges, then the same tolerance as with a face.
         rough = skin_mask(rgb, person, None) > 0.5
+        # The neck region reaches up to where the face would be, so with the face cut off it
+        # holds hair and lips too (a darker "tone"); arms and hands give it cleanly when shown.
+        arms = rough & (arm_regions(rgb.shape, subject.pose) > 0)
+        if cv2.countNonZero(arms.astype(np.uint8)) > 200:
+            rough = arms
         if cv2.countNonZero(rough.astype(np.uint8)) > 200:
             skin_tone = np.median(
                 cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)[rough].astype(np.float32), axis=0
@@ -230,6 +339,22 @@ def analyse_person(rgb: np.ndarray, subject: Subject | None = None) -> Person:
         if skin_tone is not None
         else np.zeros(rgb.shape[:2], np.float32)
     )
+    if skin_tone is not None:
+        # Bare legs and midriff take the same change as arms and neck (no hands-changed,
+        # legs-not patchwork), under the stricter tests of `covered_skin`.
+        covered = subject.cutout.alpha * covered_regions(rgb.shape, subject.pose) * (regions == 0)
+        if covered.any():
+            confirmed = skin > 0.9
+            own = (
+                np.median(
+                    cv2.cvtColor(rgb[confirmed].reshape(-1, 1, 3), cv2.COLOR_RGB2LAB)[:, 0], axis=0
+                )
+                if cv2.countNonZero(confirmed.astype(np.uint8)) > 500
+                else None
+            )
+            p = subject.pose.points
+            width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+            skin = np.maximum(skin, covered_skin(rgb, covered, skin_tone, own, width))
     return Person(rgb, subject, subject.pose, face, skin_tone, skin)
 
 

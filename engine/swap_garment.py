@@ -1,26 +1,32 @@
 """Model swap, case (b): the photo is a garment alone (flat lay or ghost mannequin).
 
 The digital model is dressed in it:
+0. the garment is classified from its cut-out (top, bottom, dress, outerwear); a bottom is put on
+   the waist and hips (never on the torso), anything unrecognised is refused with a reason;
 1. key points from the garment's matte: shoulders, armpits, sleeves, hem;
 2. the torso part is placed on the model's torso (shoulder line from the pose landmarks), the
    sleeves are cut off at the armpits and turned about the shoulders to lie along the model's
    arms (a flat lay spreads them sideways; the catalog models' arms hang down);
 3. the garment is shaded with the model photo's own lighting (folds and fall-off of the top the
    model wears, which is light-coloured in the catalog);
-4. the model's arms stay in front of the torso part, hands and hair in front of everything.
+4. the model's arms stay in front of the torso part, hands and hair in front of everything;
+5. the result is scored (engine/quality.py): a garment that does not sit where it should fails
+   with a reason and the task is refunded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from core.engine import NoGarmentFound, ProgressFn
-from engine import models
+from engine import models, quality
 from engine.analysis import Subject
 from engine.digital_model import FACE_OVAL, Person
+from engine.quality import QualityReport
 
 SCAN_WIDTH = 256  # garment key points are read from the matte at this width
 # Where the garment's shoulder seams land, as a multiple of the distance between the pose's
@@ -180,6 +186,115 @@ def garment_shape(alpha: np.ndarray) -> GarmentShape:
     )
 
 
+# Garment classes. Tops, dresses and outerwear are fitted from the shoulders; bottoms from the
+# waist and hips; anything else is refused with a reason.
+TOP, BOTTOM, DRESS, OUTERWEAR, UNKNOWN = "top", "bottom", "dress", "outerwear", "unknown"
+# Trousers and shorts: in the lower part of the cut-out the centre column is empty (the gap
+# between the legs) on at least this share of the rows, with garment on both sides. Legs run
+# the whole zone (1.0 on trousers); an open jacket's front splits only its lowest part (~0.5).
+LEG_SPLIT_ROWS = 0.85
+LEG_SPLIT_ZONE = 0.3  # the lowest 30% of the garment's height
+LEG_FILL = 0.4  # ... where the two legs together fill at least 40% of the width
+# A skirt: a straight top edge (its waistband: the garment's width 2% down is at least this
+# share of its width 10% down; a top's edge is a collar, straps or sloping shoulders, 0.1-0.7),
+# and a hem at least SKIRT_FLARE times wider than the top (a tube top is straight too, but not
+# flared; a pencil skirt reads as a top: a known limit of shape alone).
+WAISTBAND_STRAIGHTNESS = 0.85
+SKIRT_FLARE = 1.15
+SKIRT_MONOTONE = 0.95  # no row narrower than 95% of the widest row above it
+# A dress is long for its chest. Tops in the fixtures measure 0.7-2.6 chest widths tall (a
+# long tee 2.5, a halter with its neck tie 2.6), so only a garment clearly longer is a dress.
+# A mini dress reads as a top: both are fitted from the shoulders, so the output is the same.
+DRESS_LENGTH = 2.8
+# Outerwear: sleeves and an open front, a gap up from the hem's middle this high at least.
+OPEN_FRONT = 0.15
+# Most of the cut-out must be one piece: two shoes, a set of two garments are not one garment.
+ONE_PIECE = 0.85
+
+
+@dataclass(frozen=True)
+class GarmentClass:
+    kind: str  # TOP, BOTTOM, DRESS, OUTERWEAR or UNKNOWN
+    aspect: float  # height / width of the cut-out's box
+    leg_split: float  # share of the low rows with the centre empty between two legs
+    waistband: float  # width 2% down / width 10% down; near 1 = a straight top edge
+    flare: float  # hem width / top width
+    length: float  # height / chest width
+    reason: str = ""  # why it is UNKNOWN
+
+
+def _scan_mask(alpha: np.ndarray) -> np.ndarray:
+    h, w = alpha.shape
+    scale = SCAN_WIDTH / w
+    small = cv2.resize(alpha, (SCAN_WIDTH, max(8, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return np.asarray(small > 0.5)
+
+
+def classify_garment(alpha: np.ndarray) -> GarmentClass:
+    """Top, bottom, dress or outerwear, from the cut-out's shape alone (see the constants)."""
+    mask = _scan_mask(alpha)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    if count < 2:
+        return GarmentClass(UNKNOWN, 0, 0, 0, 0, 0, "no garment")
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    main = 1 + int(np.argmax(areas))
+    one_piece = float(areas.max()) / float(areas.sum())
+    mask = labels == main
+    rows = np.nonzero(mask.any(axis=1))[0]
+    cols = np.nonzero(mask.any(axis=0))[0]
+    top, bottom, left, right = int(rows[0]), int(rows[-1]), int(cols[0]), int(cols[-1])
+    height, width = bottom - top + 1, right - left + 1
+    box = mask[top : bottom + 1, left : right + 1]
+    cx = width // 2
+    widths = box.sum(axis=1).astype(np.float32)
+    # Leg split: low rows whose middle few columns are empty but that have garment both sides.
+    low = box[int((1 - LEG_SPLIT_ZONE) * height) :]
+    middle = low[:, max(0, cx - 2) : cx + 3].any(axis=1)
+    sides = low[:, :cx].any(axis=1) & low[:, cx:].any(axis=1)
+    # Legs fill most of the width (two legs, a narrow gap); long sleeves hanging below a top's
+    # hem also leave the middle empty, but as two narrow cuffs at the far sides.
+    filled = low.sum(axis=1) >= LEG_FILL * width
+    leg_split = float(np.mean(~middle & sides & filled)) if len(low) else 0.0
+    # A waistband is a straight, full-width top edge: just below it the garment is already about
+    # as wide as a little lower. A top's edge is collar, straps or sloping shoulders: narrow.
+    waistband = float(widths[int(0.02 * height)]) / max(float(widths[int(0.1 * height)]), 1.0)
+    top_width = float(np.median(widths[: max(2, height // 12)]))
+    hem_width = float(np.median(widths[-max(2, height // 12) :]))
+    flare = hem_width / max(top_width, 1.0)
+    chest = float(np.median(widths[int(0.3 * height) : int(0.5 * height) + 1]))
+    length = height / max(chest, 1.0)
+    # Open front: going up from the hem's middle, rows with the middle empty.
+    column = box[:, max(0, cx - 1) : cx + 2].any(axis=1)
+    gap = 0
+    for y in range(height - 1, -1, -1):
+        if column[y]:
+            break
+        gap += 1
+
+    def found(kind: str, reason: str = "") -> GarmentClass:
+        return GarmentClass(kind, height / width, leg_split, waistband, flare, length, reason)
+
+    if one_piece < ONE_PIECE:
+        return found(UNKNOWN, "several pieces")
+    if not 0.2 < height / width < 6.0:
+        return found(UNKNOWN, "not a garment's shape")
+    if leg_split >= LEG_SPLIT_ROWS:
+        return found(BOTTOM)
+    # A skirt only widens from the waistband down; a dress narrows at its waist, a halter below
+    # its neck tie.
+    upper = widths[int(0.02 * height) : int(0.85 * height)]
+    widening = bool(len(upper)) and float(
+        np.min(upper / np.maximum.accumulate(np.maximum(upper, 1.0)))
+    ) >= SKIRT_MONOTONE
+    if waistband >= WAISTBAND_STRAIGHTNESS and flare >= SKIRT_FLARE and widening:
+        return found(BOTTOM)
+    if length >= DRESS_LENGTH:
+        return found(DRESS)
+    if gap >= OPEN_FRONT * height and length > 1.0:
+        return found(OUTERWEAR)
+    return found(TOP)
+
+
 def _rotation_about(point: np.ndarray, angle: float) -> np.ndarray:
     """3x3 rotation by `angle` radians about `point`."""
     c, s = np.cos(angle), np.sin(angle)
@@ -334,6 +449,195 @@ def shading(model: Person, where: np.ndarray) -> np.ndarray:
     return cv2.resize(ratio, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+# Bottoms: the waistband sits this share of the shoulder-to-hip distance above the pose's hip
+# joints (mid-rise; the joints are at the top of the thighs), and a flat lay's waist is this
+# much wider than the body's front at that height (the waistband wraps half-way around).
+WAIST_ABOVE_HIPS = 0.3
+WAIST_EASE = 1.05
+HIP_VISIBILITY = 0.5
+
+
+def _warp_layer(
+    rgb: np.ndarray, alpha: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Warp colour and matte together, premultiplied: the colour at a soft edge is the garment's,
+    never a mix with the product photo's backdrop (which would draw a light outline).
+
+    Only the layer's own box is read and written (a sleeve is a small part of the frame), which
+    keeps the float warps cheap."""
+    w, h = size
+    colour = np.zeros((h, w, 3), np.float32)
+    matte = np.zeros((h, w), np.float32)
+    x, y, bw, bh = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
+    if bw == 0 or bh == 0:
+        return colour, matte
+    sh, sw = alpha.shape
+    sx0, sy0 = max(0, x - 2), max(0, y - 2)
+    sx1, sy1 = min(sw, x + bw + 2), min(sh, y + bh + 2)
+    corners = np.array([[sx0, sy0], [sx1, sy0], [sx0, sy1], [sx1, sy1]], np.float64)
+    placed = corners @ matrix[:2, :2].T + matrix[:2, 2]
+    x0, y0 = (max(0, int(np.floor(v)) - 2) for v in placed.min(axis=0))
+    x1 = min(w, int(np.ceil(placed[:, 0].max())) + 2)
+    y1 = min(h, int(np.ceil(placed[:, 1].max())) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return colour, matte
+    # Source crop to destination box: shift in, apply, shift out.
+    local = (
+        np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        @ matrix
+        @ np.array([[1, 0, sx0], [0, 1, sy0], [0, 0, 1]], np.float64)
+    )
+    crop_alpha = alpha[sy0:sy1, sx0:sx1]
+    premultiplied = rgb[sy0:sy1, sx0:sx1].astype(np.float32) * crop_alpha[..., None]
+    box = (x1 - x0, y1 - y0)
+    warped = _warp(premultiplied, local, box, True)
+    warped_alpha = _warp(crop_alpha, local, box, True)
+    colour[y0:y1, x0:x1] = np.clip(warped / np.maximum(warped_alpha, 1e-3)[..., None], 0, 255)
+    matte[y0:y1, x0:x1] = warped_alpha
+    return colour, matte
+
+
+def _body_axes(model: Person) -> tuple[np.ndarray, np.ndarray, float]:
+    """Across (image left to right) and down unit vectors of the body, and the torso's length."""
+    p = model.pose.points
+    joint_l, joint_r = p[models.RIGHT_SHOULDER], p[models.LEFT_SHOULDER]
+    hip_l, hip_r = p[models.RIGHT_HIP], p[models.LEFT_HIP]
+    across = (joint_r - joint_l) / max(float(np.linalg.norm(joint_r - joint_l)), 1.0)
+    axis = (hip_l + hip_r) / 2 - (joint_l + joint_r) / 2
+    length = float(np.linalg.norm(axis))
+    return across, axis / max(length, 1.0), length
+
+
+def bottom_transform(alpha: np.ndarray, model: Person) -> np.ndarray:
+    """3x3 affine from garment pixels to model pixels for trousers, shorts or a skirt: the
+    waistband on the model's waist (from the hip landmarks), as wide as the body there.
+
+    NoGarmentFound when the model's hips are not visible: a bottom is never put elsewhere."""
+    p, seen = model.pose.points, model.pose.visibility
+    h, w = model.rgb.shape[:2]
+    hips = p[[models.LEFT_HIP, models.RIGHT_HIP]]
+    if seen[[models.LEFT_HIP, models.RIGHT_HIP]].min() < HIP_VISIBILITY or hips[:, 1].max() >= h:
+        raise NoGarmentFound(
+            "This looks like trousers, shorts or a skirt, and the chosen model's hips are not "
+            "visible; choose a model shown at least down to the thighs."
+        )
+    across, down, torso = _body_axes(model)
+    waist_m = hips.mean(axis=0) - down * WAIST_ABOVE_HIPS * torso
+    # The body's width at the waist, from the model's matte (a run through the waist's centre).
+    row = int(np.clip(waist_m[1], 0, h - 1))
+    inside = model.subject.cutout.alpha[row] > 0.5
+    cx = int(np.clip(waist_m[0], 0, w - 1))
+    body = float(np.linalg.norm(hips[0] - hips[1])) * 1.6  # if the matte says nothing useful
+    if inside[cx]:
+        gaps_l = np.nonzero(~inside[:cx])[0]
+        gaps_r = np.nonzero(~inside[cx:])[0]
+        left = gaps_l[-1] + 1 if len(gaps_l) else 0
+        right = cx + gaps_r[0] if len(gaps_r) else w
+        body = float(right - left)
+    # The garment's waistband: its top rows.
+    mask = alpha > 0.5
+    rows = np.nonzero(mask.any(axis=1))[0]
+    top = int(rows[0])
+    band = mask[top : top + max(2, (int(rows[-1]) - top) // 20)]
+    cols = np.nonzero(band.any(axis=0))[0]
+    waist_g = np.array([(cols[0] + cols[-1]) / 2, top], np.float32)
+    scale = WAIST_EASE * body / max(float(cols[-1] - cols[0] + 1), 1.0)
+    linear = np.stack([across * scale, down * scale], axis=1).astype(np.float64)
+    offset = waist_m - linear @ waist_g
+    return np.array(
+        [[linear[0, 0], linear[0, 1], offset[0]], [linear[1, 0], linear[1, 1], offset[1]],
+         [0, 0, 1]],
+        np.float64,
+    )
+
+
+@dataclass(frozen=True)
+class Dressing:
+    """A garment placed on the model: the layers drawn in order, and what they cover."""
+
+    kind: GarmentClass
+    layers: list[tuple[np.ndarray, np.ndarray]]  # (float32 rgb, float32 alpha), model's size
+    coverage: np.ndarray  # float32 0..1, all layers together
+
+
+def place_garment(garment: Subject, model: Person) -> Dressing:
+    """Classify the garment and place it: tops, dresses and outerwear from the shoulders (the
+    sleeves along the arms), bottoms from the waist; NoGarmentFound (refunded) for anything
+    else, with the reason."""
+    alpha = garment.cutout.alpha
+    kind = classify_garment(alpha)
+    if kind.kind == UNKNOWN:
+        raise NoGarmentFound(
+            "We could not tell what kind of garment this is (a top, trousers or a skirt, a dress "
+            f"or a jacket: {kind.reason}); use a photo of one garment alone, laid flat or on a "
+            "ghost mannequin."
+        )
+    h, w = model.rgb.shape[:2]
+    layers: list[tuple[np.ndarray, np.ndarray]] = []
+    if kind.kind == BOTTOM:
+        matrix = bottom_transform(alpha, model)
+        layers.append(_warp_layer(garment.cutout.rgb, alpha, matrix, (w, h)))
+        return Dressing(kind, layers, layers[0][1])
+    shape = garment_shape(alpha)
+    torso_m = torso_transform(shape, model)
+    body_alpha = alpha.copy()
+    if shape.sleeves is not None:
+        for sleeve in shape.sleeves:
+            # Grown a little so the sleeve's soft outer edge goes with it; left behind, it
+            # would draw a faint outline where the sleeve lay in the flat lay.
+            grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+            body_alpha[grown] = 0.0
+    layers.append(_warp_layer(garment.cutout.rgb, body_alpha, torso_m, (w, h)))
+    if shape.sleeves is not None:
+        for sleeve, left in zip(shape.sleeves, (True, False), strict=True):
+            matrix = sleeve_transform(sleeve, torso_m, model, left)
+            grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+            sleeve_alpha = np.where(grown, alpha, 0.0).astype(np.float32)
+            layers.append(_warp_layer(garment.cutout.rgb, sleeve_alpha, matrix, (w, h)))
+    return Dressing(kind, layers, np.maximum.reduce([a for _, a in layers]))
+
+
+def expected_region(model: Person, kind: str) -> np.ndarray:
+    """Where the garment must be (bool): the chest band for a top, dress or outerwear; the band
+    just below the waist for a bottom, in both cases inside the model's matte and between the
+    body's sides (shoulders or hips)."""
+    h, w = model.rgb.shape[:2]
+    p = model.pose.points
+    across, down, torso = _body_axes(model)
+    if kind == BOTTOM:
+        centre = p[[models.LEFT_HIP, models.RIGHT_HIP]].mean(axis=0)
+        half = 0.5 * float(np.linalg.norm(p[models.LEFT_HIP] - p[models.RIGHT_HIP]))
+        start, end = -0.1 * torso, 0.1 * torso
+    else:
+        centre = p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER]].mean(axis=0)
+        half = 0.35 * float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+        start, end = 0.2 * torso, 0.4 * torso
+    corners = np.array(
+        [centre + down * start - across * half, centre + down * start + across * half,
+         centre + down * end + across * half, centre + down * end - across * half],
+        np.int32,
+    )
+    region = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(region, corners, 1)
+    return (region > 0) & (model.subject.cutout.alpha > 0.5)
+
+
+def dressing_report(garment: Subject, model: Person, dressing: Dressing) -> QualityReport:
+    """The dressed model's self-check: the garment's matte, and how it sits on the body."""
+    alpha = garment.cutout.alpha
+    placed = dressing.coverage > 0.5
+    body = cv2.dilate(
+        (model.subject.cutout.alpha > 0.5).astype(np.uint8), np.ones((15, 15), np.uint8)
+    )
+    matte = quality.cutout_report(garment.cutout.rgb, alpha, garment.backdrop, "dress_model")
+    return dataclasses.replace(
+        matte,
+        garment_kind=dressing.kind.kind,
+        garment_fit=quality.coverage_of(expected_region(model, dressing.kind.kind), placed),
+        garment_on_body=quality.coverage_of(placed, body > 0),
+    )
+
+
 def dress_model(
     garment: Subject, model: Person, progress: ProgressFn
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -342,33 +646,10 @@ def dress_model(
     if float((alpha > 0.5).mean()) < 0.02:
         raise NoGarmentFound("No garment could be separated from the background of the photo.")
     progress(0.4, "fitting the garment")
-    shape = garment_shape(alpha)
+    dressing = place_garment(garment, model)
     h, w = model.rgb.shape[:2]
-    torso_m = torso_transform(shape, model)
-    body_alpha = alpha.copy()
-    layers: list[tuple[np.ndarray, np.ndarray]] = []
-    if shape.sleeves is not None:
-        for sleeve in shape.sleeves:
-            # Grown a little so the sleeve's soft outer edge goes with it; left behind, it
-            # would draw a faint outline where the sleeve lay in the flat lay.
-            grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
-            body_alpha[grown] = 0.0
-    torso_rgb = _warp(garment.cutout.rgb, torso_m, (w, h), True)
-    torso_alpha = _warp(body_alpha, torso_m, (w, h), True)
-    layers.append((torso_rgb, torso_alpha))
-    if shape.sleeves is not None:
-        for sleeve, left in zip(shape.sleeves, (True, False), strict=True):
-            matrix = sleeve_transform(sleeve, torso_m, model, left)
-            grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
-            sleeve_alpha = np.where(grown, alpha, 0.0).astype(np.float32)
-            layers.append(
-                (
-                    _warp(garment.cutout.rgb, matrix, (w, h), True),
-                    _warp(sleeve_alpha, matrix, (w, h), True),
-                )
-            )
     progress(0.55, "shading")
-    coverage = np.maximum.reduce([a for _, a in layers])
+    coverage = dressing.coverage
     light = shading(model, coverage)
     arms, hands = arm_masks(model)
     hair = hair_mask(model)
@@ -379,15 +660,18 @@ def dress_model(
         hair = np.maximum(hair, head.astype(np.float32))
     soft = lambda m: cv2.GaussianBlur(m, (0, 0), 1.5)  # noqa: E731 - a one-line helper
     arms, hands, hair = soft(arms), soft(hands), soft(hair)
+    sleeveless = dressing.kind.kind == BOTTOM or len(dressing.layers) == 1
     out = model.rgb.astype(np.float32)
-    for i, (rgb, layer_alpha) in enumerate(layers):
+    for i, (rgb, layer_alpha) in enumerate(dressing.layers):
         visible = layer_alpha * (1.0 - hands) * (1.0 - hair)
-        if i == 0 and shape.sleeves is None:
-            # Bare arms hang in front of a sleeveless garment's body. (With sleeves the arms
-            # are inside them; the sleeve layers are drawn over the body.)
+        if i == 0 and sleeveless:
+            # Bare arms hang in front of a sleeveless garment's body and beside a bottom. (With
+            # sleeves the arms are inside them; the sleeve layers are drawn over the body.)
             visible *= 1.0 - arms
-        lit = rgb.astype(np.float32) * light[..., None]
+        lit = rgb * light[..., None]
         out += (lit - out) * visible[..., None]
     result = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    progress(0.75, "checking the result")
+    quality.enforce(dressing_report(garment, model, dressing))
     person = np.maximum(model.subject.cutout.alpha, coverage)
     return result, person.astype(np.float32)

@@ -3,19 +3,25 @@
 The person takes the digital model's identity (face, and skin tone on visible skin) while the
 garment stays untouched. Face mesh points on both faces give a similarity transform; the
 model's face is warped onto the photo's face, lit like the photo, and blended inside the photo's
-face outline; the visible skin (neck, arms, hands, legs) is shifted toward the model's skin tone.
+face outline; the visible skin (neck, arms, hands, legs, a bare midriff) is shifted toward the
+model's skin tone.
 Nothing outside the face and the skin mask is written, so garment pixels keep their values.
+The result is then measured (engine/quality.py): a swap that changed too little of the person
+to be worth charging for fails with a reason, and the task is refunded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from core.engine import ProgressFn
+from engine import quality
 from engine.digital_model import FACE_OVAL, Person
+from engine.quality import QualityReport
 
 # Lightness moves only partly toward the model's: the photo's own lighting still applies.
 LIGHTNESS_SHARE = 0.6
@@ -160,4 +166,27 @@ def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndar
         out = shift_tone(out, body_skin, delta, float(np.clip(gain, 0.5, 2.0)))
     if patch is not None:
         out = blend_face(out, patch)
+    progress(0.75, "checking the result")
+    check_identity_swap(photo, out, face_swapped=patch is not None)
     return out
+
+
+def identity_report(photo: Person, out: np.ndarray, face_swapped: bool) -> QualityReport:
+    """The swap's self-check scores: how much of the person changed, and the photo's matte."""
+    alpha = photo.subject.cutout.alpha
+    changed, skin_shift = quality.change_measure(
+        photo.rgb, out, alpha > 0.5, photo.skin > 0.5
+    )
+    matte = quality.cutout_report(photo.rgb, alpha, photo.subject.backdrop, "identity_swap")
+    return dataclasses.replace(
+        matte,
+        changed_share=changed,
+        skin_shift=skin_shift,
+        face_swapped=face_swapped,
+    )
+
+
+def check_identity_swap(photo: Person, out: np.ndarray, face_swapped: bool) -> QualityReport:
+    """Score the swap; QualityTooLow (refunded) when the person did not change enough to charge
+    for, e.g. a face cropped by the frame and a model of much the same skin tone."""
+    return quality.enforce(identity_report(photo, out, face_swapped))
