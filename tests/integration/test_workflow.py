@@ -10,10 +10,12 @@ import io
 import threading
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 
+import pytest
 from PIL import Image
 from sqlalchemy import select
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowHistory
 from temporalio.testing import ActivityEnvironment
 from temporalio.worker import Replayer
 
@@ -40,6 +42,11 @@ from ops.worker import build_engine, build_workers
 from tests.support.helpers import make_account, make_generation, upload
 from tests.support.paths import FIXTURES, fixture_images
 from workflows.generation import GenerationWorkflow
+
+# Histories recorded from real runs of the deployed shape of the workflow (a body swap, a
+# generation with one image rejected by the engine, one rejected at verify): a change that
+# would break a running workflow fails here; such a change needs workflow.patched.
+HISTORIES = Path(__file__).parent / "histories"
 
 _engine: ImageEngine | None = None
 
@@ -299,3 +306,15 @@ async def test_unknown_model_fails_at_once_without_charge(
         assert task is not None and task.error == "The chosen model is not available any more."
     assert balance(sessions, account) == 5
     assert ledger_kinds(sessions, generation_id) == []
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in HISTORIES.glob("*.json")))
+async def test_recorded_history_replays_with_todays_code(name: str) -> None:
+    history = WorkflowHistory.from_json(name, (HISTORIES / f"{name}.json").read_text())
+    assert len(history.events) > 5
+    await Replayer(workflows=[GenerationWorkflow]).replay_workflow(history)
+
+
+def test_the_three_recorded_shapes_are_there() -> None:
+    names = {path.stem for path in HISTORIES.glob("*.json")}
+    assert names == {"generation-swap", "generation-mixed", "generation-rejected"}
