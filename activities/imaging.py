@@ -29,7 +29,7 @@ from temporalio.exceptions import ApplicationError
 from core import jobs
 from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
-from core.engine import Background, EngineError, ImageEngine, ProgressFn
+from core.engine import Background, EngineError, ImageEngine, Placement, ProgressFn
 from core.enums import Service, TaskStatus
 from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
@@ -115,8 +115,23 @@ class ImagingActivities:
         content_type = "image/png" if key.endswith(".png") else "image/jpeg"
         return ImagingOutput(output_key=key, content_type=content_type)
 
+    @staticmethod
+    def _placement(inp: ImagingInput) -> Placement | None:
+        """A re-render's adjustment for the engine; values out of bounds (never from our API,
+        which checks them) fail the task rather than render something else."""
+        if inp.placement is None:
+            return None
+        try:
+            return Placement(inp.placement.x, inp.placement.y, inp.placement.scale)
+        except ValueError as error:
+            raise ApplicationError(
+                f"The placement is out of range: {error}.", type="EngineRejected",
+                non_retryable=True,
+            ) from None
+
     def _render(self, inp: ImagingInput, photo: Image.Image, progress: ProgressFn) -> Image.Image:
         background = self._background(inp.background_kind, inp.background_key)
+        placement = self._placement(inp)
         try:
             if inp.service == Service.BODY_SWAP:
                 if inp.model_key is None:
@@ -124,6 +139,8 @@ class ImagingActivities:
                         "A model swap needs a model.", type="EngineRejected", non_retryable=True
                     )
                 model = self._catalog_image(inp.model_key)
+                if placement is not None:
+                    return self.engine.body_swap(photo, model, background, progress, placement)
                 return self.engine.body_swap(photo, model, background, progress)
             if background is None:
                 raise ApplicationError(
@@ -131,6 +148,8 @@ class ImagingActivities:
                     type="EngineRejected",
                     non_retryable=True,
                 )
+            if placement is not None:
+                return self.engine.replace_background(photo, background, progress, placement)
             return self.engine.replace_background(photo, background, progress)
         except EngineError as error:
             raise ApplicationError(
@@ -228,7 +247,11 @@ class ImagingActivities:
         # Just written: the engine's first report needs no write of its own.
         last_write = [time.monotonic()]
         metrics = ImagingMetrics.current(inp.service)
-        if not activity.in_activity() or activity.info().attempt == 1:
+        # Not for a re-render: its generation was submitted long before, which says nothing
+        # about how soon its work starts.
+        if inp.placement is None and (
+            not activity.in_activity() or activity.info().attempt == 1
+        ):
             writes.append(self._progress_writer.submit(self._record_first_progress, inp, metrics))
 
         def progress(fraction: float, stage: str) -> None:

@@ -8,6 +8,8 @@ for good. Each one found is, by core.generations.sweep_action:
   as it is); the workflow then charges it or, if its inputs are gone, fails it and releases the
   reservation, as for any generation;
 - failed with its reservation released, when it has waited too long to be started now.
+Re-renders with a placement adjustment (core/rerender.py) still queued after as long are
+started too (free, nothing reserved: they are never given up).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from core.generations import (
     stuck_generations,
     sweep_action,
 )
+from core.rerender import start_rerender, stuck_rerenders
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,8 @@ class SweepReport:
     started: list[str]
     failed: list[str] = field(default_factory=list)
     already_running: list[str] = field(default_factory=list)
+    # Re-render tasks started (or found running) by this sweep.
+    rerenders: list[str] = field(default_factory=list)
 
 
 async def workflow_exists(client: Client, workflow_id: str) -> bool:
@@ -99,4 +104,9 @@ class SweeperActivities:
                 log.warning("started generation %s, recorded %s ago but never started",
                             generation.id, generation.age)
                 report.started.append(generation.id)
+        for task_id, generation_id in await asyncio.to_thread(
+            stuck_rerenders, self.sessions, timedelta(seconds=inp.older_than_seconds)
+        ):
+            await start_rerender(client, self.settings, task_id, generation_id)
+            report.rerenders.append(task_id)
         return report

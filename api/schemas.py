@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from api.validation import NUL_MESSAGE, IdText, KeyText, PasswordText, has_nul
 from core.auth.emails import EMAIL
+from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE
 from core.enums import (
     CatalogKind,
     CatalogVisibility,
@@ -176,6 +177,29 @@ class Output(Schema):
     thumbnailUrl: str
 
 
+class Placement(Schema):
+    """The user's adjustment of where the subject stands, over the engine's own placement:
+    `x`, `y` move it by fractions of the image's width and height (right and down are
+    positive), `scale` resizes it around its ground point (the bottom centre)."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+    x: float = Field(0.0, ge=-PLACEMENT_OFFSET_LIMIT, le=PLACEMENT_OFFSET_LIMIT)
+    y: float = Field(0.0, ge=-PLACEMENT_OFFSET_LIMIT, le=PLACEMENT_OFFSET_LIMIT)
+    scale: float = Field(1.0, ge=PLACEMENT_SCALE_RANGE[0], le=PLACEMENT_SCALE_RANGE[1])
+
+
+class RerenderView(Schema):
+    """A re-render just asked for: a new task of the same generation, followed like the
+    others (GET /api/v1/task/pollTasks)."""
+
+    taskId: str
+    serviceId: str
+    sourceTaskId: str
+    # Re-renders of the original image still allowed (they are free, so bounded).
+    remaining: int
+
+
 class TaskView(Schema):
     taskId: str
     status: TaskStatus
@@ -191,6 +215,9 @@ class TaskView(Schema):
     # The owner's own verdict on the output (GET /imageedit/service/{id} and /all only).
     rating: Rating | None = None
     comment: str = ""
+    # A re-render with the user's placement: the original task and the placement used.
+    sourceTaskId: str | None = None
+    placement: Placement | None = None
 
 
 class ServiceView(Schema):

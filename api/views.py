@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from api.schemas import Output, ServiceView, ShowcasePage, ShowcasePair, TaskView
+from api.schemas import Output, Placement, ServiceView, ShowcasePage, ShowcasePair, TaskView
 from core.enums import GenerationStatus, Rating, Service, TaskStatus
 from core.keys import thumbnail_key
 from core.models import Generation, Task
@@ -45,6 +45,18 @@ def task_view(
         shared=task.shared_at is not None,
         rating=Rating(feedback[0]) if feedback else None,
         comment=feedback[1] if feedback else "",
+        sourceTaskId=task.source_task_id,
+        placement=placement_view(task),
+    )
+
+
+def placement_view(task: Task) -> Placement | None:
+    if task.source_task_id is None:
+        return None
+    return Placement(
+        x=task.placement_x or 0.0,
+        y=task.placement_y or 0.0,
+        scale=task.placement_scale if task.placement_scale is not None else 1.0,
     )
 
 

@@ -86,6 +86,16 @@ class ChargeInput:
 
 
 @dataclass
+class PlacementSpec:
+    """The user's placement adjustment of a re-render (core.engine.Placement as plain data):
+    offsets as fractions of the frame, a scale around the subject's ground point."""
+
+    x: float = 0.0
+    y: float = 0.0
+    scale: float = 1.0
+
+
+@dataclass
 class ImagingInput:
     generation_id: str
     task_id: str
@@ -96,6 +106,8 @@ class ImagingInput:
     background_key: str | None
     input_size: int | None = None
     input_etag: str | None = None
+    # A re-render's adjustment (workflows/rerender.py); None for a generation's own tasks.
+    placement: PlacementSpec | None = None
 
 
 @dataclass
@@ -124,6 +136,44 @@ class FailTaskOutput:
 class NotifyInput:
     generation_id: str
     status: GenerationStatus
+    error: str | None = None
+
+
+# Re-renders with the user's placement adjustment (workflows/rerender.py): one workflow per
+# re-render, id `rerender-{taskId}` of the new task; free (no ledger entry at all).
+
+RERENDER_WORKFLOW = "Rerender"
+PLAN_RERENDER = "plan_rerender"
+FAIL_RERENDER = "fail_rerender"
+
+
+def rerender_workflow_id(task_id: str) -> str:
+    return f"rerender-{task_id}"
+
+
+@dataclass
+class StartRerender:
+    """The workflow's input: the new task (recorded by the API before the start)."""
+
+    task_id: str
+    generation_id: str
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+
+
+@dataclass
+class RerenderRef:
+    task_id: str
+
+
+@dataclass
+class FailRerenderInput:
+    task_id: str
+    reason: str
+
+
+@dataclass
+class RerenderResult:
+    status: str  # TaskStatus: completed | failed
     error: str | None = None
 
 

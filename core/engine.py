@@ -46,6 +46,35 @@ class Background:
         return Background(kind=name)  # type: ignore[arg-type]
 
 
+# The user's placement adjustment (issue 13): limits, checked by the API and again here.
+PLACEMENT_OFFSET_LIMIT = 0.5  # offsets are fractions of the frame, within +-this
+PLACEMENT_SCALE_RANGE = (0.3, 2.0)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The user's adjustment of where the subject stands, applied after the engine's own
+    placement: moved by `x` and `y` (fractions of the output's width and height, right and
+    down positive) and scaled by `scale` around its ground point (the bottom centre of its
+    box), so a person stays standing where they were put."""
+
+    x: float = 0.0
+    y: float = 0.0
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        low, high = PLACEMENT_SCALE_RANGE
+        limit = PLACEMENT_OFFSET_LIMIT
+        if not (-limit <= self.x <= limit and -limit <= self.y <= limit):
+            raise ValueError(f"placement offsets must be within +-{limit}")
+        if not low <= self.scale <= high:
+            raise ValueError(f"placement scale must be within {low} and {high}")
+
+    @property
+    def is_identity(self) -> bool:
+        return self.x == 0.0 and self.y == 0.0 and self.scale == 1.0
+
+
 class EngineError(Exception):
     """An error the engine raises on purpose.
 
@@ -91,10 +120,12 @@ class ImageEngine(Protocol):
         model: Image.Image,
         background: Background | None,
         progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
     ) -> Image.Image:
         """Model swap. `photo` is either a person wearing the garment (the person takes the
         digital model's identity, garment pixels untouched) or a garment alone (the digital model
-        is dressed in it). Then `background`, if given, replaces the background."""
+        is dressed in it). Then `background`, if given, replaces the background, with the
+        subject moved and scaled by `placement` (the user's adjustment) when one is given."""
         ...
 
     def replace_background(
@@ -102,6 +133,9 @@ class ImageEngine(Protocol):
         photo: Image.Image,
         background: Background,
         progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
     ) -> Image.Image:
-        """Cut the subject (person or garment) out of `photo` and place it on `background`."""
+        """Cut the subject (person or garment) out of `photo` and place it on `background`
+        (moved and scaled by `placement` after the engine's own placement, when given; a
+        transparent background keeps the photo's framing and ignores it)."""
         ...

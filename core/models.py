@@ -9,6 +9,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -221,6 +222,14 @@ class Task(Base):
     edited_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     edited_thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # A re-render with the user's placement adjustment (core/rerender.py): the task whose
+    # input it renders again, and the move (fractions of the frame) and scale the user chose.
+    source_task_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    placement_x: Mapped[float | None] = mapped_column(Float, nullable=True)
+    placement_y: Mapped[float | None] = mapped_column(Float, nullable=True)
+    placement_scale: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # On a source task: how many re-renders were asked of it (bounded: they are free).
+    rerenders: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

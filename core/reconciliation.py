@@ -137,6 +137,8 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
             func.count().label("images"),
             func.sum(case((Task.status == TaskStatus.COMPLETED, 1), else_=0)).label("delivered"),
         )
+        # Re-renders with a placement adjustment are free (core/rerender.py): not priced.
+        .where(Task.source_task_id.is_(None))
         .group_by(Task.generation_id)
         .subquery()
     )

@@ -42,7 +42,11 @@ def work_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
 
 def detect_person(small: np.ndarray, scale: float) -> models.Pose | None:
     """A person whose shoulders are clearly visible; landmarks in full-size pixels."""
-    found = models.pose(small)
+    return frontal_person(models.pose(small), scale)
+
+
+def frontal_person(found: models.Pose | None, scale: float) -> models.Pose | None:
+    """detect_person's check on the pose model's answer for the working copy."""
     if found is None:
         return None
     shoulders = found.visibility[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER]]
@@ -59,6 +63,170 @@ def detect_person(small: np.ndarray, scale: float) -> models.Pose | None:
     if width < 1 or not 0.8 < drop / width < 2.6:
         return None
     return models.Pose(found.points / scale, found.visibility, found.mask)
+
+
+# People in any pose ----------------------------------------------------------------------
+# The pose check above wants a frontal torso; people seen from the back, in profile, seated,
+# crouching, mid-leap or in a group fail it while the segmentation models still see them.
+# Windows handed to the selfie models are at most this elongated (the models stretch their
+# input to a fixed size, so a 2.5:1 street scene would lose most of its horizontal detail).
+TILE_ASPECT = 1.3
+STUDIO_TILE_ASPECT = 1.4
+TILE_STEP = 0.6  # neighbouring windows overlap by 40%
+CROP_SIDE = 512  # the people's bounding box is segmented again at this long side
+CROP_MARGIN = 0.1  # of the box's size on each side, plus a few pixels
+CROP_SKIP = 0.97  # ... unless the box covers this share of the photo anyway
+MAX_POSES = 2  # the pose model sees one person at a time; it is asked this many times
+# A pose model's person counts only where the segmentation agrees (a face in a poster or a
+# reflection can give landmarks): this share of its mask must be segmented person too.
+POSE_AGREEMENT = 0.5
+# A region of the segmentation is a person when it is at least this share of the photo and
+# the models are sure of it (mean probability inside), and the photo has people at all when
+# one of them is sure (> 0.9) over PEOPLE_SURE_SHARE of the photo or a pose agreed with it.
+PERSON_MIN_SHARE = 0.003
+PERSON_MIN_CONFIDENCE = 0.75
+PEOPLE_SURE_SHARE = 0.05
+# The pose model is asked again only while this share of the photo is segmented person that
+# no pose found yet.
+REST_SHARE = 0.01
+
+
+@dataclass(frozen=True)
+class People:
+    """Everyone the segmentation models see, at the working size."""
+
+    probability: np.ndarray  # float32 person probability, kept regions only
+    poses: int  # how many poses the pose model found that agree with the segmentation
+
+
+def _starts(length: int, side: int) -> list[int]:
+    if length <= side:
+        return [0]
+    count = int(np.ceil((length - side) / (side * TILE_STEP))) + 1
+    return [round(i * (length - side) / (count - 1)) for i in range(count)]
+
+
+def _segment_tiled(rgb: np.ndarray, aspect: float = TILE_ASPECT) -> np.ndarray:
+    """Person probability over near-square overlapping windows (at most `aspect` elongated),
+    blended with weights that fall off toward each window's edge (a person cut by a window's
+    edge is seen whole by its neighbour)."""
+    h, w = rgb.shape[:2]
+    if max(h, w) <= aspect * min(h, w):
+        return models.person_probability(np.ascontiguousarray(rgb))
+    side = min(h, w)
+    total = np.zeros((h, w), np.float32)
+    weight = np.zeros((h, w), np.float32)
+    ramp = np.minimum(np.arange(side) + 1, side - np.arange(side)).astype(np.float32) + 1
+    feather = np.minimum(ramp[:, None], ramp[None, :])
+    for y in _starts(h, side):
+        for x in _starts(w, side):
+            window = np.ascontiguousarray(rgb[y : y + side, x : x + side])
+            total[y : y + side, x : x + side] += models.person_probability(window) * feather
+            weight[y : y + side, x : x + side] += feather
+    return np.asarray(total / np.maximum(weight, 1e-6), np.float32)
+
+
+def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(top, bottom, left, right) of the mask's pixels, widened by CROP_MARGIN."""
+    ys, xs = np.nonzero(mask)
+    if len(ys) == 0:
+        return None
+    h, w = mask.shape
+    top, bottom, left, right = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    my = int(CROP_MARGIN * (bottom - top)) + 4
+    mx = int(CROP_MARGIN * (right - left)) + 4
+    return max(0, top - my), min(h, bottom + my), max(0, left - mx), min(w, right + mx)
+
+
+def _pose_masks(
+    small: np.ndarray, segmented: np.ndarray, first: models.Pose | None
+) -> tuple[np.ndarray, int]:
+    """The union of the pose model's person masks, one person at a time: each person found is
+    painted out before asking again. The pose model crops to the person it finds, so its mask
+    keeps thin limbs (an outstretched arm, a leg mid-leap) that the selfie models lose."""
+    union = np.zeros(small.shape[:2], np.float32)
+    image = small.copy()
+    found = 0
+    for attempt in range(MAX_POSES):
+        pose = first if attempt == 0 else models.pose(image)
+        if pose is None:
+            break
+        person = pose.mask > 0.5
+        area = int(person.sum())
+        if area < PERSON_MIN_SHARE * person.size:
+            break
+        if (person & segmented).sum() >= POSE_AGREEMENT * area:
+            union = np.maximum(union, pose.mask)
+            found += 1
+        hide = cv2.dilate((pose.mask > 0.3).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        image[hide] = 128
+        # Stop once the poses cover everyone segmented (each pose call costs ~30 ms).
+        if float((segmented & ~hide & (image != 128).any(axis=2)).mean()) < REST_SHARE:
+            break
+    return union, found
+
+
+def segment_people(
+    rgb: np.ndarray, small: np.ndarray, scale: float, pose: models.Pose | None
+) -> People | None:
+    """Everyone in the photo, whatever their pose, or None when the models see nobody.
+
+    Three passes: the whole photo at the working size finds where people are; their bounding
+    box is cut from the full-size photo and segmented again at CROP_SIDE (people small in a
+    wide frame get four times the detail); the pose model adds the thin limbs. `pose` is the
+    pose model's answer for `small` (find_subject has it already).
+    """
+    sh, sw = small.shape[:2]
+    first = _segment_tiled(small)
+    box = _box(first > 0.5)
+    if box is None:
+        return None
+    top, bottom, left, right = box
+    if (bottom - top) * (right - left) >= CROP_SKIP * sh * sw:
+        # The people fill the photo: a crop would be segmented at the same detail again.
+        return _people(small, first, pose)
+    crop = rgb[
+        round(top / scale) : round(bottom / scale), round(left / scale) : round(right / scale)
+    ]
+    crop_small, _ = _resized(crop, CROP_SIDE)
+    detail = cv2.resize(_segment_tiled(crop_small), (right - left, bottom - top),
+                        interpolation=cv2.INTER_LINEAR)
+    probability = np.zeros((sh, sw), np.float32)
+    probability[top:bottom, left:right] = detail
+    return _people(small, probability, pose)
+
+
+def _people(
+    small: np.ndarray, probability: np.ndarray, pose: models.Pose | None
+) -> People | None:
+    """The pose masks added to the segmentation, then only the regions sure to be people."""
+    poses, found = _pose_masks(small, probability > 0.5, pose)
+    probability = np.maximum(probability, poses)
+    # Keep the regions the models are sure are people; drop specks (a face in a crowd poster
+    # far behind, a shadow) that would show as stray blobs in the cut-out.
+    person = (probability > 0.5).astype(np.uint8)
+    count, labels, stats, _centres = cv2.connectedComponentsWithStats(person, connectivity=8)
+    areas = stats[:, cv2.CC_STAT_AREA]
+    confidence = np.bincount(labels.ravel(), probability.ravel(), count) / np.maximum(areas, 1)
+    keep = (areas >= PERSON_MIN_SHARE * person.size) & (confidence >= PERSON_MIN_CONFIDENCE)
+    keep[0] = False
+    if not keep.any():
+        return None
+    kept = keep[labels]
+    sure = float(((probability > 0.9) & kept).mean())
+    if found == 0 and sure < PEOPLE_SURE_SHARE:
+        return None
+    # Soft edges are kept around the kept regions (the matte's guided filter needs them).
+    near = cv2.dilate(kept.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    return People(np.where(near, probability, 0.0).astype(np.float32), found)
+
+
+def _resized(rgb: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    h, w = rgb.shape[:2]
+    scale = side / max(h, w)
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.resize(rgb, size, interpolation=interpolation), scale
 
 
 # count_people: faces are looked for at this size (the detectors work at 128-192 px anyway);
@@ -126,20 +294,75 @@ def _feet_visible(pose: models.Pose, height: int) -> bool:
     return bool(pose.visibility[feet].mean() > 0.5 and pose.points[feet, 1].max() < 0.985 * height)
 
 
+def _studio_group(small: np.ndarray, pose: models.Pose) -> np.ndarray:
+    """The pose model's person plus anyone else beside them (the pose model sees only the most
+    prominent person): regions of the selfie models' mask outside that person, as large as
+    count_people's other people."""
+    main = cv2.dilate(
+        (pose.mask > 0.5).astype(np.uint8), np.ones((15, 15), np.uint8)
+    ).astype(bool)
+    # Only the rough place of the others is needed here (the backdrop's colour draws their
+    # edges), so a 3:4 studio photo is one window, not two: half the cost.
+    probability = _segment_tiled(small, STUDIO_TILE_ASPECT)
+    outside = ((probability > 0.5) & ~main).astype(np.uint8)
+    count, labels, stats, _centres = cv2.connectedComponentsWithStats(outside)
+    keep = np.zeros(count, np.float32)
+    for i in range(1, count):
+        keep[i] = float(stats[i, cv2.CC_STAT_AREA] >= OTHER_PERSON_SHARE * outside.size)
+    if not keep.any():
+        return pose.mask
+    others = cv2.dilate(keep[labels], np.ones((7, 7), np.uint8))
+    return np.maximum(pose.mask, probability * others).astype(np.float32)
+
+
+LEFT_KNEE, RIGHT_KNEE = 25, 26  # pose landmarks
+SHADOW_GAP = 0.012  # of the photo's height: how far from the body a torso-high shadow starts
+
+
+def _shadow_zone(pose: models.Pose, shape: tuple[int, int]) -> np.ndarray:
+    """Where the backdrop may carry the person's cast shadow or the floor's darker patch
+    (uint8 0/1, full size): never inside the pose model's person (a darker grey there is more
+    likely a garment's shade or a print), never above the shoulders (the soft edge of hair is
+    darker than the backdrop too); from the knees down right up to the body (a floor shadow
+    touches the feet), between shoulders and knees only a little away from it (a white sleeve's
+    shaded edge looks like a shadow)."""
+    h, w = shape
+    body = cv2.resize((pose.mask > 0.5).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    zone = np.zeros((h, w), np.uint8)
+    p, seen = pose.points, pose.visibility
+    shoulders = int(np.clip(p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER], 1].max(), 0, h))
+    gap = max(3, round(SHADOW_GAP * h)) | 1
+    away = cv2.dilate(body, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap)))
+    zone[shoulders:] = 1 - away[shoulders:]
+    knees = p[[LEFT_KNEE, RIGHT_KNEE], 1][seen[[LEFT_KNEE, RIGHT_KNEE]] >= 0.5]
+    if len(knees):
+        top = int(np.clip(knees.min(), 0, h))
+        zone[top:] = 1 - body[top:]
+    return zone
+
+
 def person_coarse(
-    rgb: np.ndarray, small: np.ndarray, pose: models.Pose, back: matting.Backdrop
+    rgb: np.ndarray,
+    small: np.ndarray,
+    pose: models.Pose | None,
+    back: matting.Backdrop,
+    people: People | None,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Coarse person mask (full size), and on a plain backdrop its sure interior and the
     colour-distance matte (see `tighten`)."""
     h, w = rgb.shape[:2]
     sh, sw = small.shape[:2]
-    if not back.plain:
-        # A real scene behind the person: the models are all there is; two agree better.
-        model_small = np.maximum(pose.mask, models.selfie_mask(small))
+    if not back.plain or pose is None:
+        # A real scene behind the people: the models are all there is.
+        if people is not None:
+            model_small = people.probability
+        else:
+            assert pose is not None
+            model_small = np.maximum(pose.mask, models.person_probability(small))
         return cv2.resize(model_small, (w, h), interpolation=cv2.INTER_LINEAR), None, None
     # In a studio the backdrop's colour gives finer edges (hair) than any model at 256 px;
-    # trust it near the person, as the pose model's own mask places the person.
-    model_small = pose.mask
+    # trust it near the people, as the pose model's own mask places the person.
+    model_small = _studio_group(small, pose)
     near_small = cv2.dilate(
         (model_small > 0.3).astype(np.uint8),
         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sh // 30 | 1,) * 2),
@@ -152,7 +375,9 @@ def person_coarse(
         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sh // 60 | 1,) * 2),
     )
     core = cv2.resize(core_small, (w, h), interpolation=cv2.INTER_NEAREST)
-    distance = matting.colour_distance_matte(rgb, back, matting.PERSON_WEIGHTS)
+    distance = matting.colour_distance_matte(
+        rgb, back, matting.PERSON_WEIGHTS, _shadow_zone(pose, (h, w))
+    )
     coarse = np.maximum(core.astype(np.float32), distance * near).astype(np.float32)
     return coarse, core, distance
 
@@ -226,18 +451,35 @@ def garment_coarse(
     return coarse.astype(np.float32), solid, distance
 
 
+def _feet_in_frame(alpha: np.ndarray) -> bool:
+    """Without landmarks: the subject ends above the frame's bottom edge (a whole body, or at
+    least one that is not cut off at the bottom)."""
+    rows = np.nonzero((alpha > 0.5).any(axis=1))[0]
+    return bool(len(rows) and rows.max() < 0.985 * alpha.shape[0])
+
+
 def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
     """The photo's subject with a refined, decontaminated matte.
 
-    `want` forces "person" or "garment"; by default a clearly visible person wins.
+    `want` forces "person" or "garment"; by default a person wins. On a plain backdrop a
+    person must pass the pose check (a garment shot there can look person-like to the
+    segmentation models, and the backdrop's colour cuts out whatever is on it anyway); in a
+    real scene anyone the segmentation models see counts, in any pose, several at once. Only
+    a scene with no person in it, or a plain backdrop with nothing on it, is refused.
     """
     check_size(rgb)
     h, w = rgb.shape[:2]
     small, scale = work_copy(rgb)
     back = matting.backdrop(rgb)
-    pose = detect_person(small, scale) if want != "garment" else None
-    if pose is not None:
-        coarse, interior, distance = person_coarse(rgb, small, pose, back)
+    found = models.pose(small) if want != "garment" else None
+    pose = frontal_person(found, scale)
+    people = (
+        segment_people(rgb, small, scale, found)
+        if want != "garment" and not back.plain
+        else None
+    )
+    if pose is not None or people is not None:
+        coarse, interior, distance = person_coarse(rgb, small, pose, back, people)
         kind = "person"
     elif want == "person":
         raise NoSubjectFound("No person was found in the photo.")
@@ -252,11 +494,19 @@ def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
     alpha = matting.refine(rgb, coarse)
     if interior is not None and distance is not None:
         alpha = matting.tighten(alpha, interior, distance)
+    if back.plain:
+        alpha = matting.colour_line_alpha(rgb, alpha, back)
     share = float((alpha > 0.5).mean())
     if share < 0.02 or share > 0.97:
         raise NoSubjectFound(
             "No person or garment could be separated from the background in this photo."
         )
     clean = matting.decontaminate(rgb, alpha)
-    cut = Cutout(clean, alpha, kind, pose is not None and _feet_visible(pose, h))
+    if kind != "person":
+        feet = False
+    elif pose is not None:
+        feet = _feet_visible(pose, h)
+    else:
+        feet = _feet_in_frame(alpha)
+    cut = Cutout(clean, alpha, kind, feet)
     return Subject(cut, pose, back)

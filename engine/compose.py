@@ -1,4 +1,5 @@
-"""Putting a cut-out subject on a new background: placement, colour match, contact shadow."""
+"""Putting a cut-out subject on a new background: placement in the scene, colour and light
+match, light wrap, contact shadow."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-GROUND_LINE = 0.94  # full-body shots stand with their feet here (fraction of height)
-FULL_BODY_HEIGHT = 0.84  # and are at most this tall
+from core.engine import Placement
+from engine import scene as scenes
+from engine.scene import Scene
+
+GROUND_LINE = scenes.BACKDROP_GROUND  # on a backdrop, full-body shots stand with feet here
+FULL_BODY_HEIGHT = scenes.BACKDROP_HEIGHT  # and are at most this tall (fractions of height)
 GARMENT_MARGIN = 0.12  # garments keep this margin on every side of a scene
 WHITE_MARGIN = 0.06
 
@@ -47,23 +52,61 @@ def cover(background: np.ndarray, width: int, height: int) -> np.ndarray:
     )
 
 
-def placement(cut: Cutout, width: int, height: int, margin: float) -> np.ndarray:
-    """The 2x3 affine that puts the subject where a shop photo would have it."""
+def cropped_by_frame(cut: Cutout) -> bool:
     x0, y0, x1, y1 = bbox(cut.alpha)
     h, w = cut.alpha.shape
-    touches_frame = y1 >= h - 2 or y0 <= 1 or x0 <= 1 or x1 >= w - 2
-    if cut.kind == "person" and touches_frame:
+    return y1 >= h - 2 or y0 <= 1 or x0 <= 1 or x1 >= w - 2
+
+
+def stands_in_scene(cut: Cutout) -> bool:
+    """A full-length person, feet in view: placed on the scene's ground at the scene's scale."""
+    return cut.kind == "person" and cut.feet_visible and not cropped_by_frame(cut)
+
+
+def head_cropped_feet_in_view(cut: Cutout) -> bool:
+    """The usual catalog shot: head cut by the frame's top, feet in view, sides clear."""
+    x0, y0, x1, y1 = bbox(cut.alpha)
+    h, w = cut.alpha.shape
+    return (cut.kind == "person" and cut.feet_visible and y0 <= 1 and y1 < h - 2
+            and x0 > 1 and x1 < w - 2)
+
+
+def needs_scene(cut: Cutout) -> bool:
+    """Whether the placement depends on the scene's ground (else no analysis is needed)."""
+    return stands_in_scene(cut) or head_cropped_feet_in_view(cut)
+
+
+def placement(
+    cut: Cutout, width: int, height: int, margin: float, scene: Scene | None = None
+) -> np.ndarray:
+    """The 2x3 affine that puts the subject where a shop photo would have it.
+
+    With a `scene`, a full-length person stands on its ground at its scale (a street makes
+    them smaller than the frame); without one, or for anything else, the shop framing.
+    """
+    x0, y0, x1, y1 = bbox(cut.alpha)
+    h, w = cut.alpha.shape
+    if cut.kind == "person" and cropped_by_frame(cut):
         # Cropped by the photographer (half-body, or the head cut by the frame's top): moving
         # or shrinking it would show the cut edge floating in the scene, so the framing stays.
         scale = min(width / w, height / h)
-        return np.array(
-            [[scale, 0, (width - w * scale) / 2], [0, scale, (height - h * scale) / 2]], np.float32
-        )
+        ty = (height - h * scale) / 2
+        if (scene is not None and scene.water_top is not None and head_cropped_feet_in_view(cut)
+                and y1 * scale + ty > (scene.water_top - scenes.SHORE_MARGIN) * height):
+            # ... except that feet in view never stand on water: scaled about the frame's top
+            # (the cut stays on it) until they are on the shore, or below the frame when the
+            # water reaches the horizon.
+            scale *= scene.ground * height / (y1 * scale + ty)
+            ty = 0.0
+        return np.array([[scale, 0, (width - w * scale) / 2], [0, scale, ty]], np.float32)
     sw, sh = x1 - x0, y1 - y0
     if cut.kind == "person":
-        scale = min(FULL_BODY_HEIGHT * height / sh, (1 - 2 * margin) * width / sw)
+        ground, tall = GROUND_LINE, FULL_BODY_HEIGHT
+        if scene is not None and stands_in_scene(cut):
+            ground, tall = scene.ground, scene.person_height
+        scale = min(tall * height / sh, (1 - 2 * margin) * width / sw)
         tx = width / 2 - (x0 + sw / 2) * scale
-        ty = GROUND_LINE * height - y1 * scale
+        ty = ground * height - y1 * scale
     else:
         scale = min((1 - 2 * margin) * width / sw, (1 - 2 * margin) * height / sh, 1.6)
         tx = width / 2 - (x0 + sw / 2) * scale
@@ -89,32 +132,129 @@ def warp(cut: Cutout, matrix: np.ndarray, width: int, height: int) -> tuple[np.n
     return rgb, alpha
 
 
+# Harmonisation, in OpenCV's 8-bit Lab (L 0..255, a and b offset by 128).
+LIGHT_MATCH = 0.5  # share of the brightness difference to the scene taken over
+DARKEN_LIMIT = 75.0  # a night scene darkens the subject by at most this (L units of 255)
+BRIGHTEN_LIMIT = 15.0  # studio subjects are already well lit: brightening washes garments out
+CAST_SHIFT = 0.3  # share of the scene light's colour cast taken over by coloured pixels
+CAST_LIMIT = (4.0, 7.0)  # and at most this much in a* (green-magenta) and b* (blue-yellow)
+NEUTRAL_CHROMA = (6.0, 20.0)  # below the first no cast at all (whites stay white), full above
+
+
+def _lab_stats(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    pixels = lab.reshape(-1, 3).astype(np.float32)
+    return pixels.mean(axis=0), float(pixels[:, 0].std())
+
+
+def scene_light(background: np.ndarray, box: tuple[int, int, int, int]) -> tuple[np.ndarray, float]:
+    """Mean Lab and the spread of L of the light where the subject stands: the background
+    around the subject's box (three quarters) and the whole frame (a quarter)."""
+    h, w = background.shape[:2]
+    x0, y0, x1, y1 = box
+    pad_x, pad_y = (x1 - x0) // 3, (y1 - y0) // 4
+    local = background[
+        max(0, y0 - pad_y) : min(h, y1 + pad_y), max(0, x0 - pad_x) : min(w, x1 + pad_x)
+    ]
+    stats = []
+    for region in (local, background):
+        rh, rw = region.shape[:2]
+        step = max(1, max(rh, rw) // 64)
+        stats.append(_lab_stats(cv2.cvtColor(np.ascontiguousarray(region[::step, ::step]),
+                                             cv2.COLOR_RGB2Lab)))
+    mean = 0.75 * stats[0][0] + 0.25 * stats[1][0]
+    return mean, 0.75 * stats[0][1] + 0.25 * stats[1][1]
+
+
 def harmonise(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Nudge the subject's white balance and brightness toward the new background's light.
+    """Move the subject's brightness and contrast part of the way toward the scene's light where
+    it stands, and give its coloured pixels a bounded share of the light's colour cast.
 
-    Deliberately gentle: shoppers must still see the garment's true colour.
+    Neutral pixels (whites, greys, blacks) get no cast at all: a white top stays white on a
+    warm or a neon scene, since shoppers must see the garment's true colour; a night scene
+    still darkens it. Every change is a lookup table (one on L, one on the pair a*, b*), so
+    it costs two colour conversions of the subject's box.
     """
-    inside = (alpha > 0.5).astype(np.uint8)
-    if cv2.countNonZero(inside) < 100:
+    inside = alpha > 0.5
+    if np.count_nonzero(inside) < 100:
         return rgb
-    subject_mean = np.array(cv2.mean(rgb, mask=inside)[:3]) + 1.0
-    back_mean = np.array(cv2.mean(background)[:3]) + 1.0
-    cast = back_mean / back_mean.mean()  # the background light's colour cast
-    gain = 1.0 + 0.18 * (cast - 1.0)
-    brightness = float(np.clip((back_mean.mean() / subject_mean.mean()) ** 0.15, 0.9, 1.1))
-    # One lookup table per channel: exact, and far cheaper than float maths on every pixel.
+    box = bbox(alpha, 0.01)
+    x0, y0, x1, y1 = box
+    lab = cv2.cvtColor(rgb[y0:y1, x0:x1], cv2.COLOR_RGB2Lab)
+    sample = inside[y0:y1:3, x0:x1:3]
+    subject_mean, subject_spread = _lab_stats(lab[::3, ::3][sample])
+    light_mean, light_spread = scene_light(background, box)
+
+    shift = float(np.clip(LIGHT_MATCH * (light_mean[0] - subject_mean[0]),
+                          -DARKEN_LIMIT, BRIGHTEN_LIMIT))
+    gain = float(np.clip(((light_spread + 8.0) / (subject_spread + 8.0)) ** 0.3, 0.85, 1.1))
     levels = np.arange(256, dtype=np.float32)
-    tables = [np.clip(levels * g * brightness, 0, 255).astype(np.uint8) for g in gain]
-    return cv2.merge(
-        [cv2.LUT(channel, table) for channel, table in zip(cv2.split(rgb), tables, strict=True)]
-    )
+    l_table = np.clip((levels - subject_mean[0]) * gain + subject_mean[0] + shift + 0.5, 0, 255)
+
+    cast = np.clip(CAST_SHIFT * (light_mean[1:] - 128.0), [-CAST_LIMIT[0], -CAST_LIMIT[1]],
+                   list(CAST_LIMIT))
+    a_grid, b_grid = np.meshgrid(levels, levels, indexing="ij")  # index: a * 256 + b
+    chroma = np.hypot(a_grid - 128.0, b_grid - 128.0)
+    low, high = NEUTRAL_CHROMA
+    weight = np.clip((chroma - low) / (high - low), 0.0, 1.0)
+    a_table = np.clip(a_grid + weight * cast[0] + 0.5, 0, 255).astype(np.uint8).ravel()
+    b_table = np.clip(b_grid + weight * cast[1] + 0.5, 0, 255).astype(np.uint8).ravel()
+
+    pair = lab[..., 1].astype(np.intp) * 256 + lab[..., 2]
+    lab = np.dstack([cv2.LUT(lab[..., 0], l_table.astype(np.uint8)), a_table[pair], b_table[pair]])
+    out = rgb.copy()
+    out[y0:y1, x0:x1] = cv2.cvtColor(lab, cv2.COLOR_Lab2RGB)
+    return out
 
 
-def contact_shadow(alpha: np.ndarray, cut: Cutout) -> np.ndarray:
+WRAP_STRENGTH = 0.45  # at the very edge, this share of the colour is the scene's light
+WRAP_REACH = 0.006  # how far the wrap reaches into the subject (fraction of the height)
+
+
+def light_wrap(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Blend the blurred scene into the subject's outer band, as light bending round an edge
+    does, so the edge takes the scene's colour instead of the old backdrop's.
+
+    The light is the background's blur where the subject does not hide it (the part of the
+    scene behind the subject does not shine round it). Computed at a quarter of the size:
+    the light has no detail.
+    """
+    h, w = alpha.shape
+    if not (alpha > 0.5).any():
+        return rgb
+    q = 4
+    size = (max(1, w // q), max(1, h // q))
+    small_alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
+    small_back = cv2.resize(background, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    sigma = max(1.0, WRAP_REACH * h / q)
+    outside = 1.0 - small_alpha
+    spread = cv2.GaussianBlur(outside, (0, 0), sigma)
+    light = np.asarray(cv2.GaussianBlur(small_back * outside[..., None], (0, 0), sigma))
+    light = light / np.maximum(spread, 1e-3)[..., None]
+    weight = np.clip(spread * (2.0 * WRAP_STRENGTH), 0.0, WRAP_STRENGTH) * (small_alpha > 0.01)
+    x0, y0, x1, y1 = bbox(alpha, 0.01)
+    full_light = cv2.resize(np.clip(light, 0, 255).astype(np.uint8), (w, h),
+                            interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    full_weight = cv2.resize(weight.astype(np.float32), (w, h),
+                             interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    out = rgb.copy()
+    out[y0:y1, x0:x1] = cv2.blendLinear(full_light, np.ascontiguousarray(rgb[y0:y1, x0:x1]),
+                                        full_weight, 1.0 - full_weight)
+    return out
+
+
+SHADOW_CORE = 0.6  # darkening right under the feet
+SHADOW_SOFT = 0.3  # and of the wider, softer pool around them
+DARK_FLOOR = 70.0  # mean L (of 255) below which a floor gets a stronger shadow
+
+
+def contact_shadow(
+    alpha: np.ndarray, cut: Cutout, background: np.ndarray | None = None
+) -> np.ndarray:
     """How much to darken the background under the subject (0..1).
 
     Drawn and blurred at a quarter of the size: a shadow has no detail, and a wide blur at
-    full size would cost more than the whole matte.
+    full size would cost more than the whole matte. On a dark floor the same share of
+    darkening is hard to see, so it is stronger there.
     """
     h, w = alpha.shape
     if not (alpha > 0.5).any():
@@ -123,13 +263,27 @@ def contact_shadow(alpha: np.ndarray, cut: Cutout) -> np.ndarray:
     small = cv2.resize(alpha, (max(1, w // q), max(1, h // q)), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape
     x0, y0, x1, y1 = bbox(small)
-    if cut.kind == "person" and cut.feet_visible:
-        # An ellipse on the ground under the feet.
+    if cut.kind == "person" and cut.feet_visible and y1 < sh - 1:  # feet in view
+        # Under the feet: a tight, dark contact core in a wider soft pool.
+        boost = 1.0
+        if background is not None:
+            fy0, fy1 = min(h - 1, y1 * q), min(h, y1 * q + max(4, (y1 - y0) * q // 20))
+            floor = background[fy0:fy1, x0 * q : max(x0 * q + 1, x1 * q)]
+            if floor.size:
+                floor_lab = cv2.cvtColor(np.ascontiguousarray(floor[::2, ::2]), cv2.COLOR_RGB2Lab)
+                light = float(floor_lab[..., 0].mean())
+                boost = 1.3 if light < DARK_FLOOR else 1.0
         shadow = np.zeros((sh, sw), np.float32)
-        centre = ((x0 + x1) // 2, y1 - max(1, (y1 - y0) // 200))
-        axes = (max(2, int((x1 - x0) * 0.42)), max(1, int((y1 - y0) * 0.018)))
-        cv2.ellipse(shadow, centre, axes, 0, 0, 360, 1.0, -1)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, axes[1] * 1.2)) * 0.45
+        feet_y = y1 - max(1, (y1 - y0) // 200)
+        centre = ((x0 + x1) // 2, feet_y)
+        core = (max(2, int((x1 - x0) * 0.34)), max(1, int((y1 - y0) * 0.012)))
+        pool = (max(3, int((x1 - x0) * 0.55)), max(2, int((y1 - y0) * 0.03)))
+        cv2.ellipse(shadow, centre, pool, 0, 0, 360, SHADOW_SOFT * boost, -1)
+        soft = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(1.0, pool[1] * 1.2)))
+        tight = np.zeros((sh, sw), np.float32)
+        cv2.ellipse(tight, centre, core, 0, 0, 360, SHADOW_CORE * boost, -1)
+        tight = np.asarray(cv2.GaussianBlur(tight, (0, 0), max(1.0, core[1] * 1.0)))
+        shadow = np.minimum(np.maximum(soft, tight), 0.85).astype(np.float32)
     else:
         # A soft drop shadow just below and behind the subject.
         offset = max(1, int(0.012 * sh))
@@ -153,16 +307,45 @@ def over(
     return cv2.blendLinear(rgb, background, alpha, 1.0 - alpha)
 
 
-def on_photo(cut: Cutout, background: np.ndarray) -> np.ndarray:
+def adjusted(
+    matrix: np.ndarray, cut: Cutout, adjustment: Placement | None, width: int, height: int
+) -> np.ndarray:
+    """The automatic placement `matrix` followed by the user's adjustment: scaled by its
+    factor around the subject's ground point (the bottom centre of its box, where it was put),
+    then moved by its offsets (fractions of the frame)."""
+    if adjustment is None or adjustment.is_identity or not (cut.alpha > 0.5).any():
+        return matrix
+    x0, _y0, x1, y1 = bbox(cut.alpha)
+    ground = matrix @ np.array([(x0 + x1) / 2, y1, 1.0], np.float32)
+    s = adjustment.scale
+    out = matrix.astype(np.float32) * s
+    out[:, 2] += (1 - s) * ground + np.array([adjustment.x * width, adjustment.y * height])
+    return out.astype(np.float32)
+
+
+def on_photo(
+    cut: Cutout,
+    background: np.ndarray,
+    scene: Scene | None = None,
+    adjustment: Placement | None = None,
+) -> np.ndarray:
+    """The subject in the scene: placed on its ground at its scale (full-length people), lit
+    like it, edges wrapped in its light, with a contact shadow. `scene` defaults to the
+    analysis of the covered background (pass one to reuse or override it); `adjustment`
+    is the user's move and scale, applied after the automatic placement."""
     height, width = cut.alpha.shape
     canvas = cover(background, width, height)
-    matrix = placement(cut, width, height, GARMENT_MARGIN)
+    if scene is None and needs_scene(cut):
+        scene = scenes.analyse(canvas)
+    matrix = placement(cut, width, height, GARMENT_MARGIN, scene)
+    matrix = adjusted(matrix, cut, adjustment, width, height)
     rgb, alpha = warp(cut, matrix, width, height)
     rgb = harmonise(rgb, alpha, canvas)
-    return over(canvas, rgb, alpha, contact_shadow(alpha, cut))
+    rgb = light_wrap(rgb, alpha, canvas)
+    return over(canvas, rgb, alpha, contact_shadow(alpha, cut, canvas))
 
 
-def on_white(cut: Cutout) -> np.ndarray:
+def on_white(cut: Cutout, adjustment: Placement | None = None) -> np.ndarray:
     """Pure #FFFFFF, subject centred with a margin: what marketplaces ask for main images."""
     height, width = cut.alpha.shape
     x0, y0, x1, y1 = bbox(cut.alpha)
@@ -178,6 +361,7 @@ def on_white(cut: Cutout) -> np.ndarray:
         tx = width / 2 - (x0 + x1) / 2
         ty = 0.0
     matrix = np.array([[scale, 0, tx], [0, scale, ty]], np.float32)
+    matrix = adjusted(matrix, cut, adjustment, width, height)
     rgb, alpha = warp(cut, matrix, width, height)
     white = np.full((height, width, 3), 255, np.uint8)
     return over(white, rgb, alpha)

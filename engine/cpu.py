@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from core.engine import Background, NoSubjectFound, ProgressFn, no_progress
-from engine import matting, models
+from core.engine import Background, NoSubjectFound, Placement, ProgressFn, no_progress
+from engine import matting, models, quality
 from engine.analysis import check_size, find_subject
 from engine.background import apply_background
 from engine.compose import Cutout
@@ -34,13 +34,19 @@ class CpuEngine:
         models.warm_up()
 
     def replace_background(
-        self, photo: Image.Image, background: Background, progress: ProgressFn = no_progress
+        self,
+        photo: Image.Image,
+        background: Background,
+        progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
     ) -> Image.Image:
         rgb = to_array(photo)
         progress(0.05, "finding the subject")
         subject = find_subject(rgb)
+        # The self-check: a cut-out too unsure or still carrying backdrop is refunded, not sold.
+        quality.check_cutout(subject.cutout.rgb, subject.cutout.alpha, subject.backdrop)
         progress(0.7, "placing on the background")
-        result = apply_background(subject.cutout, background)
+        result = apply_background(subject.cutout, background, placement)
         progress(1.0, "done")
         return result
 
@@ -50,6 +56,7 @@ class CpuEngine:
         model: Image.Image,
         background: Background | None,
         progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
     ) -> Image.Image:
         from engine.swap_garment import dress_model
         from engine.swap_person import identity_swap
@@ -68,6 +75,14 @@ class CpuEngine:
             ) from None
         progress(0.25, "analysing the model")
         digital = digital_model(model_rgb)
+        if subject.cutout.kind == "person" and subject.pose is None:
+            # Cut out from the segmentation alone (seen from the back, in profile, seated, a
+            # group): fine for a new background, but the swap needs the body's landmarks.
+            raise NoSubjectFound(
+                "The person in the photo could not be analysed for a model swap (the body "
+                "must face the camera with both shoulders in view). Use a photo of one person "
+                "facing the camera, or of the garment alone on a plain background."
+            )
         if subject.cutout.kind == "person":
             person = analyse_person(rgb, subject)
             result = identity_swap(person, digital, progress)
@@ -82,7 +97,7 @@ class CpuEngine:
             image = Image.fromarray(result, "RGB")
         else:
             clean = matting.decontaminate(result, alpha)
-            image = apply_background(Cutout(clean, alpha, "person", feet), background)
+            image = apply_background(Cutout(clean, alpha, "person", feet), background, placement)
         progress(1.0, "done")
         return image
 

@@ -128,9 +128,16 @@ def backdrop(rgb: np.ndarray) -> Backdrop:
 
 
 def colour_distance_matte(
-    rgb: np.ndarray, back: Backdrop, weights: np.ndarray = DISTANCE_WEIGHTS
+    rgb: np.ndarray,
+    back: Backdrop,
+    weights: np.ndarray = DISTANCE_WEIGHTS,
+    shadow_zone: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Soft foreground probability from the distance to the backdrop surface."""
+    """Soft foreground probability from the distance to the backdrop surface.
+
+    Inside `shadow_zone` (uint8 0/1, full size) a pixel that is the backdrop darkened is not
+    foreground: see `shadow_distance`.
+    """
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
     # The surface is smooth: 8 bits are plenty, and 8-bit resizing and differencing are several
@@ -140,9 +147,39 @@ def colour_distance_matte(
     diff = cv2.absdiff(lab, surface).astype(np.float32)
     weighted = cv2.transform(cv2.multiply(diff, diff), weights[None, :])
     distance = cv2.sqrt(weighted)
+    if shadow_zone is not None:
+        rows = np.nonzero(shadow_zone.any(axis=1))[0]
+        if len(rows):
+            # Only the rows the zone covers (below the shoulders): the work is per pixel.
+            top, bottom = int(rows[0]), int(rows[-1]) + 1
+            shadow = shadow_distance(lab[top:bottom], surface[top:bottom])
+            band = distance[top:bottom]
+            np.copyto(band, np.minimum(band, shadow), where=shadow_zone[top:bottom] > 0)
     low = back.noise + 4.0
     high = low + 12.0
     return np.clip((distance - low) * (1.0 / (high - low)), 0.0, 1.0).astype(np.float32)
+
+
+# A cast shadow or a floor's darker patch under the feet is the backdrop at this share of its
+# lightness or more; darker than that it is taken for the subject (black shoes, trousers).
+SHADOW_MIN_RATIO = 0.45
+
+
+def shadow_distance(lab: np.ndarray, surface: np.ndarray) -> np.ndarray:
+    """Distance of Lab pixels (h, w, 3 uint8) to the backdrop surface (the same shape) as if in
+    its shadow: the backdrop's colour scaled by the pixel's darkening k (lightness and chroma
+    alike, as light falls off), compared in chroma only. Not darker, or darker than
+    SHADOW_MIN_RATIO: infinitely far."""
+    lightness = lab[..., 0].astype(np.float32)
+    k = lightness / np.maximum(surface[..., 0].astype(np.float32), 1.0)
+    da = lab[..., 1].astype(np.float32) - 128.0 - (surface[..., 1].astype(np.float32) - 128.0) * k
+    db = lab[..., 2].astype(np.float32) - 128.0 - (surface[..., 2].astype(np.float32) - 128.0) * k
+    distance = cv2.sqrt(
+        cv2.add(cv2.multiply(da, da), cv2.multiply(db, db)) * float(DISTANCE_WEIGHTS[1])
+    )
+    outside = (k < SHADOW_MIN_RATIO) | (k > 1.0)
+    distance[outside] = np.inf
+    return np.asarray(distance, np.float32)
 
 
 def clean_mask(mask: np.ndarray, min_share: float = 0.02) -> np.ndarray:
@@ -222,6 +259,50 @@ def tighten(alpha: np.ndarray, interior: np.ndarray, distance: np.ndarray) -> np
     return np.where(interior > 0, alpha, np.minimum(alpha, cap)).astype(np.float32)
 
 
+# The colour-line alpha is trusted only where subject and backdrop differ at least this much
+# (RGB distance); closer than that (white on white) the matte is left as it is.
+COLOUR_LINE_MIN = 40.0
+
+
+def backdrop_rgb(back: Backdrop, width: int, height: int) -> np.ndarray:
+    """The backdrop surface as RGB (float32) at the given size."""
+    surface8 = np.clip(back.surface + 0.5, 0, 255).astype(np.uint8)
+    rgb = cv2.cvtColor(surface8, cv2.COLOR_LAB2RGB)
+    return cv2.resize(rgb, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+def colour_line_alpha(rgb: np.ndarray, alpha: np.ndarray, back: Backdrop) -> np.ndarray:
+    """On a plain backdrop, the edge's alpha from where each pixel's colour lies between the
+    backdrop's colour B and the subject's own colour F nearby: a = (I-B).(F-B) / |F-B|^2.
+
+    The colour-distance matte saturates: against a saturated backdrop a pixel a quarter
+    subject is already "far" from the backdrop, so the matte's edge sits outside the true one
+    and the new background shows a rim of the old backdrop's colour. The projection measures
+    the mix itself. Where F and B are alike (white on white) the matte is kept.
+    """
+    # The band of partial alpha and a couple of pixels inward: the saturated matte says 1 there
+    # where the photo is still part backdrop.
+    partial = ((alpha > 0.02) & (alpha < 0.98)).astype(np.uint8)
+    band = cv2.dilate(partial, np.ones((5, 5), np.uint8)) > 0
+    ys, xs = np.nonzero(band & (alpha > 0.02))
+    if len(ys) == 0:
+        return alpha
+    h, w = rgb.shape[:2]
+    back_rgb = backdrop_rgb(back, w, h)[ys, xs]
+    own, share = estimate_foreground(rgb, alpha, ys, xs)
+    line = own - back_rgb
+    length2 = (line * line).sum(axis=1)
+    mix = ((rgb[ys, xs].astype(np.float32) - back_rgb) * line).sum(axis=1)
+    projected = np.clip(mix / np.maximum(length2, 1.0), 0.0, 1.0)
+    usable = (length2 >= COLOUR_LINE_MIN**2) & (share > 0.05)
+    out = alpha.copy()
+    # Only ever lowered: the saturated matte errs on the opaque side, and a projection that
+    # comes out higher is more likely a shaded or printed part of the subject that is not
+    # the colour of its neighbourhood (the inside of a neck opening, a logo).
+    out[ys, xs] = np.where(usable, np.minimum(projected, alpha[ys, xs]), alpha[ys, xs])
+    return out
+
+
 def estimate_background(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     """What the old background looked like behind the subject's edge (a smooth fill)."""
     h, w = rgb.shape[:2]
@@ -236,16 +317,50 @@ def estimate_background(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     return cv2.resize(blurred, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def estimate_foreground(rgb: np.ndarray, alpha: np.ndarray, ys: np.ndarray,
+                        xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The subject's own colour near each edge pixel (ys, xs): the mean of the sure subject
+    pixels around it (n, 3), and how much of that neighbourhood is sure subject (n,).
+
+    Worked out at half size: the colours of a sleeve or of hair vary slowly along the edge.
+    """
+    h, w = rgb.shape[:2]
+    size = (max(1, w // 2), max(1, h // 2))
+    small = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    sure = (cv2.resize(alpha, size, interpolation=cv2.INTER_AREA) > FOREGROUND_SURE)
+    weight = sure.astype(np.float32)
+    sigma = max(2.0, min(h, w) / 256)
+    blurred_w = cv2.GaussianBlur(weight, (0, 0), sigma)
+    blurred = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
+    sy = np.minimum(ys // 2, size[1] - 1)
+    sx = np.minimum(xs // 2, size[0] - 1)
+    share = blurred_w[sy, sx]
+    colour = blurred[sy, sx] / np.maximum(share, 1e-4)[:, None]
+    return colour, share
+
+
+# Edge pixels above this alpha count as sure subject when the subject's own colour is estimated.
+FOREGROUND_SURE = 0.95
+
+
 def decontaminate(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     """Remove the old background's colour from semi-transparent edge pixels.
 
-    The photo is I = a*F + (1-a)*B; with B estimated, F = B + (I - B)/a. Only edge pixels change.
+    The photo is I = a*F + (1-a)*B; with B estimated, F = B + (I - B)/a. That inversion is
+    only as good as the alpha: where the matte is a little too opaque (a soft edge, a blurred
+    sleeve) F keeps part of the backdrop's hue, a coloured fringe on a new background. So the
+    more transparent a pixel is, the more its colour is taken from the sure subject beside it
+    (hair strands take the hair's colour, a sleeve's edge the sleeve's).
     """
     ys, xs = np.nonzero((alpha > 0.02) & (alpha < 0.98))
     if len(ys) == 0:
         return rgb
     back = estimate_background(rgb, alpha)[ys, xs]
     a = np.maximum(alpha[ys, xs], 0.15)[:, None]
+    recovered = np.clip(back + (rgb[ys, xs].astype(np.float32) - back) / a, 0, 255)
+    own, share = estimate_foreground(rgb, alpha, ys, xs)
+    # Trust the neighbourhood's colour only where there is sure subject nearby.
+    trust = ((1.0 - alpha[ys, xs]) * np.clip(share * 4.0, 0.0, 1.0))[:, None]
     out = rgb.copy()
-    out[ys, xs] = np.clip(back + (rgb[ys, xs].astype(np.float32) - back) / a, 0, 255)
+    out[ys, xs] = np.clip(recovered * (1.0 - trust) + own * trust, 0, 255)
     return out

@@ -3,7 +3,8 @@
 mediapipe's solution objects are not thread-safe, so each model sits behind its own lock; the
 imaging worker runs at most a couple of engine calls at once, and each model call is short
 (10-50 ms), so this serialises little. Only models that ship inside the wheel are used:
-pose with model_complexity=1 (0 and 2 would try to download), selfie segmentation, face mesh.
+pose with model_complexity=1 (0 and 2 would try to download), both selfie segmentation models
+(general 256x256 and landscape 144x256), face mesh and both face detectors.
 """
 
 from __future__ import annotations
@@ -55,10 +56,13 @@ def _pose_model() -> Any:
     )
 
 
-def _selfie_model() -> Any:
+def _selfie_model(model_selection: int) -> Any:
     import mediapipe as mp
 
-    return mp.solutions.selfie_segmentation.SelfieSegmentation(model_selection=0)
+    # 0: the general model (square input), 1: the landscape one (wider input, a little
+    # coarser). Their errors differ (one misses a limb the other keeps, one takes in a patch
+    # of sky the other leaves out), so their mean is better than either.
+    return mp.solutions.selfie_segmentation.SelfieSegmentation(model_selection=model_selection)
 
 
 def _face_mesh_model() -> Any:
@@ -80,7 +84,8 @@ def _face_detector(model_selection: int) -> Any:
 
 
 _POSE = _Guarded(_pose_model)
-_SELFIE = _Guarded(_selfie_model)
+_SELFIE = _Guarded(lambda: _selfie_model(0))
+_SELFIE_WIDE = _Guarded(lambda: _selfie_model(1))
 _FACE = _Guarded(_face_mesh_model)
 _FACES_NEAR = _Guarded(lambda: _face_detector(0))
 _FACES_FAR = _Guarded(lambda: _face_detector(1))
@@ -122,6 +127,16 @@ def selfie_mask(rgb: np.ndarray) -> np.ndarray:
     return np.asarray(result.segmentation_mask, dtype=np.float32)
 
 
+def person_probability(rgb: np.ndarray) -> np.ndarray:
+    """Person probability per pixel from both selfie models, averaged (float32, the input's
+    size). Each model stretches its input to a fixed size, so callers keep `rgb` near square."""
+    general = selfie_mask(rgb)
+    with _SELFIE_WIDE.lock:
+        result = _SELFIE_WIDE.get().process(rgb)
+    wide = np.asarray(result.segmentation_mask, dtype=np.float32)
+    return np.asarray((general + wide) * 0.5, np.float32)
+
+
 def face_landmarks(rgb: np.ndarray) -> np.ndarray | None:
     """(468, 2) face mesh points in pixels, or None when no face is found."""
     with _FACE.lock:
@@ -156,5 +171,6 @@ def warm_up() -> None:
     """Load every model now (the worker does this at start, so no user waits for it)."""
     blank = np.full((256, 192, 3), 200, np.uint8)
     pose(blank)
-    selfie_mask(blank)
+    person_probability(blank)
     face_landmarks(blank)
+    faces(blank)

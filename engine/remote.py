@@ -27,6 +27,7 @@ from core.engine import (
     NoGarmentFound,
     NoPersonFound,
     NoSubjectFound,
+    Placement,
     ProgressFn,
     no_progress,
 )
@@ -140,12 +141,14 @@ class RemoteEngine:
         model: Image.Image,
         background: Background | None,
         progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
     ) -> Image.Image:
         request = {
             "operation": "body_swap",
             "photo": encode_png(photo),
             "model": encode_png(model),
             "background": self._background(background),
+            **self._placement(placement),
         }
         return self._run(request, progress)
 
@@ -154,16 +157,26 @@ class RemoteEngine:
         photo: Image.Image,
         background: Background,
         progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
     ) -> Image.Image:
         request = {
             "operation": "replace_background",
             "photo": encode_png(photo),
             "model": None,
             "background": self._background(background),
+            **self._placement(placement),
         }
         return self._run(request, progress)
 
     # The job's life ---------------------------------------------------------------------
+
+    @staticmethod
+    def _placement(placement: Placement | None) -> dict[str, Any]:
+        """The optional `placement` field: left out when there is none, so a service that
+        predates it sees the request it always did."""
+        if placement is None:
+            return {}
+        return {"placement": {"x": placement.x, "y": placement.y, "scale": placement.scale}}
 
     @staticmethod
     def _background(background: Background | None) -> dict[str, Any] | None:

@@ -25,9 +25,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from PIL import Image, ImageOps, UnidentifiedImageError
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from core.engine import (
+    PLACEMENT_OFFSET_LIMIT,
+    PLACEMENT_SCALE_RANGE,
     Background,
     EngineError,
     EngineUnavailable,
@@ -36,6 +38,7 @@ from core.engine import (
     NoGarmentFound,
     NoPersonFound,
     NoSubjectFound,
+    Placement,
 )
 
 log = logging.getLogger("engine.server")
@@ -79,11 +82,21 @@ class BackgroundIn(BaseModel):
     image: str | None = None
 
 
+class PlacementIn(BaseModel):
+    """The user's adjustment of the subject's place (core.engine.Placement): offsets as
+    fractions of the frame, a scale factor around the subject's ground point."""
+
+    x: float = Field(0.0, ge=-PLACEMENT_OFFSET_LIMIT, le=PLACEMENT_OFFSET_LIMIT)
+    y: float = Field(0.0, ge=-PLACEMENT_OFFSET_LIMIT, le=PLACEMENT_OFFSET_LIMIT)
+    scale: float = Field(1.0, ge=PLACEMENT_SCALE_RANGE[0], le=PLACEMENT_SCALE_RANGE[1])
+
+
 class JobIn(BaseModel):
     operation: Literal["body_swap", "replace_background"]
     photo: str
     model: str | None = None
     background: BackgroundIn | None = None
+    placement: PlacementIn | None = None
 
 
 @dataclass
@@ -181,7 +194,12 @@ class JobTable:
             self.jobs[job.id] = job
             if key is not None:
                 self.idempotency[key] = job.id
-            job.future = self.pool.submit(self._run, job, photo, model, background)
+            placement = (
+                Placement(request.placement.x, request.placement.y, request.placement.scale)
+                if request.placement is not None
+                else None
+            )
+            job.future = self.pool.submit(self._run, job, photo, model, background, placement)
         return job
 
     def _run(
@@ -190,6 +208,7 @@ class JobTable:
         photo: Image.Image,
         model: Image.Image | None,
         background: Background | None,
+        placement: Placement | None = None,
     ) -> None:
         with self.lock:
             if job.status != "queued":
@@ -206,10 +225,10 @@ class JobTable:
         try:
             if job.operation == "body_swap":
                 assert model is not None
-                image = self.engine.body_swap(photo, model, background, progress)
+                image = self.engine.body_swap(photo, model, background, progress, placement)
             else:
                 assert background is not None
-                image = self.engine.replace_background(photo, background, progress)
+                image = self.engine.replace_background(photo, background, progress, placement)
             data = encode_result(image)
         except _Cancelled:
             self._finish(job, "cancelled")

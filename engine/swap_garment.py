@@ -52,6 +52,11 @@ class GarmentShape:
     chest_y: float  # a row through the chest (below the armpits)
     chest_width: float
     sleeves: tuple[Sleeve, Sleeve] | None  # image-left, image-right
+    # Key points for the smooth fit (garment pixels, image-left first): where the side seams
+    # start under the arms, the hem's corners, and the neckline's centre (the top edge there).
+    armpits: np.ndarray  # (2, 2)
+    hem: np.ndarray  # (2, 2)
+    neck: np.ndarray  # (2,)
 
 
 def _centre_runs(mask: np.ndarray, cx: int) -> tuple[np.ndarray, np.ndarray]:
@@ -131,6 +136,8 @@ def garment_shape(alpha: np.ndarray) -> GarmentShape:
         shoulder_l = np.array([side_l, np.nonzero(mask[:, side_l])[0][0]], np.float32)
         shoulder_r = np.array([side_r, np.nonzero(mask[:, side_r])[0][0]], np.float32)
         torso = np.zeros_like(mask)
+        torso_l = np.full(mask.shape[0], -1.0, np.float32)
+        torso_r = np.full(mask.shape[0], -1.0, np.float32)
         # A flared body widens by well under half a pixel per row (at SCAN_WIDTH); faster
         # is a sleeve touching it.
         last_l, last_r = float(side_l), float(side_r)
@@ -139,6 +146,7 @@ def garment_shape(alpha: np.ndarray) -> GarmentShape:
                 last_l = max(float(left[y]), last_l - 0.5)
                 last_r = min(float(right[y]), last_r + 0.5)
             torso[y, int(round(last_l)) : int(round(last_r)) + 1] = True
+            torso_l[y], torso_r[y] = last_l, last_r
         outside = mask & ~torso
         columns = np.arange(SCAN_WIDTH)[None, :]
         made = []
@@ -167,6 +175,11 @@ def garment_shape(alpha: np.ndarray) -> GarmentShape:
         # mean the jumps were something else (a halter's neck tie, ruffles).
         if len(made) == 2 and abs(side_r - side_l) >= 0.5 * (chest_right - chest_left + 1):
             sleeves = (made[0], made[1])
+            pits = np.array([[side_l, left_pit], [side_r, right_pit]], np.float32)
+            hem_row = max(top, bottom - max(1, height // 40))
+            hem = np.array(
+                [[torso_l[hem_row], hem_row], [torso_r[hem_row], hem_row]], np.float32
+            )
     if sleeves is None:
         chest_row = top + int(0.35 * height)
         xs = np.nonzero(mask[chest_row])[0]
@@ -177,13 +190,110 @@ def garment_shape(alpha: np.ndarray) -> GarmentShape:
         xs = np.nonzero(band.any(axis=0))[0]
         shoulder_l = np.array([xs[0], top], np.float32)
         shoulder_r = np.array([xs[-1], top], np.float32)
+        pits = np.array([[chest_left, chest_row], [chest_right, chest_row]], np.float32)
+        hem_row = max(top, bottom - max(1, height // 40))
+        xs = np.nonzero(mask[hem_row])[0]
+        hem_l, hem_r = (left[hem_row], right[hem_row]) if left[hem_row] >= 0 else (xs[0], xs[-1])
+        hem = np.array([[hem_l, hem_row], [hem_r, hem_row]], np.float32)
+    column = np.nonzero(mask[:, cx])[0]
+    neck = np.array([cx, column[0] if len(column) else top], np.float32)
     return GarmentShape(
         shoulder_l / scale,
         shoulder_r / scale,
         chest_row / scale,
         (chest_right - chest_left + 1) / scale,
         sleeves,
+        pits / scale,
+        hem / scale,
+        neck / scale,
     )
+
+
+# The inside back of a garment at the neckline: a product photo looks into the neck opening and
+# shows the back's inner fabric (often in shadow, with the label) between the back neckline (the
+# cut-out's top edge) and the front neckline. On the model that part is behind the neck, so it
+# is made transparent. A crew neck's opening is read from the top edge between the shoulders:
+# two corners (its highest points, the collar's ends) and the back neckline dipping between
+# them. A real opening dips at least NECK_DIP_MIN of its width (a flat top edge is an
+# off-shoulder or a bandeau: nothing to look into), no more than NECK_DIP_MAX (a deeper dip is
+# the front neckline itself: a cami, a V), and spans NECK_WIDTH of the shoulder seam. The
+# front neckline is taken as a half-ellipse through the corners, NECK_FRONT of the garment's
+# chest width deep (the front drops about as far on a narrow opening as on a wide one: 0.11-0.18
+# on the fixtures' crew necks, 0.25-0.5 of the opening's width).
+NECK_DIP_MIN = 0.02
+NECK_DIP_MAX = 0.3
+NECK_WIDTH = (0.3, 0.9)
+NECK_FRONT = 0.16
+# Shoulders slope down from the collar: half an opening's width outward of each corner, the top
+# edge is at least this share of the opening lower (an off-shoulder's edge runs flat).
+NECK_SLOPE = 0.12
+NECK_STEP = 0.15  # a jump in the top edge beside a corner: a stand collar's side
+
+
+@dataclass(frozen=True)
+class NeckOpening:
+    left: np.ndarray  # (2,) the collar's image-left corner, garment pixels
+    right: np.ndarray  # (2,)
+    width: float  # garment pixels
+
+
+def neck_opening(alpha: np.ndarray, shape: GarmentShape) -> NeckOpening | None:
+    """A crew neck's opening read from the cut-out's top edge (see the constants), or None."""
+    h, w = alpha.shape
+    scale = SCAN_WIDTH / w
+    mask = _scan_mask(alpha)
+    has = mask.any(axis=0)
+    top = np.where(has, mask.argmax(axis=0), mask.shape[0]).astype(np.float64)
+    cx = int(round(shape.neck[0] * scale))
+    sl = int(round(shape.left_shoulder[0] * scale))
+    sr = int(round(shape.right_shoulder[0] * scale))
+    if not sl + 2 < cx < sr - 2:
+        return None
+    # The collar's corners: the highest points of the top edge either side of the centre (the
+    # inner end of a flat-topped collar, where the opening starts).
+    left_part, right_part = top[sl:cx], top[cx + 1 : sr + 1]
+    cl = sl + int(np.nonzero(left_part == left_part.min())[0][-1])
+    cr = cx + 1 + int(np.nonzero(right_part == right_part.min())[0][0])
+    width = float(cr - cl)
+    corner_y = (top[cl] + top[cr]) / 2
+    dip = (top[cx] - corner_y) / max(width, 1.0)
+    seam = float(sr - sl)
+    outer_l = top[max(0, int(cl - width / 2))]
+    outer_r = top[min(len(top) - 1, int(cr + width / 2))]
+    # A stand collar (mock neck, ruffle) rises from the shoulders in a step: it covers the neck.
+    reach = max(2, int(width / 4))
+    step = max(
+        float(np.abs(np.diff(top[max(0, cl - reach) : cl + 1])).max(initial=0.0)),
+        float(np.abs(np.diff(top[cr : cr + reach + 1])).max(initial=0.0)),
+    )
+    if not (
+        NECK_DIP_MIN <= dip <= NECK_DIP_MAX
+        and NECK_WIDTH[0] * seam <= width <= NECK_WIDTH[1] * seam
+        and min(outer_l, outer_r) - corner_y >= NECK_SLOPE * width
+        and step <= NECK_STEP * width
+    ):
+        return None
+    return NeckOpening(
+        np.array([cl, top[cl]], np.float32) / scale,
+        np.array([cr, top[cr]], np.float32) / scale,
+        width / scale,
+    )
+
+
+def inside_back(alpha: np.ndarray, shape: GarmentShape) -> np.ndarray | None:
+    """The inside back seen through the neck opening (uint8 0/1, garment's size), or None."""
+    opening = neck_opening(alpha, shape)
+    if opening is None:
+        return None
+    cut = np.zeros(alpha.shape, np.uint8)
+    middle = (opening.left + opening.right) / 2
+    centre = (int(round(middle[0])), int(round(middle[1])))
+    depth = float(
+        np.clip(NECK_FRONT * shape.chest_width, 0.25 * opening.width, 0.6 * opening.width)
+    )
+    axes = (max(1, int(round(opening.width / 2))), max(1, int(round(depth))))
+    cv2.ellipse(cut, centre, axes, 0, 0, 180, 1, -1)
+    return cut
 
 
 # Garment classes. Tops, dresses and outerwear are fitted from the shoulders; bottoms from the
@@ -346,6 +456,130 @@ def torso_transform(shape: GarmentShape, model: Person) -> np.ndarray:
     )
 
 
+# The smooth fit (thin-plate spline, OpenCV's): garment key points to body landmarks. Each
+# shoulder seam sits just outside and above its own joint (so a tilted or uneven pair of
+# shoulders is followed, not averaged), each armpit follows its own shoulder, and the hem
+# narrows toward the hips where a flat lay is wider than the body (the fabric falls, it does not
+# stand out as a box). The spline is regularised a little: bends stay gentle.
+SEAM_OUT = 0.5 * (SEAM_WIDTH * WRAP - 1.0)  # outward of each joint, in shoulder widths
+SEAM_UP = 0.12  # above the joints, in shoulder widths (as the affine fit)
+HIP_FRONT = 1.7  # a body's front width at the hips, in hip-joint distances
+HEM_EASE = 1.15  # a hem hangs this much wider than the body under it
+HEM_MIN = 0.8  # ... and is narrowed to no less than this share of its flat width
+TPS_SMOOTH = 0.02  # regularisation, in the spline's units (a shoulder width is 1)
+GRID_STEP = 8  # the warp's map is solved every GRID_STEP pixels and interpolated
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A smooth garment-to-model map: key points in both spaces, and the spline both ways."""
+
+    garment_points: np.ndarray  # (n, 2) garment pixels
+    model_points: np.ndarray  # (n, 2) model pixels
+    forward: cv2.ShapeTransformer  # garment pixels to model pixels
+    backward: cv2.ShapeTransformer  # model pixels to garment pixels
+    unit: float  # pixels per spline unit (the model's shoulder width)
+
+    def apply(self, points: np.ndarray, inverse: bool = False) -> np.ndarray:
+        """Map (n, 2) points garment to model (or model to garment with inverse)."""
+        spline = self.backward if inverse else self.forward
+        origin = self.model_points if inverse else self.garment_points
+        # Both splines work in shoulder-width units around the key points' centre.
+        centre = origin.mean(axis=0)
+        target = self.garment_points if inverse else self.model_points
+        target_centre = target.mean(axis=0)
+        scaled = ((points - centre) / self.unit).astype(np.float32).reshape(1, -1, 2)
+        _, mapped = spline.applyTransformation(scaled)
+        return np.asarray(mapped.reshape(-1, 2) * self.unit + target_centre, np.float64)
+
+
+def _spline(a: np.ndarray, b: np.ndarray, unit: float) -> cv2.ShapeTransformer:
+    spline = cv2.createThinPlateSplineShapeTransformer(TPS_SMOOTH)
+    pa = ((a - a.mean(axis=0)) / unit).astype(np.float32).reshape(1, -1, 2)
+    pb = ((b - b.mean(axis=0)) / unit).astype(np.float32).reshape(1, -1, 2)
+    matches = [cv2.DMatch(i, i, 0) for i in range(len(a))]
+    spline.estimateTransformation(pa, pb, matches)
+    return spline
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return np.asarray(points @ matrix[:2, :2].T + matrix[:2, 2], np.float64)
+
+
+# The base of the neck on the model: going down from the chin, the first row where the person's
+# matte is wider than this share of the shoulder joints' distance (the neck is ~0.3-0.35; below
+# its base the trapezius slopes out). A crew neck's collar corners sit there.
+NECK_BASE_WIDTH = 0.55
+
+
+def neck_base(model: Person) -> float | None:
+    """The row of the base of the neck (model pixels), or None without a face."""
+    if model.face is None:
+        return None
+    p = model.pose.points
+    h, w = model.rgb.shape[:2]
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    chin = float(model.face[152, 1])
+    shoulders = float(p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER], 1].mean())
+    cx = float(p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER], 0].mean())
+    x0, x1 = int(max(0, cx - width)), int(min(w, cx + width))
+    for y in range(int(max(0, chin)), int(min(h, shoulders))):
+        if float(np.count_nonzero(model.subject.cutout.alpha[y, x0:x1] > 0.5)) > (
+            NECK_BASE_WIDTH * width
+        ):
+            return float(y)
+    return None
+
+
+def torso_fit(shape: GarmentShape, model: Person, collar: NeckOpening | None = None) -> Fit:
+    """The smooth fit of the garment's body: its key points (shoulders, armpits, hem corners,
+    neckline centre) on the model's landmarks (shoulders, hips), starting from the affine fit."""
+    p = model.pose.points
+    affine = torso_transform(shape, model)
+    across, down, _ = _body_axes(model)
+    joint_l, joint_r = p[models.RIGHT_SHOULDER], p[models.LEFT_SHOULDER]
+    width = float(np.linalg.norm(joint_r - joint_l))
+    garment = np.array(
+        [shape.left_shoulder, shape.right_shoulder, *shape.armpits, *shape.hem, shape.neck],
+        np.float64,
+    )
+    placed = _apply(affine, garment)
+    target = placed.copy()
+    seam = float(np.linalg.norm(shape.right_shoulder - shape.left_shoulder))
+    if shape.sleeves is not None or seam >= 0.6 * shape.chest_width:
+        # Shoulder seams on the shoulders, each on its own joint.
+        target[0] = joint_l - across * SEAM_OUT * width - down * SEAM_UP * width
+        target[1] = joint_r + across * SEAM_OUT * width - down * SEAM_UP * width
+        # Armpits move with their shoulder.
+        target[2] += target[0] - placed[0]
+        target[3] += target[1] - placed[1]
+    # The hem toward the hips' width, about the body's axis.
+    hips = p[[models.RIGHT_HIP, models.LEFT_HIP]]
+    body_half = 0.5 * HIP_FRONT * float(np.linalg.norm(hips[1] - hips[0]))
+    hem_mid = (placed[4] + placed[5]) / 2
+    flat_half = 0.5 * float(np.linalg.norm(placed[5] - placed[4]))
+    half = float(np.clip(HEM_EASE * body_half, HEM_MIN * flat_half, flat_half))
+    target[4] = hem_mid - across * half
+    target[5] = hem_mid + across * half
+    base = neck_base(model) if collar is not None else None
+    if collar is not None and base is not None:
+        # A crew neck's collar corners at the sides of the neck's base (the shoulders slope up
+        # to it), where the affine fit left them across.
+        corners = _apply(affine, np.array([collar.left, collar.right], np.float64))
+        lifted = corners + down * (base - corners[:, 1:].mean()) / max(float(down[1]), 0.5)
+        garment = np.concatenate([garment, [collar.left, collar.right]])
+        target = np.concatenate([target, lifted])
+    # Points that fall together (a crop top's armpits on its hem) would pin one spot twice.
+    keep = [0]
+    for i in range(1, len(garment)):
+        if min(float(np.linalg.norm(garment[i] - garment[j])) for j in keep) > 2.0:
+            keep.append(i)
+    garment, target = garment[keep], target[keep]
+    unit = max(width, 8.0)
+    return Fit(garment, target, _spline(garment, target, unit), _spline(target, garment, unit),
+               unit)
+
+
 def sleeve_transform(sleeve: Sleeve, torso: np.ndarray, model: Person, left: bool) -> np.ndarray:
     """The torso's transform, then a turn about the shoulder so the sleeve follows the arm."""
     points = model.pose.points
@@ -497,6 +731,61 @@ def _warp_layer(
     return colour, matte
 
 
+def _warp_layer_fit(
+    rgb: np.ndarray, alpha: np.ndarray, fit: Fit, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_warp_layer` through a smooth fit: the backward map (model pixel to garment pixel) is
+    solved on a coarse grid over the layer's box and interpolated, then colour and matte are
+    remapped together, premultiplied."""
+    w, h = size
+    colour = np.zeros((h, w, 3), np.float32)
+    matte = np.zeros((h, w), np.float32)
+    x, y, bw, bh = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
+    if bw == 0 or bh == 0:
+        return colour, matte
+    sh, sw = alpha.shape
+    sx0, sy0 = max(0, x - 2), max(0, y - 2)
+    sx1, sy1 = min(sw, x + bw + 2), min(sh, y + bh + 2)
+    # The box the layer lands in: its source box's outline, mapped.
+    t = np.linspace(0.0, 1.0, 9)
+    outline = np.concatenate(
+        [
+            np.stack([sx0 + t * (sx1 - sx0), np.full_like(t, sy0)], axis=1),
+            np.stack([sx0 + t * (sx1 - sx0), np.full_like(t, sy1)], axis=1),
+            np.stack([np.full_like(t, sx0), sy0 + t * (sy1 - sy0)], axis=1),
+            np.stack([np.full_like(t, sx1), sy0 + t * (sy1 - sy0)], axis=1),
+        ]
+    )
+    placed = fit.apply(outline)
+    x0, y0 = (max(0, int(np.floor(v)) - 4) for v in placed.min(axis=0))
+    x1 = min(w, int(np.ceil(placed[:, 0].max())) + 4)
+    y1 = min(h, int(np.ceil(placed[:, 1].max())) + 4)
+    if x1 <= x0 or y1 <= y0:
+        return colour, matte
+    bw, bh = x1 - x0, y1 - y0
+    gw, gh = max(2, -(-bw // GRID_STEP) + 1), max(2, -(-bh // GRID_STEP) + 1)
+    # Grid nodes where cv2.resize's linear interpolation puts them (pixel centres scaled), so
+    # the interpolated map is exact at the nodes.
+    gx = x0 + (np.arange(gw) + 0.5) * bw / gw - 0.5
+    gy = y0 + (np.arange(gh) + 0.5) * bh / gh - 0.5
+    nodes = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
+    source = fit.apply(nodes, inverse=True).reshape(gh, gw, 2).astype(np.float32)
+    map_x = cv2.resize(source[..., 0] - sx0, (bw, bh), interpolation=cv2.INTER_LINEAR)
+    map_y = cv2.resize(source[..., 1] - sy0, (bw, bh), interpolation=cv2.INTER_LINEAR)
+    crop_alpha = np.ascontiguousarray(alpha[sy0:sy1, sx0:sx1])
+    premultiplied = rgb[sy0:sy1, sx0:sx1].astype(np.float32) * crop_alpha[..., None]
+
+    def remap(image: np.ndarray) -> np.ndarray:
+        return cv2.remap(
+            image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        )
+
+    warped, warped_alpha = remap(premultiplied), remap(crop_alpha)
+    colour[y0:y1, x0:x1] = np.clip(warped / np.maximum(warped_alpha, 1e-3)[..., None], 0, 255)
+    matte[y0:y1, x0:x1] = warped_alpha
+    return colour, matte
+
+
 def _body_axes(model: Person) -> tuple[np.ndarray, np.ndarray, float]:
     """Across (image left to right) and down unit vectors of the body, and the torso's length."""
     p = model.pose.points
@@ -580,17 +869,27 @@ def place_garment(garment: Subject, model: Person) -> Dressing:
         return Dressing(kind, layers, layers[0][1])
     shape = garment_shape(alpha)
     torso_m = torso_transform(shape, model)
+    collar = neck_opening(alpha, shape)
+    fit = torso_fit(shape, model, collar)
     body_alpha = alpha.copy()
+    back = inside_back(alpha, shape)
+    if back is not None:
+        # Feathered a little: the new neckline edge is as soft as the garment's own edges.
+        body_alpha *= 1.0 - cv2.GaussianBlur(back.astype(np.float32), (0, 0), 1.5)
     if shape.sleeves is not None:
         for sleeve in shape.sleeves:
             # Grown a little so the sleeve's soft outer edge goes with it; left behind, it
             # would draw a faint outline where the sleeve lay in the flat lay.
             grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
             body_alpha[grown] = 0.0
-    layers.append(_warp_layer(garment.cutout.rgb, body_alpha, torso_m, (w, h)))
+    layers.append(_warp_layer_fit(garment.cutout.rgb, body_alpha, fit, (w, h)))
     if shape.sleeves is not None:
         for sleeve, left in zip(shape.sleeves, (True, False), strict=True):
             matrix = sleeve_transform(sleeve, torso_m, model, left)
+            # The sleeve stays on its seam where the smooth fit moved the shoulder.
+            pivot = np.asarray(sleeve.pivot, np.float64)[None]
+            shift = fit.apply(pivot)[0] - _apply(torso_m, pivot)[0]
+            matrix = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]]) @ matrix
             grown = cv2.dilate(sleeve.mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
             sleeve_alpha = np.where(grown, alpha, 0.0).astype(np.float32)
             layers.append(_warp_layer(garment.cutout.rgb, sleeve_alpha, matrix, (w, h)))
@@ -638,6 +937,108 @@ def dressing_report(garment: Subject, model: Person, dressing: Dressing) -> Qual
     )
 
 
+# The model's own top (what the new garment replaces): not skin, inside the person, in the upper
+# body, and close in colour to the cloth on the chest (lightness counts little: folds shade it);
+# the parts connected to the chest. Jeans and skirts differ in colour and stay.
+OWN_TOP_DE = 22.0
+# Lightness weighs this much (squared) in that distance: a white top's side in shadow is grey,
+# 60-120 levels darker but of the same (lack of) colour.
+OWN_TOP_LIGHTNESS = 0.03
+OWN_TOP_SKIN = 0.3  # below this skin weight a pixel may be cloth
+
+
+def own_top(model: Person) -> np.ndarray:
+    """The model's own top (bool, model's size), found from the chest's cloth colour."""
+    h, w = model.rgb.shape[:2]
+    p = model.pose.points
+    across, down, torso = _body_axes(model)
+    shoulder_y = float(p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER], 1].min())
+    hip_y = float(p[[models.LEFT_HIP, models.RIGHT_HIP], 1].max())
+    y0, y1 = int(max(0, shoulder_y - 0.35 * torso)), int(min(h, hip_y + 0.15 * torso))
+    cloth = (model.subject.cutout.alpha > 0.5) & (model.skin < OWN_TOP_SKIN)
+    chest = expected_region(model, TOP) & cloth
+    if y1 - y0 < 8 or int(np.count_nonzero(chest)) < 200:
+        return np.zeros((h, w), bool)
+    lab = cv2.cvtColor(model.rgb[y0:y1], cv2.COLOR_RGB2LAB).astype(np.float32)
+    reference = np.median(lab[chest[y0:y1]], axis=0)
+    diff = lab - reference
+    distance = np.sqrt(
+        OWN_TOP_LIGHTNESS * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2
+    )
+    near = (distance < OWN_TOP_DE) & cloth[y0:y1]
+    near &= hair_mask(model)[y0:y1] < 0.5
+    count, labels = cv2.connectedComponents(near.astype(np.uint8))
+    seeds = np.unique(labels[chest[y0:y1] & near])
+    seeds = seeds[seeds > 0]
+    top = np.isin(labels, seeds).astype(np.uint8)
+    # Its edge (a strap's rim in the light, cloth mixed with backdrop): the cloth just beside it.
+    top = cv2.dilate(top, np.ones((5, 5), np.uint8)) & cloth[y0:y1].astype(np.uint8)
+    out = np.zeros((h, w), bool)
+    out[y0:y1] = top > 0
+    return out
+
+
+def bare_skin(model: Person, where: np.ndarray) -> np.ndarray:
+    """The model photo with skin where `where` (bool) is, float32 RGB.
+
+    The colour is spread in from the model's own skin around it (a normalised blur at a quarter
+    of the size, wide enough to reach across a chest: the neck's and arms' tones meet smoothly,
+    no flat patch), under the light the covered cloth had (its lightness over its local
+    average: folds and fall-off carry over, the cloth's own brightness does not). Worked out in
+    the box around `where` (grown by a shoulder width, where the skin it spreads from is)."""
+    out = model.rgb.astype(np.float32)
+    skin_all = (model.skin > 0.9) & ~where
+    if not where.any() or int(np.count_nonzero(skin_all)) < 200:
+        return out
+    h, w = where.shape
+    p = model.pose.points
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    x, y, bw, bh = cv2.boundingRect(where.astype(np.uint8))
+    grow = int(width)
+    x0, y0 = max(0, x - grow), max(0, y - grow)
+    x1, y1 = min(w, x + bw + grow), min(h, y + bh + grow)
+    box = (slice(y0, y1), slice(x0, x1))
+    rgb, inside, skin = out[box], where[box], skin_all[box]
+    if int(np.count_nonzero(skin)) < 200:
+        return out
+    ch, cw = inside.shape
+    sw, sh = max(8, cw // 4), max(8, ch // 4)
+    shrink = lambda image: cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)  # noqa: E731
+    known = shrink(skin.astype(np.float32))
+    sigma = max(2.0, 0.2 * width / 4)
+    weight = cv2.GaussianBlur(known, (0, 0), sigma)
+    spread = cv2.GaussianBlur(shrink(rgb * skin[..., None]), (0, 0), sigma) / np.maximum(
+        weight, 1e-4
+    )[..., None]
+    median = np.median(model.rgb[skin_all].astype(np.float32), axis=0)
+    # Far from any skin the blur says little: the median skin colour there.
+    trust = np.clip(weight / 0.05, 0.0, 1.0)[..., None]
+    spread = spread * trust + median[None, None, :] * (1.0 - trust)
+    grey = cv2.cvtColor(model.rgb[box], cv2.COLOR_RGB2GRAY).astype(np.float32)
+    cloth = shrink(inside.astype(np.float32))
+    small_grey = shrink(grey)
+    local = cv2.GaussianBlur(small_grey * cloth, (0, 0), 0.3 * width / 4) / (
+        cv2.GaussianBlur(cloth, (0, 0), 0.3 * width / 4) + 1e-3
+    )
+    grow_up = lambda image: cv2.resize(image, (cw, ch), interpolation=cv2.INTER_LINEAR)  # noqa: E731
+    # Full size only where the cloth is (its own box, a few pixels wider for the soft edge).
+    inner = (slice(max(0, y - y0 - 4), y - y0 + bh + 4), slice(max(0, x - x0 - 4), x - x0 + bw + 4))
+    light = np.clip(
+        cv2.GaussianBlur(grey[inner], (0, 0), 1.5) / np.maximum(grow_up(local)[inner], 1.0),
+        0.75,
+        1.1,
+    )
+    fill = grow_up(spread)[inner] * (light**0.8)[..., None]
+    edge = inside[inner]
+    soft = cv2.GaussianBlur(edge.astype(np.float32), (0, 0), 1.0)
+    # Grown by a pixel so the soft edge of the old cloth (a mix of cloth and skin) goes too.
+    soft = np.maximum(soft, cv2.dilate(edge.astype(np.uint8), np.ones((3, 3), np.uint8)))
+    target = rgb[inner]
+    rgb[inner] = target + (fill - target) * soft[..., None]
+    out[box] = rgb
+    return out
+
+
 def dress_model(
     garment: Subject, model: Person, progress: ProgressFn
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -661,7 +1062,12 @@ def dress_model(
     soft = lambda m: cv2.GaussianBlur(m, (0, 0), 1.5)  # noqa: E731 - a one-line helper
     arms, hands, hair = soft(arms), soft(hands), soft(hair)
     sleeveless = dressing.kind.kind == BOTTOM or len(dressing.layers) == 1
-    out = model.rgb.astype(np.float32)
+    if dressing.kind.kind == BOTTOM:
+        out = model.rgb.astype(np.float32)
+    else:
+        # The model's own top is taken off first: wherever the new garment does not reach
+        # (straps above a strapless top, a tank below a crop top), skin shows, not old cloth.
+        out = bare_skin(model, own_top(model) & (hands < 0.5) & (hair < 0.5))
     for i, (rgb, layer_alpha) in enumerate(dressing.layers):
         visible = layer_alpha * (1.0 - hands) * (1.0 - hair)
         if i == 0 and sleeveless:

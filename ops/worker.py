@@ -28,6 +28,7 @@ from activities.mail import MailActivities, RelayMail
 from activities.observe import ActivityObserver
 from activities.payments import PaymentActivities
 from activities.reconciliation import ReconciliationActivities
+from activities.rerender import RerenderActivities
 from activities.subscriptions import CardCharger, SubscriptionActivities
 from activities.sweeper import SweeperActivities, SweepStuck
 from core.db import make_engine, make_session_factory
@@ -45,6 +46,7 @@ from workflows.fulfilment import OrderFulfilmentWorkflow
 from workflows.generation import GenerationWorkflow
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
 from workflows.reconciliation import RECONCILIATION_WORKFLOW, ReconciliationWorkflow
+from workflows.rerender import RerenderWorkflow
 from workflows.subscription import SubscriptionWorkflow
 from workflows.sweeper import SWEEPER_WORKFLOW, SweeperWorkflow
 
@@ -89,6 +91,7 @@ def build_workers(
         payments = PaymentActivities(sessions)
         reconciliation = ReconciliationActivities(sessions)
         subscriptions = SubscriptionActivities(sessions, settings, card_charger(settings))
+        rerenders = RerenderActivities(sessions)
         workers.append(
             Worker(
                 client,
@@ -101,6 +104,7 @@ def build_workers(
                     OrderFulfilmentWorkflow,
                     SubscriptionWorkflow,
                     ReconciliationWorkflow,
+                    RerenderWorkflow,
                 ],
                 activities=[
                     steps.verify_uploads,
@@ -118,6 +122,8 @@ def build_workers(
                     subscriptions.grant_subscription_credits,
                     subscriptions.save_subscription,
                     reconciliation.reconcile,
+                    rerenders.plan_rerender,
+                    rerenders.fail_rerender,
                 ],
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
                 interceptors=[ActivityObserver(), ActivityMetrics()],

@@ -9,18 +9,20 @@ from __future__ import annotations
 import json
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from anyio import to_thread
+from fastapi import APIRouter, Path, Query
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import AppServices, CurrentPrincipal, ServicesDep
 from api.metrics import LONG_POLLS_WAITING
-from api.schemas import Envelope, TaskView
+from api.schemas import Envelope, ErrorBody, Placement, RerenderView, TaskView
 from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
 from api.views import task_view
 from core.auth.tokens import Principal
 from core.errors import InvalidInput, NotFound
 from core.models import Generation, Task
+from core.rerender import Rerenders, checked_placement
 
 router = APIRouter(prefix="/api/v1/task", tags=["tasks"])
 
@@ -95,3 +97,37 @@ async def poll_tasks(
                 await services.task_watcher.wait(ids, since, waitMs / 1000)
             views = await run_in_threadpool(_views, services, principal, ids)
     return Envelope(data=views)
+
+
+@router.post(
+    "/{taskId}/placement",
+    response_model=Envelope[RerenderView],
+    responses={
+        404: {"model": ErrorBody, "description": "No such image of yours"},
+        409: {"model": ErrorBody, "description": "Not adjustable (not finished, no "
+              "background) or the limit of free re-renders reached"},
+        422: {"model": ErrorBody, "description": "A value out of range"},
+        503: {"model": ErrorBody, "description": "The image service is not reachable"},
+    },
+)
+async def adjust_placement(
+    services: ServicesDep,
+    principal: CurrentPrincipal,
+    body: Placement,
+    taskId: Annotated[str, Path(min_length=1, max_length=64)],
+) -> Envelope[RerenderView]:
+    """Re-render a finished image with the subject moved and scaled over its background, free
+    of charge: a new task of the same generation (follow it with pollTasks; it shows in the
+    generation as another version, `sourceTaskId` naming the original). The placement is
+    relative to the engine's own, whichever version `taskId` names."""
+    placement = checked_placement(body.x, body.y, body.scale)
+    rerenders = Rerenders(services.sessions, services.settings, services.temporal)
+    done = await to_thread.run_sync(rerenders.request, principal, taskId, placement)
+    return Envelope(
+        data=RerenderView(
+            taskId=done.task_id,
+            serviceId=done.generation_id,
+            sourceTaskId=done.source_task_id,
+            remaining=done.remaining,
+        )
+    )

@@ -16,7 +16,7 @@ from core.engine import Background, ImageTooSmall, NoSubjectFound
 from engine.analysis import find_subject
 from engine.cpu import CpuEngine
 from engine.digital_model import face_points
-from tests.support.paths import REPO, fixture_images
+from tests.support.paths import FIXTURES, REPO, fixture_images
 
 ENGINE = CpuEngine()
 
@@ -40,6 +40,89 @@ def synthetic_garment() -> tuple[Image.Image, np.ndarray]:
     soft = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.2)[..., None]
     image = (garment * soft + backdrop * (1 - soft)).clip(0, 255).astype(np.uint8)
     return Image.fromarray(image), mask.astype(bool)
+
+
+def shirt_on_backdrop(
+    garment: tuple[int, int, int], backdrop: tuple[int, int, int], edge_blur: float,
+    seam: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The T-shirt shape in one flat colour with faint fabric texture on a plain backdrop: the
+    photo, the exact mask and the true alpha (the mask blurred by `edge_blur`). `seam` darkens
+    the outline by that many levels, as a product shot's seams and soft shadow do."""
+    height, width = 1024, 768
+    mask = np.zeros((height, width), np.uint8)
+    body = np.array([[250, 230], [518, 230], [600, 330], [540, 380], [520, 330], [520, 820],
+                     [248, 820], [248, 330], [228, 380], [168, 330]], np.int32)
+    cv2.fillPoly(mask, [body], (1,))
+    rng = np.random.default_rng(3)
+    folds = cv2.GaussianBlur(rng.normal(0, 1, (height, width)).astype(np.float32), (0, 0), 25)
+    folds = (folds * (6 / (np.abs(folds).max() + 1e-6))).astype(np.float32)
+    cloth = (np.array(garment, np.float32) + folds[..., None]
+             + rng.normal(0, 1.2, (height, width, 1)).astype(np.float32))
+    outline = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8))
+    cloth -= seam * cv2.GaussianBlur(outline.astype(np.float32), (0, 0), 1.5)[..., None]
+    fall = np.linspace(0, 6, height, dtype=np.float32)[:, None, None]
+    back = np.array(backdrop, np.float32) - fall + rng.normal(0, 1.0, (height, width, 3))
+    alpha = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), edge_blur)
+    image = (cloth * alpha[..., None] + back * (1 - alpha[..., None])).clip(0, 255)
+    return image.astype(np.uint8), mask.astype(bool), alpha
+
+
+def test_white_garment_on_a_white_backdrop_stays_opaque() -> None:
+    """A white shirt on a white sweep differs from it by ~12 levels: inside the garment (away
+    from its soft outline) the matte stays solid, not semi-transparent."""
+    image, mask, _ = shirt_on_backdrop((238, 238, 238), (250, 250, 250), 1.0, seam=20)
+    subject = find_subject(image)
+    assert subject.cutout.kind == "garment"
+    inside = cv2.erode(mask.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    alpha = subject.cutout.alpha
+    assert float((alpha[inside] >= 0.95).mean()) >= 0.999
+    assert iou(alpha > 0.5, mask) >= 0.97
+
+
+def test_edges_carry_no_backdrop_hue() -> None:
+    """An orange shirt on a saturated blue backdrop with a soft (blurred) outline: the edge's
+    alpha follows the true mix and the cut-out's edge colour is the shirt's, not blue (the
+    colour-distance matte alone saturates: its edge sat outside the true one, and edge pixels
+    kept a blue cast, a fringe on any new background)."""
+    image, mask, truth = shirt_on_backdrop((200, 150, 60), (40, 90, 210), 2.0)
+    out = ENGINE.replace_background(Image.fromarray(image), Background.builtin("transparent"))
+    cut = np.asarray(out).astype(np.float32)
+    alpha = cut[..., 3] / 255.0
+    edge = (alpha > 0.1) & (alpha < 0.9)
+    assert edge.sum() > 2000, "the test needs a soft edge"
+    assert float(np.abs(alpha - truth)[edge].mean()) < 0.1
+
+    def blueness(pixels: np.ndarray) -> float:
+        return float((pixels[:, 2] - (pixels[:, 0] + pixels[:, 1]) / 2).mean())
+
+    inside = cv2.erode(mask.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    # The shirt itself is -115 (orange); the backdrop +145. Before: the edge was +86.
+    assert blueness(cut[..., :3][edge]) < blueness(cut[..., :3][inside]) + 50
+
+
+def _kept_beside_the_body(name: str) -> int:
+    """Pixels of the matte (alpha > 0.5) below the shoulders and outside the pose model's
+    person (grown by 4 px): on a studio photo, backdrop the matte took for the person."""
+    rgb = np.asarray(Image.open(FIXTURES / "people" / name).convert("RGB"))
+    subject = find_subject(rgb)
+    assert subject.pose is not None
+    h, w = rgb.shape[:2]
+    body = cv2.resize(subject.pose.mask, (w, h)) > 0.5
+    body = cv2.dilate(body.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    zone = np.zeros((h, w), bool)
+    zone[int(subject.pose.points[[11, 12], 1].max()):] = True
+    return int((subject.cutout.alpha[zone & ~body] > 0.5).sum())
+
+
+def test_cast_shadows_and_floor_are_not_kept() -> None:
+    """049713_0: a grey sweep with the person's shadow beside arm and legs; 049447_0: a floor
+    shadow under the shoes. Before, 12160 and 1417 such pixels were kept."""
+    for name, most in (("049713_0.jpg", 2500), ("049447_0.jpg", 300)):
+        if not (FIXTURES / "people" / name).exists():
+            pytest.skip(f"fixture photo {name} not found")
+        kept = _kept_beside_the_body(name)
+        assert kept <= most, f"{name}: {kept} backdrop pixels kept beside the body"
 
 
 def test_alpha_matches_known_mask_on_plain_background() -> None:

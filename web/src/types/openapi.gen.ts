@@ -782,6 +782,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/task/{taskId}/placement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust Placement
+         * @description Re-render a finished image with the subject moved and scaled over its background, free
+         *     of charge: a new task of the same generation (follow it with pollTasks; it shows in the
+         *     generation as another version, `sourceTaskId` naming the original). The placement is
+         *     relative to the engine's own, whichever version `taskId` names.
+         */
+        post: operations["adjust_placement_api_v1_task__taskId__placement_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/creditUsage": {
         parameters: {
             query?: never;
@@ -1777,6 +1800,10 @@ export interface components {
         Envelope_Pricing_: {
             data: components["schemas"]["Pricing"];
         };
+        /** Envelope[RerenderView] */
+        Envelope_RerenderView_: {
+            data: components["schemas"]["RerenderView"];
+        };
         /** Envelope[SampleList] */
         Envelope_SampleList_: {
             data: components["schemas"]["SampleList"];
@@ -2113,6 +2140,29 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
         };
         /**
+         * Placement
+         * @description The user's adjustment of where the subject stands, over the engine's own placement:
+         *     `x`, `y` move it by fractions of the image's width and height (right and down are
+         *     positive), `scale` resizes it around its ground point (the bottom centre).
+         */
+        Placement: {
+            /**
+             * Scale
+             * @default 1
+             */
+            scale: number;
+            /**
+             * X
+             * @default 0
+             */
+            x: number;
+            /**
+             * Y
+             * @default 0
+             */
+            y: number;
+        };
+        /**
          * PlanKind
          * @description A one-time credit pack, or a monthly subscription plan.
          * @enum {string}
@@ -2178,6 +2228,21 @@ export interface components {
          * @enum {string}
          */
         Rating: "up" | "down";
+        /**
+         * RerenderView
+         * @description A re-render just asked for: a new task of the same generation, followed like the
+         *     others (GET /api/v1/task/pollTasks).
+         */
+        RerenderView: {
+            /** Remaining */
+            remaining: number;
+            /** Serviceid */
+            serviceId: string;
+            /** Sourcetaskid */
+            sourceTaskId: string;
+            /** Taskid */
+            taskId: string;
+        };
         /** ResetBody */
         ResetBody: {
             /** Email */
@@ -2386,6 +2451,7 @@ export interface components {
             inputThumbnailUrl: string;
             /** Outputs */
             outputs: components["schemas"]["Output"][];
+            placement?: components["schemas"]["Placement"] | null;
             /** Progress */
             progress: number;
             rating?: components["schemas"]["Rating"] | null;
@@ -2394,6 +2460,8 @@ export interface components {
              * @default false
              */
             shared: boolean;
+            /** Sourcetaskid */
+            sourceTaskId?: string | null;
             /** Stage */
             stage: string;
             status: components["schemas"]["GenerationStatus"];
@@ -4550,6 +4618,80 @@ export interface operations {
             };
             /** @description Invalid request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adjust_placement_api_v1_task__taskId__placement_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Placement"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RerenderView_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such image of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not adjustable (not finished, no background) or the limit of free re-renders reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A value out of range */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The image service is not reachable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

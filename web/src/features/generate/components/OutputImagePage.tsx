@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { DownloadButton } from '@/components/DownloadButton'
 import { ZipDownloadButton } from '@/components/ZipDownloadButton'
@@ -12,9 +12,11 @@ import { pluralize } from '@/lib/format'
 import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
 import { resetFlowAndUploads, stepsFlowAtom, updateJobAtom } from '@/stores/stepsFlow'
-import type { ServiceJob, Task } from '@/types/api'
+import type { ServiceJob, Task, TaskOutput } from '@/types/api'
 import { useService } from '../api/getService'
 import { downloadImages, isTerminal, mergeTasks } from '../jobs'
+import { canAdjust, groupVersions } from '../placement'
+import { PlacementEditor } from './PlacementEditor'
 import '../output.css'
 
 const SERVICE_TEXT: Record<ServiceJob['service'], string> = {
@@ -46,11 +48,33 @@ function Header({ onCreateAnother }: { onCreateAnother: () => void }) {
   )
 }
 
+/** What the placement editor is open on: an image (original or version) and its original. */
+interface Adjusting {
+  task: Task
+  original: TaskOutput
+  label: string
+}
+
+function AdjustButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="btn btn--secondary btn--small output__adjust" onClick={onClick} aria-label={`Adjust the placement of ${label}`} data-testid="adjust-placement">
+      Adjust placement
+    </button>
+  )
+}
+
 function Results({ service }: { service: ServiceJob }) {
   const { isAuthenticated } = useAuth()
+  const [adjusting, setAdjusting] = useState<Adjusting | null>(null)
   const done = service.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
   const failed = service.tasks.filter((t) => t.status === 'failed')
   const running = !service.tasks.every(isTerminal)
+  // Re-renders with an adjusted placement show as versions of their original image.
+  const groups = groupVersions(service.tasks)
+  const originals = groups.map((g) => g.original)
+  const originalsDone = originals.filter((t) => t.status === 'completed' && t.outputs.length > 0)
+  const originalsFailed = originals.filter((t) => t.status === 'failed')
+  const adjustable = canAdjust(service.backgroundId)
 
   return (
     <section className="section" aria-labelledby="generation-heading" data-testid="output-results" data-service-id={service.serviceId}>
@@ -59,8 +83,8 @@ function Results({ service }: { service: ServiceJob }) {
           {SERVICE_TEXT[service.service]}
         </h2>
         <p className="muted" aria-live="polite" data-testid="output-summary">
-          {formatWhen(service.createdAt)} · {done.length} of {pluralize(service.tasks.length, 'image')} ready
-          {failed.length ? `, ${failed.length} failed` : ''}
+          {formatWhen(service.createdAt)} · {originalsDone.length} of {pluralize(originals.length, 'image')} ready
+          {originalsFailed.length ? `, ${originalsFailed.length} failed` : ''}
         </p>
       </div>
 
@@ -89,9 +113,9 @@ function Results({ service }: { service: ServiceJob }) {
 
       {done.length > 0 && (
         <ul className="output-grid">
-          {done.flatMap((task, i) => {
-            const output = task.outputs[0]!
-            const number = i + 1
+          {groups.flatMap(({ original: task, number, versions }) => {
+            const output = task.outputs[0]
+            if (task.status !== 'completed' || !output) return []
             const items = [
               <li key={task.taskId} className="output" data-testid="output-item" data-task-id={task.taskId}>
                 <a href={output.url} target="_blank" rel="noreferrer" className="output__media" aria-label={`Open generated image ${number} full size`}>
@@ -103,6 +127,7 @@ function Results({ service }: { service: ServiceJob }) {
                   fileBaseName={`metamodel-${task.taskId}`}
                   label={`Download generated image ${number}`}
                 />
+                {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ task, original: output, label: `image ${number}` })} />}
               </li>,
             ]
             if (task.edited) {
@@ -125,16 +150,59 @@ function Results({ service }: { service: ServiceJob }) {
                 </li>,
               )
             }
+            versions.forEach((version, v) => {
+              const label = `image ${number}, version ${v + 2}`
+              const result = version.outputs[0]
+              if (version.status === 'failed') return
+              items.push(
+                <li key={version.taskId} className="output" data-testid="version-item" data-task-id={version.taskId} data-status={version.status}>
+                  {version.status === 'completed' && result ? (
+                    <>
+                      <a href={result.url} target="_blank" rel="noreferrer" className="output__media" aria-label={`Open ${label} full size`}>
+                        <img src={result.thumbnailUrl || result.url} alt={`Generated ${label}`} data-testid="version-image" />
+                        <span className="status-pill status-pill--completed output__badge">Version {v + 2}</span>
+                      </a>
+                      <DownloadButton
+                        url={result.url}
+                        storageKey={result.key}
+                        fileBaseName={`metamodel-${version.taskId}`}
+                        label={`Download ${label}`}
+                      />
+                      {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ task: version, original: output, label })} />}
+                    </>
+                  ) : (
+                    <div className="task__info">
+                      <p className="task__title">
+                        Version {v + 2} of image {number}
+                        <span className={`status-pill status-pill--${version.status}`}>Re-rendering</span>
+                      </p>
+                      <ProgressBar value={version.progress || 0} label={`Progress of ${label}`} />
+                    </div>
+                  )}
+                </li>,
+              )
+            })
             return items
           })}
         </ul>
+      )}
+
+      {adjusting && service.backgroundId && (
+        <PlacementEditor
+          serviceId={service.serviceId}
+          backgroundId={service.backgroundId}
+          task={adjusting.task}
+          original={adjusting.original}
+          imageLabel={adjusting.label}
+          onClose={() => setAdjusting(null)}
+        />
       )}
 
       {failed.length > 0 && (
         <ul className="failure-list">
           {failed.map((t) => (
             <li key={t.taskId}>
-              <Alert tone="error" title="An image could not be generated" testId="output-failure">
+              <Alert tone="error" title={t.sourceTaskId ? 'A re-render could not be made' : 'An image could not be generated'} testId="output-failure">
                 {t.error || service.error || 'Unknown error.'}
               </Alert>
             </li>

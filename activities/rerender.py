@@ -1,0 +1,88 @@
+"""Orchestration activities of a re-render (workflows/rerender.py): plan it, fail it.
+
+No credits move here: a re-render is free (core/rerender.py). Both run as local activities in
+the workflow's worker, are synchronous (the worker's thread pool) and idempotent.
+"""
+
+from __future__ import annotations
+
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from core import jobs
+from core.catalog import background_kind, find_background, find_model
+from core.contracts import (
+    FAIL_RERENDER,
+    PLAN_RERENDER,
+    FailRerenderInput,
+    ImagingInput,
+    PlacementSpec,
+    RerenderRef,
+)
+from core.db import SessionFactory
+from core.enums import Service, TaskStatus
+from core.models import Generation, Task
+
+
+def rejected(message: str) -> ApplicationError:
+    return ApplicationError(message, type="InputRejected", non_retryable=True)
+
+
+class RerenderActivities:
+    def __init__(self, sessions: SessionFactory) -> None:
+        self.sessions = sessions
+
+    @activity.defn(name=PLAN_RERENDER)
+    def plan_rerender(self, ref: RerenderRef) -> ImagingInput:
+        """The imaging input of the re-render: the original's input (the version checked at
+        submit), the generation's model and background as they are now, the placement."""
+        with self.sessions() as session:
+            task = session.get(Task, ref.task_id)
+            if task is None or task.source_task_id is None:
+                raise rejected("This re-render no longer exists.")
+            generation = session.get(Generation, task.generation_id)
+            if generation is None or generation.deleted_at is not None:
+                raise rejected("This image was deleted.")
+            model_key = None
+            if generation.model_id:
+                model = find_model(session, generation.model_id)
+                if model is None:
+                    raise rejected("The chosen model is not available any more.")
+                model_key = model.key
+            background = (
+                find_background(session, generation.background_id)
+                if generation.background_id
+                else None
+            )
+            if background is None:
+                raise rejected("The chosen background is not available any more.")
+            kind = background_kind(background)
+            return ImagingInput(
+                generation_id=generation.id,
+                task_id=task.id,
+                service=Service(generation.service),
+                input_key=task.input_key,
+                model_key=model_key,
+                background_kind=kind,
+                background_key=background.key if kind == "image" else None,
+                input_size=task.input_size,
+                input_etag=task.input_etag,
+                placement=PlacementSpec(
+                    x=task.placement_x or 0.0,
+                    y=task.placement_y or 0.0,
+                    scale=task.placement_scale or 1.0,
+                ),
+            )
+
+    @activity.defn(name=FAIL_RERENDER)
+    def fail_rerender(self, inp: FailRerenderInput) -> bool:
+        """Mark the re-render failed with the reason; nothing to refund (nothing was charged).
+        A task whose output was stored keeps it."""
+        with self.sessions.begin() as session:
+            task = session.get(Task, inp.task_id)
+            if task is None or task.status in jobs.TERMINAL:
+                return False
+            task.status = TaskStatus.FAILED
+            task.stage = "failed"
+            task.error = inp.reason
+            return True

@@ -1,0 +1,137 @@
+"""Scene analysis of background photos: horizon, ground, water, a standing adult's height.
+
+Synthetic scenes have a known horizon and water line; the fixture backgrounds (studio sets,
+smoke, a stage, rooms) must keep the shop framing.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from engine import scene
+from engine.compose import cover
+from tests.support.paths import fixture_images
+
+H, W = 1024, 768
+
+
+def street(horizon: float = 0.45, seed: int = 1) -> np.ndarray:
+    """A wide street in one-point perspective: sky, facades whose storey lines and kerbs
+    converge on the horizon, lane marks, sensor noise."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((H, W, 3), np.float32)
+    hy, vx = int(horizon * H), W // 2
+    img[:hy] = np.linspace(200, 235, hy)[:, None, None] * np.array([0.8, 0.9, 1.0])
+    img[hy:] = (95, 95, 100)
+    for side in (-1, 1):
+        edge_x = 0 if side < 0 else W
+        facade = np.array([[edge_x, int(0.05 * H)], [vx + side * 60, hy - 70],
+                           [vx + side * 60, hy], [edge_x, int(0.8 * H)]], np.int32)
+        cv2.fillPoly(img, [facade], (150 + 20 * side, 120, 100))
+        for t in np.linspace(0.05, 0.95, 9):  # storey lines
+            y_out = int(0.05 * H + t * 0.75 * H)
+            cv2.line(img, (edge_x, y_out), (vx + side * 60, int(hy - 70 + t * 70)), (60, 50, 45), 3)
+        cv2.line(img, (vx + side * 60, hy), (vx + side * W, H + 200), (220, 220, 210), 6)  # kerb
+    for t in np.linspace(0.1, 1.0, 8):  # lane marks, longer and wider as they come near
+        y0, y1 = int(hy + (H - hy) * t**2), int(hy + (H - hy) * min(1.0, t + 0.05) ** 2)
+        cv2.line(img, (vx, y0), (vx, y1), (240, 240, 240), max(1, int(8 * t)))
+    img += rng.normal(0, 4, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def beach(horizon: float = 0.42, water_from: float | None = None, seed: int = 2) -> np.ndarray:
+    """Sky over the sea. Without `water_from`: sea to 0.62 of the height, then sand in front.
+    With it: sand from the horizon to `water_from`, water (a lake, the sea) in front of that.
+    Ripples are streaked sideways, as on real water."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((H, W, 3), np.float32)
+    hy = int(horizon * H)
+    img[:hy] = np.linspace(150, 225, hy)[:, None, None] * np.array([0.75, 0.88, 1.0])
+    sea = np.array([30, 95, 150], np.float32)
+    ripples = cv2.resize(rng.normal(0, 1, (H, W // 16)).astype(np.float32), (W, H)) * 14
+    sand = np.array([205, 185, 150], np.float32)
+    grain = rng.normal(0, 9, (H, W, 1)).astype(np.float32)
+    if water_from is None:
+        end = int(0.62 * H)
+        img[hy:end] = sea + ripples[hy:end, :, None]
+        img[end:] = sand + grain[end:]
+    else:
+        wy = int(water_from * H)
+        img[hy:wy] = sand + grain[hy:wy]
+        img[wy:] = sea + ripples[wy:, :, None]
+    img += rng.normal(0, 2, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def background(name: str) -> np.ndarray:
+    path = next(p for p in fixture_images("backgrounds") if p.stem == name)
+    return cover(np.asarray(Image.open(path).convert("RGB")), W, H)
+
+
+def test_on_a_wide_street_a_full_length_person_is_well_below_the_frame_height() -> None:
+    found = scene.analyse(street(0.45))
+    assert found.source == "vanishing point"
+    assert found.horizon is not None and abs(found.horizon - 0.45) < 0.06
+    assert found.ground >= 0.9 and found.water_top is None
+    assert 0.4 < found.person_height < 0.65
+    # An eye-level camera: the head is near the horizon.
+    assert abs((found.ground - found.person_height) - found.horizon) < 0.08
+
+
+def test_a_higher_horizon_means_a_taller_person_at_the_same_ground() -> None:
+    high, low = scene.analyse(street(0.3)), scene.analyse(street(0.5))
+    assert high.horizon is not None and low.horizon is not None
+    assert high.horizon < low.horizon
+    assert high.person_height > low.person_height + 0.1
+
+
+def test_beach_horizon_from_the_sky_line_and_the_sand_in_front_is_ground() -> None:
+    found = scene.analyse(beach())
+    assert found.source == "sky line"
+    assert found.horizon is not None and abs(found.horizon - 0.42) < 0.03
+    assert found.water_top is None  # the sea is behind the sand, not under the feet
+    assert found.ground >= 0.9 and found.person_height < 0.65
+
+
+@pytest.mark.parametrize("water_from", [0.6, 0.7, 0.8])
+def test_nobody_stands_on_water_in_front_of_the_shore(water_from: float) -> None:
+    found = scene.analyse(beach(water_from=water_from))
+    assert found.water_top is not None and abs(found.water_top - water_from) < 0.05
+    assert found.ground < found.water_top  # on the sand beyond the water
+    assert found.ground - found.person_height >= scene.HEAD_ROOM - 1e-6
+
+
+def test_open_sea_below_the_horizon_puts_the_feet_below_the_frame() -> None:
+    found = scene.analyse(beach(water_from=0.42))
+    assert found.water_top is not None and found.water_top < 0.1
+    assert found.ground > 1.0  # cut by the frame, never standing on the water in view
+    assert found.ground - found.person_height >= 0.0
+
+
+def test_plain_blue_backdrop_is_not_water() -> None:
+    rng = np.random.default_rng(3)
+    seamless = np.linspace(150, 190, H)[:, None, None] * np.array([0.45, 0.7, 1.0])
+    image = np.clip(seamless + rng.normal(0, 2, (H, W, 3)), 0, 255).astype(np.uint8)
+    assert scene.analyse(image) == scene.BACKDROP
+
+
+@pytest.mark.parametrize("name", ["bg-4", "bg-6", "bg-10"])
+def test_studio_sets_keep_the_shop_framing(name: str) -> None:
+    """Pink studio arch, smoke, a blue wall over a wooden floor: no horizon to go by (the foot
+    of a studio wall is not one), so the subject fills the frame as before."""
+    found = scene.analyse(background(name))
+    assert found == scene.BACKDROP
+    assert found.person_height >= 0.8
+
+
+def test_every_fixture_background_gives_a_sane_place_to_stand() -> None:
+    for path in fixture_images("backgrounds"):
+        found = scene.analyse(cover(np.asarray(Image.open(path).convert("RGB")), W, H))
+        assert 0.6 <= found.ground <= scene.BACKDROP_GROUND, path.name
+        assert scene.MIN_HEIGHT <= found.person_height <= scene.BACKDROP_HEIGHT, path.name
+        assert found.ground - found.person_height >= scene.HEAD_ROOM - 1e-6, path.name
+        if found.water_top is not None:
+            assert found.ground < found.water_top, path.name

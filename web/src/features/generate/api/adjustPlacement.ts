@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { ApiBody, ApiData } from '@/types/api'
+import type { Placement } from '../placement'
+
+export type PlacementBody = ApiBody<'/api/v1/task/{taskId}/placement', 'post'>
+export type Rerendered = ApiData<'/api/v1/task/{taskId}/placement', 'post'>
+
+/** Re-render an image with the subject moved and scaled (free): the answer names the new task,
+ *  another version of the same generation. */
+export function adjustPlacement(taskId: string, placement: Placement): Promise<Rerendered> {
+  const body: PlacementBody = { x: placement.x, y: placement.y, scale: placement.scale }
+  return api.post<Rerendered>(`/api/v1/task/${encodeURIComponent(taskId)}/placement`, body)
+}
+
+/** The re-render, then the generation again: its new task shows, and the output page keeps
+ *  refreshing (useService) until that task has finished. */
+export function useAdjustPlacement(serviceId: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ taskId, placement }: { taskId: string; placement: Placement }) => adjustPlacement(taskId, placement),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['service', serviceId] }),
+  })
+}
