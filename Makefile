@@ -41,8 +41,10 @@ web-check: deps
 	fi
 	cd web && npm run --silent test:unit
 
+# Issue 11's figures (out/bench.json). POSTGRES=1: SQLite and PostgreSQL side by side;
+# BENCH_ARGS="--only polls --duration 20" for a part (python -m ops.bench --help).
 bench: deps
-	$(BIN)/python -m ops.bench
+	$(BIN)/python -m ops.bench $(if $(POSTGRES),--db both) $(BENCH_ARGS)
 
 eval: deps
 	$(BIN)/python -m ops.eval

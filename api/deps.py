@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 from PIL import Image
+from starlette.concurrency import run_in_threadpool
 
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
@@ -105,7 +106,9 @@ async def get_services(request: Request) -> AppServices:
 ServicesDep = Annotated[AppServices, Depends(get_services)]
 
 
-def get_principal(
+# Async, so that a token verified moments ago (core/auth/recent.py), the common case of a
+# polling browser, costs no thread-pool round trip; the database read runs in the pool.
+async def get_principal(
     services: ServicesDep,
     authorization: AuthorizationHeader = None,
     x_distributor_id: DistributorHeader = None,
@@ -114,7 +117,11 @@ def get_principal(
         raise NotAuthenticated(
             "Your session has expired or is missing; please reload the page to start a new one."
         )
-    principal = services.accounts.authenticate(authorization[7:].strip(), x_distributor_id)
+    token = authorization[7:].strip()
+    accounts = services.accounts
+    principal = accounts.recently_authenticated(token, x_distributor_id)
+    if principal is None:
+        principal = await run_in_threadpool(accounts.authenticate, token, x_distributor_id)
     # Every later log line of this request names the account (core/logs.py).
     bind_log_context(account_id=principal.account_id)
     return principal

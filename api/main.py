@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from PIL import Image
 
@@ -77,6 +79,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             count_people=_count_people,
             payment_providers=_payment_provider,
         )
+        # What start-up built lives as long as the process: out of the collector's way, or
+        # its full passes walk all of it again and again under load (seen in profiles).
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 20)
         try:
             yield
         finally:
@@ -129,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (hosted_checkout.router, []),
     ):
         app.include_router(router, dependencies=extra)
+    _match_first(app, tasks.router, "/api/v1/task/pollTasks")
 
     @app.get("/api/health", tags=["health"])
     async def health() -> dict[str, str]:
@@ -138,6 +145,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     _serve_web(app)
     return app
+
+
+def _match_first(app: FastAPI, router: APIRouter, path: str) -> None:
+    """Try the GET route at `path` before all others.
+
+    Routes are tried in order, a pattern match each, and pollTasks (which every waiting
+    browser calls again and again) came after some sixty others: profiles showed matching as
+    15-20% of its cost. The copy is hidden from the schema, so the OpenAPI document keeps its
+    order, and it is the same endpoint with the same dependencies as the original."""
+    route = next(r for r in router.routes if isinstance(r, APIRoute) and r.path == path)
+    app.add_api_route(
+        route.path,
+        route.endpoint,
+        methods=sorted(route.methods or ()),
+        response_model=route.response_model,
+        dependencies=route.dependencies,
+        name=route.name,
+        include_in_schema=False,
+    )
+    app.router.routes.insert(0, app.router.routes.pop())
 
 
 def _count_people(photo: Image.Image) -> int:

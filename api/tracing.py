@@ -22,13 +22,21 @@ class TracingMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.tracer = trace.get_tracer("metamodel.api")
+        # The headers the propagator reads (traceparent, tracestate, baggage), looked up once:
+        # the propagator builds this set anew on every call.
+        self.fields = frozenset(propagate.get_global_textmap().fields)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         if scope["type"] != "http" or path.startswith(SKIPPED_PREFIXES):
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        fields = self.fields
+        headers = {
+            name: v.decode("latin-1")
+            for k, v in scope["headers"]
+            if (name := k.decode("latin-1")) in fields
+        }
         method = scope["method"]
         status = {"code": 500}
         header: list[tuple[bytes, bytes]] = []

@@ -12,6 +12,7 @@ A route added later is covered without doing anything.
 from __future__ import annotations
 
 import json
+from itertools import chain
 from typing import Annotated
 from urllib.parse import unquote_to_bytes
 
@@ -59,11 +60,15 @@ class RejectNul:
     def _has_nul(scope: Scope) -> bool:
         raw_path: bytes = scope.get("raw_path") or scope.get("path", "").encode()
         query: bytes = scope.get("query_string", b"")
-        if b"\x00" in unquote_to_bytes(raw_path) or b"\x00" in unquote_to_bytes(
-            query.replace(b"+", b" ")
-        ):
+        if _carries_nul(raw_path) or _carries_nul(query):
             return True
-        return any(b"\x00" in name or b"\x00" in value for name, value in scope["headers"])
+        # Every name and value joined: one C-level scan instead of a generator per request.
+        return b"\x00" in b"".join(chain.from_iterable(scope["headers"]))
+
+
+def _carries_nul(raw: bytes) -> bool:
+    """A NUL raw or percent-encoded (only a "%" can encode one: "+" decodes to a space)."""
+    return b"\x00" in raw or (b"%" in raw and b"\x00" in unquote_to_bytes(raw))
 
 
 async def form_without_nul(request: Request) -> None:

@@ -17,12 +17,16 @@ SessionFactory = sessionmaker[Session]
 
 
 def make_engine(url: str) -> Engine:
-    kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         # Waiting for the write lock beats failing with "database is locked" under bursts.
         kwargs["connect_args"] = {"timeout": 30}
+        # A file cannot drop a connection, so no ping per checkout; and as many kept
+        # connections as the API's thread pool has threads (40), since a connection opened
+        # beyond the pool is closed on return and the next one pays for opening and pragmas.
+        kwargs.update(pool_size=40, max_overflow=20)
     else:
-        kwargs.update(pool_size=10, max_overflow=20)
+        kwargs.update(pool_pre_ping=True, pool_size=10, max_overflow=20)
     engine = create_engine(url, **kwargs)
     # Its statements as spans when this process traces (core/tracing.py).
     trace_engine(engine)

@@ -10,6 +10,7 @@ import io
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 from minio import Minio
 from minio.datatypes import Object
@@ -68,6 +69,9 @@ class Storage:
             secure=settings.s3_secure,
             region=settings.s3_region,
         )
+        # The same key signed in the same hour is the same URL: a poll signs three per task,
+        # many times over, so remember recent ones (signing costs ~0.1 ms each).
+        self._signed_get = lru_cache(maxsize=16_384)(self._sign_get)
 
     def ensure_bucket(self) -> None:
         if not self._client.bucket_exists(self.bucket):
@@ -190,6 +194,9 @@ class Storage:
         """
         now = datetime.now(UTC)
         signed_at = now.replace(minute=0, second=0, microsecond=0)
+        return self._signed_get(key, content_type, signed_at)
+
+    def _sign_get(self, key: str, content_type: str | None, signed_at: datetime) -> str:
         # For objects a browser uploaded, the type we verified, whatever the uploader sent
         # (S3's response-content-type override; rclone and MinIO both honour it).
         response_headers = {"response-content-type": content_type} if content_type else None

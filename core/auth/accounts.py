@@ -16,12 +16,20 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import httpx
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import ORMExecuteState, Session
 
 from core import codes, credits, mail, ratelimit
 from core.auth.emails import BAD_EMAIL, is_email, normalise_email
-from core.auth.tokens import Principal, TokenInvalid, issue_token, read_token
+from core.auth.recent import RecentTokens
+from core.auth.tokens import (
+    Principal,
+    TokenInvalid,
+    issue_token,
+    read_token,
+    read_token_with_expiry,
+)
 from core.db import SessionFactory
 from core.enums import AccountKind, CodePurpose, SessionKind
 from core.errors import InvalidInput, NotAuthenticated, Refused, UpstreamFailed
@@ -58,6 +66,12 @@ class GuestSession:
     credits: int
 
 
+# How long a verified token is taken on trust in this process (core/auth/recent.py): a logout
+# in another API process reaches this one within it.
+RECENT_TOKEN_SECONDS = 2.0
+AUTH_TABLES = frozenset({"auth_sessions", "accounts", "users"})
+
+
 def _hash_refresh(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -72,6 +86,11 @@ class Accounts:
         self.settings = settings
         self.token_secret = token_secret
         self.code_secret = code_secret
+        # Tokens verified moments ago (core/auth/recent.py); emptied by any change this
+        # process makes to sessions, accounts or users.
+        self.recent = RecentTokens(RECENT_TOKEN_SECONDS)
+        event.listen(sessions, "do_orm_execute", self._forget_on_update)
+        event.listen(sessions, "after_flush", self._forget_on_flush)
 
     # Rate limits
 
@@ -90,17 +109,28 @@ class Accounts:
 
     # Who is calling
 
+    def recently_authenticated(self, token: str, distributor_id: str | None) -> Principal | None:
+        """The principal of a token this process verified moments ago (no database, no token
+        decoding), else None: then call `authenticate`."""
+        principal = self.recent.get(token)
+        if principal is not None:
+            self._check_distributor(principal, distributor_id)
+        return principal
+
     def authenticate(self, token: str, distributor_id: str | None) -> Principal:
         """The principal of a bearer token whose session is still open, else NotAuthenticated."""
+        principal = self.recently_authenticated(token, distributor_id)
+        if principal is not None:
+            return principal
+        epoch = self.recent.epoch
         try:
-            principal = read_token(self.token_secret, token)
+            principal, token_expiry = read_token_with_expiry(self.token_secret, token)
         except TokenInvalid:
             raise NotAuthenticated(GUEST_EXPIRED) from None
-        if distributor_id and distributor_id != principal.distributor_id:
-            raise NotAuthenticated("This session belongs to another site; please sign in again.")
+        self._check_distributor(principal, distributor_id)
         is_user = principal.kind == AccountKind.USER
-        # Every authenticated request (long polls included) pays for this: one query reads
-        # the session, the account's kind and the user's account together.
+        # One query reads the session, the account's kind and the user's account together;
+        # a browser polling pays for it once per RECENT_TOKEN_SECONDS.
         with self.sessions() as session:
             row = session.execute(
                 select(AuthSession, Account.kind, User.account_id)
@@ -126,7 +156,29 @@ class Accounts:
             # Only a guest account: a guest session opened while the guest was becoming a
             # user (the two requests racing) must not reach the user's account.
             raise NotAuthenticated(GUEST_EXPIRED)
+        until = min(token_expiry, as_utc(auth.expires_at).timestamp())
+        self.recent.put(token, principal, until, epoch)
         return principal
+
+    @staticmethod
+    def _check_distributor(principal: Principal, distributor_id: str | None) -> None:
+        if distributor_id and distributor_id != principal.distributor_id:
+            raise NotAuthenticated("This session belongs to another site; please sign in again.")
+
+    def _forget_on_update(self, state: ORMExecuteState) -> None:
+        """An UPDATE or DELETE of sessions, accounts or users through this process's sessions
+        (logout, a guest becoming a user...): no token is answered from memory any more."""
+        if state.is_update or state.is_delete:
+            table = getattr(state.statement, "table", None)
+            if getattr(table, "name", None) in AUTH_TABLES:
+                self.recent.clear()
+
+    def _forget_on_flush(self, session: Session, _context: object) -> None:
+        """The same for changed or deleted ORM objects of those tables."""
+        for obj in (*session.dirty, *session.deleted):
+            if isinstance(obj, AuthSession | Account | User):
+                self.recent.clear()
+                return
 
     # Sessions
 

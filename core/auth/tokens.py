@@ -52,6 +52,13 @@ def issue_token(
 
 
 def read_token(secret: str, token: str, verify_expiry: bool = True) -> Principal:
+    return read_token_with_expiry(secret, token, verify_expiry)[0]
+
+
+def read_token_with_expiry(
+    secret: str, token: str, verify_expiry: bool = True
+) -> tuple[Principal, float]:
+    """The token's principal and its expiry (seconds since the epoch)."""
     try:
         claims = jwt.decode(
             token,
@@ -61,10 +68,11 @@ def read_token(secret: str, token: str, verify_expiry: bool = True) -> Principal
         )
     except jwt.PyJWTError as error:
         raise TokenInvalid(str(error)) from None
-    return Principal(
+    principal = Principal(
         account_id=str(claims["sub"]),
         kind=str(claims.get("kind", "guest")),
         distributor_id=str(claims["did"]),
         user_id=str(claims["uid"]) if claims.get("uid") else None,
         session_id=str(claims["sid"]) if claims.get("sid") else None,
     )
+    return principal, float(claims["exp"])
