@@ -451,6 +451,20 @@ def garment_coarse(
     return coarse.astype(np.float32), solid, distance
 
 
+FEET = [models.LEFT_HEEL, models.RIGHT_HEEL, models.LEFT_FOOT, models.RIGHT_FOOT]
+
+
+def contact_row(pose: models.Pose, height: int) -> int | None:
+    """The row where the feet meet the floor (the lowest seen heel or toe), or None when the
+    feet are not in the photo (nothing below them to look for a reflection in)."""
+    if not _feet_visible(pose, height):
+        return None
+    seen = pose.visibility[FEET] >= 0.5
+    if not seen.any():
+        return None
+    return int(np.clip(pose.points[FEET, 1][seen].max(), 0, height - 1))
+
+
 def _feet_in_frame(alpha: np.ndarray) -> bool:
     """Without landmarks: the subject ends above the frame's bottom edge (a whole body, or at
     least one that is not cut off at the bottom)."""
@@ -494,8 +508,13 @@ def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
     alpha = matting.refine(rgb, coarse)
     if interior is not None and distance is not None:
         alpha = matting.tighten(alpha, interior, distance)
+    if back.plain and kind == "person" and pose is not None:
+        contact = contact_row(pose, h)
+        if contact is not None:
+            alpha = matting.floor_reflection(rgb, alpha, back, contact)
     if back.plain:
         alpha = matting.colour_line_alpha(rgb, alpha, back)
+        alpha = matting.sheer_alpha(rgb, alpha, back, kind == "person")
     share = float((alpha > 0.5).mean())
     if share < 0.02 or share > 0.97:
         raise NoSubjectFound(

@@ -364,3 +364,260 @@ def decontaminate(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     out = rgb.copy()
     out[ys, xs] = np.clip(recovered * (1.0 - trust) + own * trust, 0, 255)
     return out
+
+
+# Floor reflections ----------------------------------------------------------------------
+# On a glossy studio floor the feet and legs show again below the contact line, upside down
+# and faded toward the floor's colour. A reflection pixel is a mix of the floor B and the
+# subject's colour M at its mirror point: I = r*M + (1-r)*B with r well below 1 (glossy
+# floors reflect a third to a half); the shoe itself is r ~ 1. Pixels mixed less than
+# REFLECTION_KEEP are taken for floor; between that and REFLECTION_SURE they fade out.
+REFLECTION_SURE = 0.7
+REFLECTION_KEEP = 0.85
+# The mirrored colour must stand out from the floor this much (RGB) to judge the mix at all.
+REFLECTION_MIN_CONTRAST = 30.0
+# The mirror line is looked for from this far above the landmarks' contact row to this far
+# below it (of the photo's height: foot landmarks can sit well above the soles of a foot
+# stepping toward the camera), comparing bands this high (at least REFLECTION_MIN_BAND).
+AXIS_ABOVE, AXIS_BELOW = 0.03, 0.08
+REFLECTION_BAND, REFLECTION_MIN_BAND = 0.04, 0.02
+# A reflection is there only when the band below the line correlates this well with the
+# band above it flipped (a faded copy correlates fully; on the fixture photos without a
+# glossy floor the best lines score 0.57-0.67).
+REFLECTION_MIN_NCC = 0.8
+
+
+def mirror_axis(grey: np.ndarray, x0: int, x1: int, guess: int) -> tuple[int, float]:
+    """The row about which columns x0:x1 of the photo (grey float32) are best mirrored near
+    `guess`, and how well (normalised cross-correlation of the bands either side)."""
+    h = grey.shape[0]
+    band = round(REFLECTION_BAND * h)
+    least = round(REFLECTION_MIN_BAND * h)
+    best, best_row = -1.0, guess
+    for row in range(max(least, guess - round(AXIS_ABOVE * h)),
+                     min(h - 1 - least, guess + round(AXIS_BELOW * h)) + 1):
+        depth = min(band, h - 1 - row, row)
+        above = grey[row - depth : row, x0:x1][::-1]
+        below = grey[row + 1 : row + 1 + depth, x0:x1]
+        above = above - above.mean()
+        below = below - below.mean()
+        norm = float(np.sqrt((above * above).sum() * (below * below).sum()))
+        score = float((above * below).sum()) / norm if norm > 1e-3 else 0.0
+        if score > best:
+            best, best_row = score, row
+    return best_row, best
+
+
+def floor_reflection(
+    rgb: np.ndarray, alpha: np.ndarray, back: Backdrop, contact: int
+) -> np.ndarray:
+    """Alpha with the subject's mirrored, faded copy below the feet removed.
+
+    `contact` is the feet's lowest row from the pose landmarks, a guess: each foot's own
+    mirror line is searched near it (see mirror_axis) and only a clear mirror image counts,
+    so a photo without a glossy floor is left as it is. Below the line each pixel is
+    compared with the subject's colour at its mirror point; a pixel lying on the line from
+    the floor's colour to that colour, short of it, is reflection.
+    """
+    h, w = alpha.shape
+    reach = round(REFLECTION_MIN_BAND * h)
+    if contact <= reach or contact >= h - 1 - reach:
+        return alpha
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    top = max(0, contact - round(0.05 * h))
+    feet = (alpha[top : contact + 1] > 0.5).astype(np.uint8)
+    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(feet, connectivity=8)
+    out = alpha.copy()
+    floor_rgb: np.ndarray | None = None
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < 100:
+            continue
+        x0 = max(0, int(stats[i, cv2.CC_STAT_LEFT]) - 10)
+        x1 = min(w, int(stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH]) + 10)
+        axis, score = mirror_axis(grey, x0, x1, contact)
+        if score < REFLECTION_MIN_NCC:
+            continue
+        if floor_rgb is None:
+            floor_rgb = backdrop_rgb(back, w, h)
+        _remove_mirrored(rgb, out, floor_rgb, axis, x0, x1)
+    return out
+
+
+def _remove_mirrored(
+    rgb: np.ndarray, alpha: np.ndarray, floor_rgb: np.ndarray, axis: int, x0: int, x1: int
+) -> None:
+    """Lower `alpha` (in place) in columns x0:x1 below `axis` where a pixel is a faded copy
+    of the subject's colour at its mirror point, then drop what is left there unjoined to the
+    subject above the axis."""
+    h = alpha.shape[0]
+    depth = min(h - 1 - axis, axis)
+    below = alpha[axis + 1 : axis + 1 + depth, x0:x1]
+    ys, xs = np.nonzero(below > 0.02)
+    if len(ys) == 0:
+        return
+    # The subject's own colour above the line, from its sure pixels only (smoothed a little
+    # so a line a pixel or two off still finds the same part of the shoe or leg).
+    above = rgb[axis - depth : axis, x0:x1].astype(np.float32)
+    sure = (alpha[axis - depth : axis, x0:x1] > FOREGROUND_SURE).astype(np.float32)
+    sigma = max(1.5, h / 400)
+    weight = cv2.GaussianBlur(sure, (0, 0), sigma)
+    colour = cv2.GaussianBlur(above * sure[..., None], (0, 0), sigma)
+    mirror_rows = depth - 1 - ys  # row in `above` of the mirror of row axis + 1 + ys
+    share = weight[mirror_rows, xs]
+    mirrored = colour[mirror_rows, xs] / np.maximum(share, 1e-4)[:, None]
+    floor = floor_rgb[axis + 1 + ys, x0 + xs]
+    line = mirrored - floor
+    length2 = (line * line).sum(axis=1)
+    offset = rgb[axis + 1 + ys, x0 + xs].astype(np.float32) - floor
+    mix = (offset * line).sum(axis=1) / np.maximum(length2, 1.0)
+    off_line = np.sqrt(np.maximum((offset * offset).sum(axis=1) - mix * mix * length2, 0.0))
+    judged = (
+        (share > 0.3)
+        & (length2 >= REFLECTION_MIN_CONTRAST**2)
+        # On the line (a reflection is the same colour, faded), give or take the floor's
+        # own sheen and JPEG noise.
+        & (off_line <= 0.25 * np.sqrt(length2) + 12.0)
+    )
+    # Floor weight: 1 when clearly faded, 0 when as strong as the subject itself.
+    faded = np.clip((REFLECTION_KEEP - mix) / (REFLECTION_KEEP - REFLECTION_SURE), 0.0, 1.0)
+    below[ys, xs] = np.where(judged, below[ys, xs] * (1.0 - faded), below[ys, xs])
+    # What is left below the line and no longer joined to the subject above it (specks of
+    # the reflection's strongest parts) is dropped too, with its soft rim.
+    start = axis - 1
+    region = (alpha[start:, x0:x1] > 0.5).astype(np.uint8)
+    count, labels = cv2.connectedComponents(region, connectivity=8)
+    if count <= 1:
+        return
+    keep = np.zeros(count, bool)
+    keep[np.unique(labels[:2][region[:2] > 0])] = True
+    keep[0] = True
+    loose = cv2.dilate((~keep[labels]).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    loose &= (labels == 0) | ~keep[labels]
+    loose[:2] = False
+    alpha[start:, x0:x1][loose] = 0.0
+
+
+# Sheer fabric ---------------------------------------------------------------------------
+# A sheer hem or sleeve shows the backdrop through it: its colour lies on the line from the
+# backdrop's colour B toward the fabric's own colour F (seen where the fabric is opaque,
+# deeper inside), at the fabric's opacity. The mattes above call it solid. Looked for within
+# SHEER_BAND (of the subject's short side) of the subject's outline, in regions that touch
+# the outline and cover at least SHEER_MIN_SHARE of the subject; the mix must be between
+# SHEER_LOW and SHEER_HIGH (more opaque than that is left solid: a lighter print or a lit
+# fold looks like that too).
+SHEER_BAND = 0.08
+SHEER_MIN_SHARE = 0.01
+SHEER_LOW, SHEER_HIGH = 0.15, 0.8
+
+
+def _skin(rgb: np.ndarray) -> np.ndarray:
+    """Skin-coloured pixels (n, 3) or (h, w, 3) float RGB: a skin-tone box in YCrCb."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    y = 0.299 * r + 0.587 * g + 0.114 * b
+    cr = (r - y) * 0.713 + 128
+    cb = (b - y) * 0.564 + 128
+    return np.asarray((y > 50) & (cr >= 135) & (cr <= 180) & (cb >= 75) & (cb <= 130))
+
+
+def _mix(pixels: np.ndarray, fabric: np.ndarray, floor: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """Where colours lie on the line from `floor` (backdrop) to `fabric`: the share t of the
+    way, the distance off the line and the line's length (all (n,) or (h, w))."""
+    line = fabric - floor
+    length2 = (line * line).sum(axis=-1)
+    offset = pixels - floor
+    t = (offset * line).sum(axis=-1) / np.maximum(length2, 1.0)
+    off_line = np.sqrt(np.maximum((offset * offset).sum(axis=-1) - t * t * length2, 0.0))
+    return t, off_line, np.sqrt(length2)
+
+
+def _off_span(pixels: np.ndarray, fabric: np.ndarray) -> np.ndarray:
+    """Distance of colours from the shades k*fabric of the fabric's colour."""
+    norm2 = np.maximum((fabric * fabric).sum(axis=-1), 1.0)
+    k = (pixels * fabric).sum(axis=-1) / norm2
+    return np.sqrt(np.maximum((pixels * pixels).sum(axis=-1) - k * k * norm2, 0.0))
+
+
+def sheer_alpha(
+    rgb: np.ndarray, alpha: np.ndarray, back: Backdrop, person: bool
+) -> np.ndarray:
+    """Alpha lowered to the fabric's opacity where sheer fabric shows the backdrop through.
+
+    On a person never on skin (skin under a sheer sleeve is the subject, and skin's colour
+    often lies toward a warm backdrop; a garment shot has no skin, and a pink or wine sheer
+    hem has skin's colours), never where fabric and backdrop are alike (white on white: the
+    mix cannot be told from the fabric's own shading there), and only in sizeable regions
+    at the outline, not in a stray shaded fold.
+    """
+    h, w = alpha.shape
+    # Sheer regions are found at a quarter of the size (they are large: SHEER_MIN_SHARE of
+    # the subject), and only their alpha is worked out at full size.
+    size = (max(1, w // 4), max(1, h // 4))
+    small = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small_alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
+    subject = (small_alpha > 0.5).astype(np.uint8)
+    area = int(subject.sum())
+    if area == 0:
+        return alpha
+    opaque = small_alpha >= 0.98
+    inward = cv2.distanceTransform(subject, cv2.DIST_L2, 3)
+    band = SHEER_BAND * min(size)
+    # The fabric's own colour: opaque pixels deeper inside, averaged around each pixel. It
+    # varies slowly, so it is worked out at a quarter of this size again (a blur this wide
+    # at half the photo's size cost 30 ms).
+    deep = (opaque & (inward > band)).astype(np.float32)
+    coarse = (max(1, size[0] // 4), max(1, size[1] // 4))
+    deep_coarse = cv2.resize(deep, coarse, interpolation=cv2.INTER_AREA)
+    colour_coarse = cv2.resize(small * deep[..., None], coarse, interpolation=cv2.INTER_AREA)
+    share = cv2.resize(cv2.GaussianBlur(deep_coarse, (0, 0), band / 4), size,
+                       interpolation=cv2.INTER_LINEAR)
+    fabric = cv2.resize(cv2.GaussianBlur(colour_coarse, (0, 0), band / 4), size,
+                        interpolation=cv2.INTER_LINEAR) / np.maximum(share, 1e-4)[..., None]
+    near = opaque & (inward <= band) & (share > 0.05)
+    ys, xs = np.nonzero(near)
+    if len(ys) == 0:
+        return alpha
+    floor_small = backdrop_rgb(back, size[0], size[1])
+    pixels = small[ys, xs]
+    t, off_line, length = _mix(pixels, fabric[ys, xs], floor_small[ys, xs])
+    # Shading moves a colour toward black (k*F); when the backdrop is itself near such a
+    # shade of the fabric (a white or grey top on a grey sweep) a shaded fold lies on the same
+    # line as a sheer mix and cannot be told from it, so only pixels that sit clearly off the
+    # shading line and on the mixing line count.
+    shade_off = _off_span(pixels, fabric[ys, xs])
+    sheer = (
+        (length >= COLOUR_LINE_MIN)
+        & (shade_off >= 2.0 * off_line + 8.0)
+        & (_off_span(floor_small[ys, xs], fabric[ys, xs]) >= 0.3 * length)
+        & (t >= SHEER_LOW) & (t <= SHEER_HIGH)
+        & (off_line <= 0.2 * length + 10.0)
+    )
+    if person:
+        sheer &= ~_skin(pixels) & ~_skin(fabric[ys, xs])
+    marked = np.zeros(size[::-1], np.uint8)
+    marked[ys[sheer], xs[sheer]] = 1
+    found = np.asarray(cv2.morphologyEx(marked, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    count, labels, stats, _centres = cv2.connectedComponentsWithStats(found, connectivity=8)
+    if count <= 1:
+        return alpha
+    outline = cv2.dilate(1 - subject, np.ones((3, 3), np.uint8)) > 0
+    at_outline = np.zeros(count, bool)
+    at_outline[np.unique(labels[outline & (found > 0)])] = True
+    keep = at_outline & (stats[:, cv2.CC_STAT_AREA] >= SHEER_MIN_SHARE * area)
+    keep[0] = False
+    if not keep.any():
+        return alpha
+    # Grown by a pixel of the reduced size: its edge pixels (next to the outline and to the
+    # opaque fabric) are partly both at that size; at full size each pixel decides for itself.
+    grown = cv2.dilate(keep[labels].astype(np.uint8), np.ones((3, 3), np.uint8))
+    region = cv2.resize(grown, (w, h), interpolation=cv2.INTER_NEAREST)
+    fy, fx = np.nonzero(region)
+    big_fabric = cv2.resize(fabric, (w, h), interpolation=cv2.INTER_LINEAR)[fy, fx]
+    floor = backdrop_rgb(back, w, h)[fy, fx]
+    mix, _off, _len = _mix(rgb[fy, fx].astype(np.float32), big_fabric, floor)
+    out = alpha.copy()
+    # Only ever lowered, and never to nothing: the fabric is there. A pixel mixed nearly all
+    # the way to the fabric is the opaque fabric beside the sheer part (or its shading).
+    lowered = np.minimum(out[fy, fx], np.clip(mix, SHEER_LOW, 1.0))
+    out[fy, fx] = np.where(mix <= SHEER_HIGH + 0.1, lowered, out[fy, fx])
+    return out

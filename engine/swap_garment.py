@@ -9,7 +9,10 @@ The digital model is dressed in it:
    arms (a flat lay spreads them sideways; the catalog models' arms hang down);
 3. the garment is shaded with the model photo's own lighting (folds and fall-off of the top the
    model wears, which is light-coloured in the catalog);
-4. the model's arms stay in front of the torso part, hands and hair in front of everything;
+4. the model's arms stay in front of the torso part, hands and hair in front of everything; the
+   model's own top is turned to skin where the new garment does not reach, and around a dress
+   or a new bottom so are the model's own bottoms below its hem (legs) or, beside it, they
+   become backdrop (the new garment is the body's outline there);
 5. the result is scored (engine/quality.py): a garment that does not sit where it should fails
    with a reason and the task is refunded.
 """
@@ -23,7 +26,7 @@ import cv2
 import numpy as np
 
 from core.engine import NoGarmentFound, ProgressFn
-from engine import models, quality
+from engine import matting, models, quality
 from engine.analysis import Subject
 from engine.digital_model import FACE_OVAL, Person
 from engine.quality import QualityReport
@@ -978,15 +981,19 @@ def own_top(model: Person) -> np.ndarray:
     return out
 
 
-def bare_skin(model: Person, where: np.ndarray) -> np.ndarray:
+def bare_skin(
+    model: Person, where: np.ndarray, base: np.ndarray | None = None, detail: float = 1.5
+) -> np.ndarray:
     """The model photo with skin where `where` (bool) is, float32 RGB.
 
     The colour is spread in from the model's own skin around it (a normalised blur at a quarter
     of the size, wide enough to reach across a chest: the neck's and arms' tones meet smoothly,
     no flat patch), under the light the covered cloth had (its lightness over its local
     average: folds and fall-off carry over, the cloth's own brightness does not). Worked out in
-    the box around `where` (grown by a shoulder width, where the skin it spreads from is)."""
-    out = model.rgb.astype(np.float32)
+    the box around `where` (grown by a shoulder width, where the skin it spreads from is).
+    `base` (float32 RGB) is painted on instead of the photo; `detail` is the blur (pixels) of
+    the light taken over: wider for jeans, whose creases are the cloth's, not the body's."""
+    out = model.rgb.astype(np.float32) if base is None else base.copy()
     skin_all = (model.skin > 0.9) & ~where
     if not where.any() or int(np.count_nonzero(skin_all)) < 200:
         return out
@@ -1024,9 +1031,9 @@ def bare_skin(model: Person, where: np.ndarray) -> np.ndarray:
     # Full size only where the cloth is (its own box, a few pixels wider for the soft edge).
     inner = (slice(max(0, y - y0 - 4), y - y0 + bh + 4), slice(max(0, x - x0 - 4), x - x0 + bw + 4))
     light = np.clip(
-        cv2.GaussianBlur(grey[inner], (0, 0), 1.5) / np.maximum(grow_up(local)[inner], 1.0),
-        0.75,
-        1.1,
+        cv2.GaussianBlur(grey[inner], (0, 0), detail) / np.maximum(grow_up(local)[inner], 1.0),
+        0.75 if detail <= 1.5 else 0.9,
+        1.1 if detail <= 1.5 else 1.05,
     )
     fill = grow_up(spread)[inner] * (light**0.8)[..., None]
     edge = inside[inner]
@@ -1037,6 +1044,125 @@ def bare_skin(model: Person, where: np.ndarray) -> np.ndarray:
     rgb[inner] = target + (fill - target) * soft[..., None]
     out[box] = rgb
     return out
+
+
+# The model's own bottoms (jeans, a skirt): cloth inside the person from the waist down, not
+# skin, not the own top, close in colour to the cloth between the hip joints (lightness counts
+# little: jeans fade and fold), in one piece with it. Above the ankles only: shoes stay.
+OWN_BOTTOM_DE = 25.0
+OWN_BOTTOM_LIGHTNESS = 0.03
+# The band read for the bottoms' colour: between the hip joints, from the hip line down this
+# share of the torso's length (the crotch of jeans, the front of a skirt; tops end above it).
+OWN_BOTTOM_SEED = 0.2
+# The waistband can ride this share of the torso above the hip joints (a high rise).
+OWN_BOTTOM_RISE = 0.5
+
+
+def own_bottoms(model: Person) -> np.ndarray:
+    """The model's own bottoms (bool, model's size), found from the cloth colour at the top of
+    the thighs. Found without the own top: pale jeans are near a white top's colour, and the
+    top's search (down to below the hips) takes their waistband; the bottoms win there."""
+    h, w = model.rgb.shape[:2]
+    p, seen = model.pose.points, model.pose.visibility
+    none = np.zeros((h, w), bool)
+    hips = p[[models.LEFT_HIP, models.RIGHT_HIP]]
+    if seen[[models.LEFT_HIP, models.RIGHT_HIP]].min() < HIP_VISIBILITY or hips[:, 1].max() >= h:
+        return none
+    _, _, torso = _body_axes(model)
+    hip_y = float(hips[:, 1].mean())
+    y0 = int(np.clip(hip_y - OWN_BOTTOM_RISE * torso, 0, h))
+    y1 = h
+    ankles = [models.LEFT_ANKLE, models.RIGHT_ANKLE]
+    if seen[ankles].max() >= 0.5 and p[ankles, 1].min() < h:
+        # Shoes start about at the ankle joints: the bottoms are read down to a little above.
+        y1 = int(np.clip(p[ankles, 1].min() - 0.05 * torso, y0, h))
+    if y1 - y0 < 8:
+        return none
+    cloth = (model.subject.cutout.alpha > 0.5) & (model.skin < OWN_TOP_SKIN)
+    seed = np.zeros((h, w), bool)
+    x_lo, x_hi = sorted(float(v) for v in hips[:, 0])
+    seed[
+        int(max(y0, hip_y)) : int(min(y1, hip_y + OWN_BOTTOM_SEED * torso)),
+        int(max(0, x_lo)) : int(min(w, x_hi + 1)),
+    ] = True
+    seed &= cloth
+    if int(np.count_nonzero(seed)) < 200:
+        return none
+    lab = cv2.cvtColor(model.rgb[y0:y1], cv2.COLOR_RGB2LAB).astype(np.float32)
+
+    def distance(reference: np.ndarray) -> np.ndarray:
+        diff = lab - reference
+        weighted = OWN_BOTTOM_LIGHTNESS * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2
+        return np.asarray(np.sqrt(weighted))
+
+    to_bottoms = distance(np.median(lab[seed[y0:y1]], axis=0))
+    near = (to_bottoms < OWN_BOTTOM_DE) & cloth[y0:y1]
+    chest = expected_region(model, TOP) & cloth
+    if int(np.count_nonzero(chest)) >= 200:
+        # Pale jeans against a white top: above the hip line (where a top can reach) a pixel
+        # nearer the chest's cloth is the top's. Lower down, faded jeans are still jeans.
+        chest_lab = cv2.cvtColor(model.rgb[chest][None], cv2.COLOR_RGB2LAB)[0]
+        nearer_top = to_bottoms >= distance(np.median(chest_lab.astype(np.float32), axis=0))
+        nearer_top[int(max(0, hip_y - y0)) :] = False
+        near &= ~nearer_top
+    _, labels = cv2.connectedComponents(near.astype(np.uint8))
+    seeds = np.unique(labels[seed[y0:y1] & near])
+    seeds = seeds[seeds > 0]
+    found = np.isin(labels, seeds).astype(np.uint8)
+    # Its rim (cloth mixed with backdrop or skin): the cloth just beside it.
+    found = cv2.dilate(found, np.ones((5, 5), np.uint8)) & cloth[y0:y1].astype(np.uint8)
+    out = none.copy()
+    out[y0:y1] = found > 0
+    return out
+
+
+# A column's lowest garment pixel is the hem if it is within this share of the garment's height
+# of the lowest row (a slanted or curved hem); higher up it is a crotch or a side slit.
+HEM_SPREAD = 0.12
+# Legs under a skirt: their width just below the old hem, grown by this share of the shoulders'
+# width (thighs widen upward).
+LEG_GROW = 0.06
+LEG_DETAIL = 6.0  # the blur (pixels) of the old bottoms' light laid onto the legs
+
+
+def uncovered_bottoms(
+    model: Person, bottoms: np.ndarray, coverage: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the model's own bottoms would still show around a dress or a new bottom, split in
+    two (bool masks): (skin, gone). Above the new garment (a high waist over a low skirt) and
+    below its hem (jeans below a short dress), the body is there: belly and legs, painted as
+    skin. Beside it and between trouser legs, the new garment is the body's outline: what stuck
+    out of it is backdrop. Under a skirt the legs are where they come out below it."""
+    h, w = coverage.shape
+    placed = coverage > 0.5
+    left = bottoms & ~placed
+    rows = np.nonzero(placed.any(axis=1))[0]
+    none = np.zeros_like(left)
+    if not left.any() or len(rows) == 0:
+        return left, none
+    top, bottom = int(rows[0]), int(rows[-1])
+    y = np.arange(h)[:, None]
+    # Per column, the lowest garment pixel; a hem only near the garment's lowest row.
+    lowest = np.where(placed.any(axis=0), h - 1 - np.argmax(placed[::-1], axis=0), -1)
+    hem = np.where(lowest >= bottom - HEM_SPREAD * (bottom - top), lowest, h)
+    below = left & (y > hem[None, :])
+    # Rows past the garment's ends in columns it does not reach: a hem's corner, a waist's side.
+    below |= left & (y > bottom)
+    above = left & (y < top)
+    legs = below
+    old_rows = np.nonzero(bottoms.any(axis=1))[0]
+    old_end = int(old_rows[-1])
+    if old_end < h - 8:
+        # The old bottoms end in the frame (a skirt, shorts): the legs come out below them.
+        # (The person's matte there, not the skin mask: legs in the skirt's shadow are dark.)
+        band = (model.subject.cutout.alpha[old_end + 1 : min(h, old_end + 12)] > 0.5).all(axis=0)
+        if band.any():
+            p = model.pose.points
+            width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+            grow = max(1, int(LEG_GROW * width))
+            columns = cv2.dilate(band.astype(np.uint8)[None], np.ones((1, 2 * grow + 1), np.uint8))
+            legs = below & (columns[0] > 0)[None, :]
+    return above | legs, left & ~(above | legs)
 
 
 def dress_model(
@@ -1062,12 +1188,37 @@ def dress_model(
     soft = lambda m: cv2.GaussianBlur(m, (0, 0), 1.5)  # noqa: E731 - a one-line helper
     arms, hands, hair = soft(arms), soft(hands), soft(hair)
     sleeveless = dressing.kind.kind == BOTTOM or len(dressing.layers) == 1
-    if dressing.kind.kind == BOTTOM:
-        out = model.rgb.astype(np.float32)
-    else:
+    person = model.subject.cutout.alpha
+    bottoms = own_bottoms(model)
+    top = own_top(model) & ~bottoms
+    bare = np.zeros((h, w), bool)
+    if dressing.kind.kind != BOTTOM:
         # The model's own top is taken off first: wherever the new garment does not reach
         # (straps above a strapless top, a tank below a crop top), skin shows, not old cloth.
-        out = bare_skin(model, own_top(model) & (hands < 0.5) & (hair < 0.5))
+        bare = top & (hands < 0.5) & (hair < 0.5)
+    gone = np.zeros((h, w), bool)
+    legs = np.zeros((h, w), bool)
+    if dressing.kind.kind in (DRESS, BOTTOM):
+        # So are the own bottoms around a dress or a new bottom (a skirt beside a dress, jeans
+        # below a short hem). Tops and outerwear are worn over them: those stay.
+        legs, gone = uncovered_bottoms(model, bottoms, coverage)
+        legs &= hands < 0.5
+        gone &= (hands < 0.5) & (arms < 0.5)
+    out = bare_skin(model, bare)
+    if legs.any():
+        # Legs under jeans: only the broad light (the body's roundness) carries over.
+        out = bare_skin(model, legs, out, detail=LEG_DETAIL)
+        bare |= legs
+    if gone.any():
+        # Backdrop where the old bottoms stuck out (grown by a pixel or two: their soft rim
+        # goes too, but not over skin or the new garment), and out of the person's matte.
+        rim = cv2.dilate(gone.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        rim &= (model.skin < 0.5) & (coverage < 0.5) & (hands < 0.5) & (arms < 0.5) & ~bare
+        region = (gone | rim).astype(np.float32)
+        weight = np.maximum(cv2.GaussianBlur(region, (0, 0), 1.0) * region, gone)
+        backdrop = matting.estimate_background(model.rgb, person)
+        out += (backdrop - out) * weight[..., None]
+        person = person * (1.0 - weight)
     for i, (rgb, layer_alpha) in enumerate(dressing.layers):
         visible = layer_alpha * (1.0 - hands) * (1.0 - hair)
         if i == 0 and sleeveless:
@@ -1079,5 +1230,5 @@ def dress_model(
     result = np.clip(out + 0.5, 0, 255).astype(np.uint8)
     progress(0.75, "checking the result")
     quality.enforce(dressing_report(garment, model, dressing))
-    person = np.maximum(model.subject.cutout.alpha, coverage)
+    person = np.maximum(person, coverage)
     return result, person.astype(np.float32)

@@ -1,11 +1,13 @@
 """Model swap, case (a): the photo shows a person wearing the garment.
 
 The person takes the digital model's identity (face, and skin tone on visible skin) while the
-garment stays untouched. Face mesh points on both faces give a similarity transform; the
-model's face is warped onto the photo's face, lit like the photo, and blended inside the photo's
-face outline; the visible skin (neck, arms, hands, legs, a bare midriff) is shifted toward the
-model's skin tone.
-Nothing outside the face and the skin mask is written, so garment pixels keep their values.
+garment stays untouched. The model's face, from the jaw line up to where the forehead's skin
+stops (the hairline), is warped piecewise-affinely onto the photo's face up to its own jaw and
+hairline, so the head keeps the photo's shape; it takes the photo face's local colour and is
+blended with a feather that ends at the photo's jaw and hairline. The visible skin (neck, arms,
+hands, legs, a bare midriff) is shifted toward the model's skin tone.
+Nothing outside the face and the skin mask is written, so garment and hair pixels keep their
+values.
 The result is then measured (engine/quality.py): a swap that changed too little of the person
 to be worth charging for fails with a reason, and the task is refunded.
 """
@@ -17,10 +19,11 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.spatial import Delaunay, QhullError
 
 from core.engine import ProgressFn
 from engine import quality
-from engine.digital_model import FACE_OVAL, Person
+from engine.digital_model import FACE_OVAL, Person, skin_mask
 from engine.quality import QualityReport
 
 # Lightness moves only partly toward the model's: the photo's own lighting still applies.
@@ -66,86 +69,200 @@ def _face_box(
     )
 
 
+# FACE_OVAL positions (indices into the list) of the forehead and temples, in order along the
+# outline (left temple, over the top, right temple): these follow the hairline, pushed out while
+# the skin goes on and pulled in where hair covers the mesh's outline (a fringe). The jaw points
+# stay on the mesh: below the jaw is the neck, skin too.
+HAIRLINE = [29, 30, 31, 32, 33, 34, 35, 0, 1, 2, 3, 4, 5, 6, 7]
+# How far each may move along its ray from between the eyes, in face heights (brow to chin): a
+# forehead reaches about a quarter of a face above the mesh's top, a fringe may hide a fifth; at
+# the temples the ray would soon reach an eye or an ear, so they move less.
+TEMPLES = {29, 30, 31, 5, 6, 7}
+HAIRLINE_OUT, HAIRLINE_IN = 0.25, 0.2
+TEMPLE_OUT, TEMPLE_IN = 0.1, 0.08
+HAIR_RUN = 4  # of the 40 samples along a ray: about 1/20 of a face height
+# Inner mesh points that pin the features in the piecewise-affine warp: eye corners, brows,
+# nose bridge and tip, mouth corners and lips.
+ANCHORS = [33, 133, 362, 263, 70, 105, 107, 336, 334, 300, 168, 6, 1, 4, 61, 291, 0, 17, 13, 14]
+CENTRE = 168  # between the eyes: the rays to the outline start here
+
+
 @dataclass(frozen=True)
 class FacePatch:
     """The model's face warped onto the photo's face, in a box of the photo."""
 
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in photo pixels
     rgb: np.ndarray  # the warped model face, the box's size
-    mask: np.ndarray  # uint8 0/255: where it replaces the photo
+    mask: np.ndarray  # uint8 0/255: the photo's face up to jaw and hairline (hard edge)
+    alpha: np.ndarray  # float32 0..1: the feathered blend weight, 0 wherever mask is 0
+
+
+def head_outline(person: Person) -> np.ndarray:
+    """The face's outline (FACE_OVAL order, float32 full-size pixels) from the jaw up to the
+    hairline: where the skin stops along rays from between the eyes (hair is not skin-coloured).
+
+    Without a skin tone the mesh outline is returned as it is."""
+    assert person.face is not None
+    outline: np.ndarray = person.face[FACE_OVAL].astype(np.float32).copy()
+    if person.tone is None:
+        return outline
+    centre = person.face[CENTRE].astype(np.float32)
+    height = float(np.linalg.norm(person.face[152] - person.face[10]))
+    # Skin likeness in the box the rays can reach (soft, then smoothed: a freckle or a hair
+    # strand across the forehead must not stop a ray).
+    h, w = person.rgb.shape[:2]
+    x0, y0, x1, y1 = _face_box(person.face, person.rgb.shape, HAIRLINE_OUT + 0.05)
+    crop = np.ascontiguousarray(person.rgb[y0:y1, x0:x1])
+    inside = person.subject.cutout.alpha[y0:y1, x0:x1]
+    skin = cv2.GaussianBlur(skin_mask(crop, inside, person.tone), (0, 0), 1.5)
+    moved = []
+    for index in HAIRLINE:
+        temple = index in TEMPLES
+        reach_in = TEMPLE_IN if temple else HAIRLINE_IN
+        reach_out = TEMPLE_OUT if temple else HAIRLINE_OUT
+        steps = np.linspace(-reach_in * height, reach_out * height, 40, dtype=np.float32)
+        point = outline[index]
+        ray = point - centre
+        ray /= max(float(np.linalg.norm(ray)), 1e-3)
+        samples = point[None] + steps[:, None] * ray[None]
+        xs = np.clip(samples[:, 0] - x0, 0, x1 - x0 - 1).astype(int)
+        ys = np.clip(samples[:, 1] - y0, 0, y1 - y0 - 1).astype(int)
+        on_skin = skin[ys, xs] > 0.5
+        zero = int(np.searchsorted(steps, 0.0))
+        if on_skin[zero]:
+            # Out while the skin goes on: up to the first HAIR_RUN non-skin samples in a row
+            # beyond the outline (fewer are a stray hair or a highlight on the forehead).
+            beyond = (~on_skin[zero:]).astype(np.int32)
+            runs = np.convolve(beyond, np.ones(HAIR_RUN, np.int32), "valid")
+            off = np.nonzero(runs == HAIR_RUN)[0]
+            last = zero + (int(off[0]) - 1 if len(off) else len(steps) - 1 - zero)
+        else:
+            # Hair over the outline (a fringe): in to where the skin starts.
+            found = np.nonzero(on_skin[:zero])[0]
+            last = int(found[-1]) if len(found) else 0
+        moved.append(float(steps[last]))
+    # Neighbours along the outline agree (one ray through an ear or a strand stays an outlier).
+    shift = np.array(moved, np.float32)
+    smooth = np.array(
+        [np.median(shift[max(0, i - 2) : i + 3]) for i in range(len(shift))], np.float32
+    )
+    for index, amount in zip(HAIRLINE, smooth, strict=True):
+        ray = outline[index] - centre
+        outline[index] += amount * ray / max(float(np.linalg.norm(ray)), 1e-3)
+    outline[:, 0] = np.clip(outline[:, 0], 0, w - 1)
+    outline[:, 1] = np.clip(outline[:, 1], 0, h - 1)
+    return outline
+
+
+def _piecewise_affine_maps(
+    dst: np.ndarray, src: np.ndarray, fallback: np.ndarray, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """remap() maps sending each Delaunay triangle of `dst` onto its triangle of `src`; outside
+    the triangles (and in a triangle the warp would fold) the `fallback` affine (dst -> src)."""
+    try:
+        triangles = Delaunay(dst).simplices
+    except QhullError:  # degenerate points (a face seen edge-on): the similarity alone
+        triangles = np.zeros((0, 3), np.int64)
+    transforms: list[np.ndarray] = [np.asarray(fallback, np.float32)]
+    label = np.zeros((size[1], size[0]), np.int32)
+    for triangle in triangles:
+        a, b = dst[triangle], src[triangle]
+        area_a = np.cross(a[1] - a[0], a[2] - a[0])
+        area_b = np.cross(b[1] - b[0], b[2] - b[0])
+        if abs(area_a) < 1.0 or area_a * area_b <= 0:
+            continue
+        transforms.append(cv2.getAffineTransform(a.astype(np.float32), b.astype(np.float32)))
+        cv2.fillConvexPoly(label, np.round(a).astype(np.int32), len(transforms) - 1)
+    table = np.stack(transforms).astype(np.float32)
+    ys, xs = np.mgrid[0 : size[1], 0 : size[0]].astype(np.float32)
+    chosen = table[label]
+    map_x = chosen[..., 0, 0] * xs + chosen[..., 0, 1] * ys + chosen[..., 0, 2]
+    map_y = chosen[..., 1, 0] * xs + chosen[..., 1, 1] * ys + chosen[..., 1, 2]
+    return map_x.astype(np.float32), map_y.astype(np.float32)
 
 
 def face_patch(photo: Person, model: Person) -> FacePatch | None:
-    """Warp the model's face onto the photo's face (similarity from all mesh points)."""
+    """Warp the model's face, jaw to hairline, onto the photo's face and head shape.
+
+    A similarity from all mesh points places it; a piecewise-affine warp over the triangles of
+    the outlines and the features then makes the model's jaw line and hairline land on the
+    photo's, so the head keeps the photo's shape and no oval edge is left inside it."""
     if photo.face is None or model.face is None:
         return None
     matrix, _ = cv2.estimateAffinePartial2D(model.face, photo.face, method=cv2.LMEDS)
     if matrix is None:
         return None
-    # Work in a box around the photo's face only: warping the whole frame would cost ten
+    theirs, ours = head_outline(model), head_outline(photo)
+    # Work in a box around the photo's head only: warping the whole frame would cost ten
     # times as much for pixels that are never written.
-    x0, y0, x1, y1 = _face_box(photo.face, photo.rgb.shape, 0.25)
-    shifted = np.asarray(matrix, np.float64).copy()
-    shifted[:, 2] -= np.array([x0, y0], np.float64)
+    x0, y0, x1, y1 = _face_box(np.vstack([photo.face, ours]), photo.rgb.shape, 0.12)
     size = (x1 - x0, y1 - y0)
-    warped = cv2.warpAffine(
-        model.rgb, shifted, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    offset = np.array([x0, y0], np.float32)
+    dst = np.vstack([ours, photo.face[ANCHORS]]) - offset
+    src = np.vstack([theirs, model.face[ANCHORS]]).astype(np.float32)
+    inverse = np.asarray(cv2.invertAffineTransform(np.asarray(matrix, np.float64)), np.float64)
+    # The photo box's pixel (x, y) is the photo's (x + x0, y + y0).
+    fallback = np.hstack([inverse[:, :2], (inverse[:, 2] + inverse[:, :2] @ offset)[:, None]])
+    map_x, map_y = _piecewise_affine_maps(dst, src, fallback, size)
+    warped = cv2.remap(
+        model.rgb, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    # Inside both face outlines: the photo's (where a face belongs) and the warped model's (so
-    # a turned head never pulls in the model photo's background or hair).
-    local: np.ndarray = photo.face - np.array([x0, y0], np.float32)
-    moved = cv2.transform(model.face[None], shifted)[0]
     mask = np.zeros((size[1], size[0]), np.uint8)
-    theirs = np.zeros_like(mask)
-    cv2.fillConvexPoly(mask, cv2.convexHull(local[FACE_OVAL].astype(np.int32)), 255)
-    cv2.fillConvexPoly(theirs, cv2.convexHull(moved[FACE_OVAL].astype(np.int32)), 255)
-    face_width = float(np.linalg.norm(photo.face[234] - photo.face[454]))
-    shrink = max(3, int(face_width * 0.04)) | 1
-    mask = np.asarray(cv2.erode(cv2.min(mask, theirs), np.ones((shrink, shrink), np.uint8)))
-    # The feathered blend must fade out inside the box.
+    cv2.fillPoly(mask, [np.round(ours - offset).astype(np.int32)], 255)
+    # Only the person: a head against the backdrop never takes model pixels outside it.
+    mask[photo.subject.cutout.alpha[y0:y1, x0:x1] < 0.5] = 0
     mask[:2] = 0
     mask[-2:] = 0
     mask[:, :2] = 0
     mask[:, -2:] = 0
     if cv2.countNonZero(mask) < 200:
         return None
-    return FacePatch((x0, y0, x1, y1), warped, mask)
+    # Feathered inside the outline: the weight reaches 0 at the jaw and hairline and is exactly
+    # 0 beyond them, so hair and background keep their values.
+    face_width = float(np.linalg.norm(photo.face[234] - photo.face[454]))
+    feather = max(1.5, FEATHER * face_width)
+    reach = int(2 * feather) | 1
+    core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    blurred = cv2.GaussianBlur(core.astype(np.float32) * (1.0 / 255.0), (0, 0), feather)
+    alpha = np.where(mask > 0, blurred, 0.0).astype(np.float32)
+    return FacePatch((x0, y0, x1, y1), warped, mask, alpha)
+
+
+# The blend's feather, in face widths (cheek to cheek), and the colour match's reach, in widths
+# of the blended region: wider reaches left a visible step at the jaw (measured in
+# tests/integration/engine/test_face_swap.py), narrower ones keep more of the photo's shading.
+FEATHER = 0.04
+COLOUR_REACH = 0.08
 
 
 def blend_face(rgb: np.ndarray, patch: FacePatch) -> np.ndarray:
-    """Blend the patch in: the model's features at the colour of the (recoloured) photo face.
+    """Blend the patch in: the model's features under the (recoloured) photo face's colour.
 
     The photo's skin, face included, has already been moved toward the model's tone under the
-    photo's light; the warped face gets that region's mean Lab colour, then a feathered blend.
-    (Poisson cloning was tried: with a large tone difference it left a bright band between
-    the mask and the hairline.)
+    photo's light. The warped face takes the photo face's local mean colour (a Gaussian mean
+    over the face region only, so the correction matches at the border, where the seam would
+    be, and stays smooth inside), then a feathered blend whose edge is the photo's jaw and
+    hairline. (Poisson cloning was tried: with a large tone difference it left a bright band
+    between the mask and the hairline.)
     """
     x0, y0, x1, y1 = patch.box
     box = rgb[y0:y1, x0:x1]
-    inside = patch.mask > 0
-    target = cv2.cvtColor(box, cv2.COLOR_RGB2LAB)[inside].astype(np.float32).mean(axis=0)
-    lab = cv2.cvtColor(patch.rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    lab += target - lab[inside].mean(axis=0)
-    face = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2RGB)
-    feather = max(1.0, 0.02 * (x1 - x0))
-    alpha = cv2.GaussianBlur(patch.mask.astype(np.float32) * (1.0 / 255.0), (0, 0), feather)
+    weight = (patch.mask > 0).astype(np.float32)
+    sigma = max(2.0, COLOUR_REACH * cv2.boundingRect(patch.mask)[2])
+    spread = cv2.GaussianBlur(weight, (0, 0), sigma) + 1e-4
+    ours = cv2.cvtColor(box, cv2.COLOR_RGB2LAB).astype(np.float32)
+    theirs = cv2.cvtColor(patch.rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    local = cv2.GaussianBlur(ours * weight[..., None], (0, 0), sigma) / spread[..., None]
+    local -= cv2.GaussianBlur(theirs * weight[..., None], (0, 0), sigma) / spread[..., None]
+    face = cv2.cvtColor(np.clip(theirs + local, 0, 255).astype(np.uint8), cv2.COLOR_LAB2RGB)
     out = rgb.copy()
-    out[y0:y1, x0:x1] = cv2.blendLinear(face, box, alpha, 1.0 - alpha)
+    out[y0:y1, x0:x1] = cv2.blendLinear(face, box, patch.alpha, 1.0 - patch.alpha)
     return out
 
 
-def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndarray:
-    """Case (a): the photo's person takes the model's face and skin tone."""
+def recolour_skin(photo: Person, model: Person) -> np.ndarray:
+    """The photo with its visible skin, face included, moved toward the model's skin tone."""
     assert model.tone is not None
-    progress(0.45, "matching faces")
-    patch = face_patch(photo, model)
-    h, w = photo.rgb.shape[:2]
-    face_alpha = np.zeros((h, w), np.float32)
-    if patch is not None:
-        x0, y0, x1, y1 = patch.box
-        face_alpha[y0:y1, x0:x1] = patch.mask * (1.0 / 255.0)
-    progress(0.6, "matching skin tone")
-    out = photo.rgb
     if photo.tone is not None:
         photo_tone: np.ndarray | None = photo.tone
     else:
@@ -156,14 +273,24 @@ def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndar
             if visible.any()
             else None
         )
-    if photo_tone is not None:
-        delta = (model.tone - photo_tone).astype(np.float32)
-        delta[0] = 0.0
-        # Lightness moves only partly: the photo's own lighting still applies.
-        gain = float((max(model.tone[0], 1.0) / max(photo_tone[0], 1.0)) ** LIGHTNESS_SHARE)
-        # The face too: the model's face is then matched to this recoloured face.
-        body_skin = cv2.GaussianBlur(photo.skin, (0, 0), 1.5)
-        out = shift_tone(out, body_skin, delta, float(np.clip(gain, 0.5, 2.0)))
+    if photo_tone is None:
+        return photo.rgb
+    delta = (model.tone - photo_tone).astype(np.float32)
+    delta[0] = 0.0
+    # Lightness moves only partly: the photo's own lighting still applies.
+    gain = float((max(model.tone[0], 1.0) / max(photo_tone[0], 1.0)) ** LIGHTNESS_SHARE)
+    # The face too: the model's face is then matched to this recoloured face.
+    body_skin = cv2.GaussianBlur(photo.skin, (0, 0), 1.5)
+    return shift_tone(photo.rgb, body_skin, delta, float(np.clip(gain, 0.5, 2.0)))
+
+
+def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndarray:
+    """Case (a): the photo's person takes the model's face and skin tone."""
+    assert model.tone is not None
+    progress(0.45, "matching faces")
+    patch = face_patch(photo, model)
+    progress(0.6, "matching skin tone")
+    out = recolour_skin(photo, model)
     if patch is not None:
         out = blend_face(out, patch)
     progress(0.75, "checking the result")
