@@ -34,7 +34,7 @@ from core.db import SessionFactory
 from core.enums import Service, TaskStatus
 from core.errors import DomainError
 from core.generations import tasks_of
-from core.inputs import check_stored_image, image_name
+from core.inputs import check_pinned_version, check_stored_image, image_name
 from core.models import Generation, Task, utcnow
 from core.settings import Settings
 from core.storage import Storage
@@ -93,25 +93,24 @@ class GenerationActivities:
             tasks = tasks_of(session, ref.generation_id)
         for number, task in enumerate(tasks, start=1):
             name = image_name(number, len(tasks))
+            missing = f"{name} was not found; please upload it again."
             try:
-                checked = check_stored_image(
-                    self.storage,
-                    self.settings,
-                    task.input_key,
-                    name,
-                    f"{name} was not found; please upload it again.",
-                    expected_size=task.input_size,
-                    expected_etag=task.input_etag,
-                )
+                if task.input_size is not None and task.input_etag:
+                    # Read and checked at submit, its version pinned: a metadata request
+                    # proves it is still that version (the bytes are read once more, and
+                    # checked before decoding, by the imaging step that uses them).
+                    check_pinned_version(self.storage, task.input_key, name, missing,
+                                         task.input_size, task.input_etag)
+                    size, etag = task.input_size, task.input_etag
+                else:
+                    checked = check_stored_image(
+                        self.storage, self.settings, task.input_key, name, missing)
+                    size, etag = checked.size, checked.etag
             except DomainError as error:
                 raise rejected_by_rule(error) from None
             plan.tasks.append(
-                TaskPlan(
-                    task_id=task.id,
-                    input_key=task.input_key,
-                    input_size=checked.size,
-                    input_etag=checked.etag,
-                )
+                TaskPlan(task_id=task.id, input_key=task.input_key, input_size=size,
+                         input_etag=etag)
             )
         # The price comes with the plan: pure arithmetic on what was just read, so not worth a
         # step of its own (each local activity is a round trip through the SDK's core).

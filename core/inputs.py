@@ -31,6 +31,20 @@ def image_name(number: int, count: int) -> str:
     return f"Image {number}" if count > 1 else "The image"
 
 
+def check_pinned_version(
+    storage: Storage, key: str, name: str, missing: str, size: int, etag: str
+) -> None:
+    """The object at `key` is still the version checked at submit (same size and ETag: S3's
+    ETag of a single PUT is the MD5 of its bytes), from its metadata alone: the bytes were read
+    and checked then, and the imaging step checks them again before it decodes anything.
+    ImageRejected with `missing` when it is gone, with CHANGED when it is another version."""
+    info = storage.stat(key)
+    if info is None:
+        raise ImageRejected(missing)
+    if info.size != size or info.etag != etag:
+        raise ImageRejected(CHANGED.format(name=name))
+
+
 def check_stored_image(
     storage: Storage,
     settings: Settings,

@@ -29,6 +29,7 @@ _NOT_FOUND = {"NoSuchKey", "NoSuchObject", "NotFound", "ResourceNotFound"}
 class ObjectInfo:
     size: int
     content_type: str
+    etag: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,11 @@ class Storage:
         info = self._stat_raw(key)
         if info is None:
             return None
-        return ObjectInfo(size=info.size or 0, content_type=info.content_type or "")
+        return ObjectInfo(
+            size=info.size or 0,
+            content_type=info.content_type or "",
+            etag=(info.etag or "").strip('"'),
+        )
 
     def presigned_put(
         self,

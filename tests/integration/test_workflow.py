@@ -287,6 +287,37 @@ async def test_upload_gone_before_verify_fails_without_charge(
     assert balance(sessions, account) == 5
 
 
+async def test_an_upload_replaced_after_submit_fails_at_verify_without_charge(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
+) -> None:
+    """Verify trusts the version pinned at submit (size and ETag) from the object's metadata:
+    the same number of other bytes put there afterwards is refused before any charge."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    photo = fixture_images("people")[0].read_bytes()
+    key = upload(sessions, storage, account, photo)
+    generation_id, (task_id,) = make_generation(
+        sessions, account, "burstreplace", [key], background_id="white")
+    pinned = storage.stat(key)
+    assert pinned is not None and pinned.etag
+    with sessions.begin() as session:
+        task = session.get(Task, task_id)
+        assert task is not None
+        task.input_size, task.input_etag = pinned.size, pinned.etag
+    storage.put_bytes(key, bytes(reversed(photo)), "image/jpeg")  # same size, other bytes
+
+    async with running_worker(temporal, settings, real_engine()):
+        result = await run_generation(temporal, settings, generation_id)
+
+    assert result.status == "failed" and result.credits_charged == 0
+    with sessions() as session:
+        task = session.get(Task, task_id)
+        assert task is not None
+        assert task.error == "The image was changed after it was checked; please upload it again."
+    assert balance(sessions, account) == 5
+    assert ledger_kinds(sessions, generation_id) == []
+
+
 async def test_unknown_model_fails_at_once_without_charge(
     temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage
 ) -> None:
