@@ -72,6 +72,7 @@ class RerenderActivities:
                     y=task.placement_y or 0.0,
                     scale=task.placement_scale or 1.0,
                 ),
+                account_id=generation.account_id,
             )
 
     @activity.defn(name=FAIL_RERENDER)

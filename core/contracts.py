@@ -108,6 +108,8 @@ class ImagingInput:
     input_etag: str | None = None
     # A re-render's adjustment (workflows/rerender.py); None for a generation's own tasks.
     placement: PlacementSpec | None = None
+    # Whose image it is: only for the log lines (activities/observe.py binds it to each line).
+    account_id: str | None = None
 
 
 @dataclass

@@ -213,6 +213,7 @@ class GenerationWorkflow:
                     background_key=plan.background_key,
                     input_size=task.input_size,
                     input_etag=task.input_etag,
+                    account_id=plan.account_id,
                 ),
                 task_queue=options.imaging_task_queue,
                 start_to_close_timeout=timedelta(seconds=options.imaging_timeout_seconds),

@@ -102,6 +102,8 @@ def test_every_process_logs_the_generation_with_its_trace_and_no_email(stack: Se
     # The activities' lines also carry the workflow and the attempt.
     done = [line for line in found["imaging"] if line["message"].startswith("activity ")]
     assert done and all(line["workflow_id"] and line["attempt"] for line in done)
+    # And the account whose image it is, the same one the API named.
+    assert all(line.get("account_id") == submit["account_id"] for line in done), done
 
     # Not one line, JSON or not, of any process carries the address.
     for path in (stack.data_dir / "logs").glob("*.log"):
