@@ -7,7 +7,6 @@ from functools import cached_property
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
-from PIL import Image
 from starlette.concurrency import run_in_threadpool
 
 from api.task_watch import TaskWatcher
@@ -18,7 +17,7 @@ from core.auth.tokens import Principal
 from core.billing.orders import Billing
 from core.billing.provider import ProviderFactory
 from core.billing.subscriptions import Subscriptions
-from core.catalog_admin import CatalogAdmin, PeopleCounter
+from core.catalog_admin import CatalogAdmin, people_counter
 from core.db import SessionFactory
 from core.enums import AccountKind, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
@@ -41,9 +40,6 @@ class AppServices:
     temporal: TemporalLink
     jwt_secret: str
     task_watcher: TaskWatcher
-    # The engine's "how many people are in this photo", for vetting digital models (given by
-    # the composition root, api/main.py, so that api/ imports no engine).
-    count_people: PeopleCounter | None = None
     # Builds the configured payment provider (given by the composition root, api/main.py, so
     # that api/ imports no adapter).
     payment_providers: ProviderFactory | None = None
@@ -65,12 +61,10 @@ class AppServices:
 
     @cached_property
     def catalog_admin(self) -> CatalogAdmin:
-        return CatalogAdmin(self.sessions, self.storage, self.settings, self._people_counter)
-
-    def _people_counter(self, photo: Image.Image) -> int:
-        if self.count_people is None:
-            raise Unavailable("Photos cannot be checked for people right now; try again later.")
-        return self.count_people(photo)
+        return CatalogAdmin(
+            self.sessions, self.storage, self.settings,
+            people_counter(self.temporal, self.settings),
+        )
 
     @cached_property
     def billing(self) -> Billing:

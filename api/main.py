@@ -12,7 +12,6 @@ from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from PIL import Image
 
 from api.deps import AppServices, require_api_key
 from api.errors import ApiError, install_error_handlers
@@ -76,7 +75,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             temporal=temporal,
             jwt_secret=settings.resolved_jwt_secret(),
             task_watcher=watcher,
-            count_people=_count_people,
             payment_providers=_payment_provider,
         )
         # What start-up built lives as long as the process: out of the collector's way, or
@@ -165,14 +163,6 @@ def _match_first(app: FastAPI, router: APIRouter, path: str) -> None:
         include_in_schema=False,
     )
     app.router.routes.insert(0, app.router.routes.pop())
-
-
-def _count_people(photo: Image.Image) -> int:
-    """The engine's person count, for vetting digital models. The API's composition root is
-    the one place it meets the engine; loaded on first use (operators' uploads only)."""
-    from engine import count_people
-
-    return count_people(photo)
 
 
 def _payment_provider(

@@ -2,26 +2,30 @@
 first), rename, categorise, show or hide, publish, reorder, delete.
 
 An upload starts unpublished, so an operator can look at it before users can pick it. A digital
-model's photo must show exactly one person, as the engine's analysis sees it: the counter is
-given by the composition root (the API builds it from the engine), so this module imports no
-engine.
+model's photo must show exactly one person, as the engine's analysis sees it: the photo is
+stored first, then counted by an activity on the imaging queue (workflows/catalog_check.py),
+where the engine's models are loaded, so neither this module nor the API loads them.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
-from PIL import Image
+import anyio
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.contracts import CATALOG_CHECK_WORKFLOW, CountPeopleInput
 from core.db import SessionFactory
 from core.enums import CatalogKind, CatalogVisibility
-from core.errors import InvalidInput, NotFound, Refused
-from core.images import check_image, decode_rgb, thumbnail_from_bytes
+from core.errors import InvalidInput, NotFound, Refused, Unavailable
+from core.generations import WorkflowStarter
+from core.images import check_image, thumbnail_from_bytes
 from core.keys import catalog_key, extension_for, thumbnail_key
 from core.models import CatalogItem, CatalogTombstone, new_id
 from core.settings import Settings
@@ -32,9 +36,15 @@ MIN_CATALOG_SIDE = 768
 MAX_NAME = 128
 MAX_CATEGORY = 64
 ITEM_NOT_FOUND = "That catalog item was not found."
+# The operator waits for the people count: an imaging worker busy for longer answers "later".
+PEOPLE_CHECK_SECONDS = 60
 
-# How many people a photo shows (0 when none is clearly visible).
-PeopleCounter = Callable[[Image.Image], int]
+log = logging.getLogger(__name__)
+
+# How many people the stored photo at a key shows (0 when none is clearly visible).
+PeopleCounter = Callable[[str], int]
+PEOPLE_CHECK_UNAVAILABLE = "Photos cannot be checked for people right now; try again later."
+PEOPLE_CHECK_ID_PREFIX = "catalog-check-"
 ManagedKind = Literal[CatalogKind.MODEL, CatalogKind.BACKGROUND]
 MANAGED_KINDS = (CatalogKind.MODEL, CatalogKind.BACKGROUND)
 
@@ -144,14 +154,14 @@ class CatalogAdmin:
             min_side=1,
         )
         check_short_side(info.width, info.height)
-        if kind == CatalogKind.MODEL:
-            check_people(self.count_people(decode_rgb(data)))
         item_id = f"{kind}-{new_id()[:16]}"
         key = catalog_key(kind, item_id, extension_for(info.mime_type))
         thumb = thumbnail_key(key)
         self.storage.put_bytes(key, data, info.mime_type)
         self.storage.put_bytes(thumb, thumbnail_from_bytes(data), "image/jpeg")
         try:
+            if kind == CatalogKind.MODEL:
+                check_people(self.count_people(key))
             with self.sessions.begin() as session:
                 last = session.execute(
                     select(func.max(CatalogItem.sort)).where(CatalogItem.kind == kind)
@@ -223,3 +233,29 @@ class CatalogAdmin:
         if item is None or item.kind not in MANAGED_KINDS:
             raise NotFound(ITEM_NOT_FOUND)
         return item
+
+
+def people_counter(temporal: WorkflowStarter, settings: Settings) -> PeopleCounter:
+    """Counts people through the CatalogPhotoCheck workflow and waits for its answer. Called
+    from a worker thread (the upload runs in one); Unavailable when Temporal or the imaging
+    workers cannot answer now."""
+
+    def count(key: str) -> int:
+        async def run() -> int:
+            handle = await temporal.start_workflow(
+                CATALOG_CHECK_WORKFLOW,
+                CountPeopleInput(key, settings.max_upload_bytes, settings.imaging_task_queue),
+                id=f"{PEOPLE_CHECK_ID_PREFIX}{new_id()}",
+                task_queue=settings.task_queue,
+                execution_timeout=timedelta(seconds=PEOPLE_CHECK_SECONDS),
+            )
+            people: int = await handle.result()
+            return people
+
+        try:
+            return anyio.from_thread.run(run)
+        except Exception:
+            log.exception("could not count the people in %s", key)
+            raise Unavailable(PEOPLE_CHECK_UNAVAILABLE) from None
+
+    return count

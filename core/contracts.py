@@ -399,3 +399,16 @@ PLAN_DECLINED = "declined"  # the charge of the difference was declined: nothing
 PLAN_REFUSED = "refused"  # not possible now (ended, past due, another currency)
 PLAN_CHANGE_RESULTS = (PLAN_UPGRADED, PLAN_DOWNGRADE_SCHEDULED, PLAN_UNCHANGED, PLAN_DECLINED,
                        PLAN_REFUSED)
+
+
+# An operator's digital-model photo, counted for people on the imaging queue
+# (workflows/catalog_check.py), where the engine's models are loaded.
+CATALOG_CHECK_WORKFLOW = "CatalogPhotoCheck"
+COUNT_PEOPLE = "count_people_in_photo"
+
+
+@dataclass
+class CountPeopleInput:
+    key: str  # the stored photo
+    max_bytes: int
+    imaging_task_queue: str

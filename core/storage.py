@@ -142,6 +142,14 @@ class Storage:
             if error.code not in _NOT_FOUND:
                 raise
 
+    def keys(self, prefix: str) -> list[str]:
+        """Every object key under `prefix` (for tests and operators' checks; not on hot paths)."""
+        return [
+            obj.object_name
+            for obj in self._client.list_objects(self.bucket, prefix=prefix, recursive=True)
+            if obj.object_name
+        ]
+
     def _stat_raw(self, key: str) -> Object | None:
         try:
             return self._client.stat_object(self.bucket, key)

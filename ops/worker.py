@@ -21,6 +21,7 @@ from temporalio.client import Client
 from temporalio.runtime import Runtime
 from temporalio.worker import Worker
 
+from activities.catalog import CatalogActivities
 from activities.cleanup import CleanupActivities, CleanUpUploads
 from activities.generation import GenerationActivities
 from activities.imaging import ImagingActivities
@@ -41,6 +42,7 @@ from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.schedules import ensure_schedule
 from ops.search_attributes import ensure_search_attributes
+from workflows.catalog_check import CatalogPhotoCheckWorkflow
 from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
 from workflows.fulfilment import OrderFulfilmentWorkflow
 from workflows.generation import GenerationWorkflow
@@ -98,6 +100,7 @@ def build_workers(
                 task_queue=settings.task_queue,
                 workflows=[
                     GenerationWorkflow,
+                    CatalogPhotoCheckWorkflow,
                     MailRelayWorkflow,
                     UploadCleanupWorkflow,
                     SweeperWorkflow,
@@ -144,7 +147,7 @@ def build_workers(
             Worker(
                 client,
                 task_queue=settings.imaging_task_queue,
-                activities=[imaging.run_imaging],
+                activities=[imaging.run_imaging, CatalogActivities(storage).count_people],
                 activity_executor=ThreadPoolExecutor(
                     settings.imaging_concurrency, thread_name_prefix="imaging"
                 ),

@@ -19,6 +19,7 @@ from core.models import CatalogItem
 from core.settings import Settings
 from core.storage import Storage
 from ops.admin import set_role
+from ops.stack import Stack
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import FIXTURES, fixture_images
@@ -28,9 +29,14 @@ ADMIN_PATH = "/api/v1/admin/catalog"
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    with running_stack(tmp_path_factory.mktemp("catalog-admin")) as running:
-        yield running.settings
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with running_stack(tmp_path_factory.mktemp("catalog-admin")) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def stack(running: Stack) -> Settings:
+    return running.settings
 
 
 
@@ -125,14 +131,17 @@ def test_only_admins_reach_the_catalog_endpoints(
     ],
 )
 def test_unsuitable_photos_are_refused_with_the_reason(
-    api: httpx.Client, admin: dict[str, str], db: SessionFactory,
+    api: httpx.Client, admin: dict[str, str], db: SessionFactory, storage: Storage,
     folder: str, name: str | None, kind: str, reason: str,
 ) -> None:
     before = len(admin_items(api, admin, kind))
+    stored_before = set(storage.keys("catalog/"))
     refused = upload(api, admin, photo(folder, name), kind=kind)
     assert refused.status_code == 422, refused.text
     assert reason in refused.json()["message"]
     assert len(admin_items(api, admin, kind)) == before
+    # The photo was stored to be counted on the imaging queue, and is gone again.
+    assert set(storage.keys("catalog/")) == stored_before
 
 
 def test_a_file_that_is_not_an_image_is_refused(
@@ -253,3 +262,20 @@ def test_backgrounds_upload_publish_and_builtins_stay(
     assert kinds == {"background"}
     assert api.delete(f"{ADMIN_PATH}/{item_id}", headers=admin).status_code == 200
     assert item_id not in picker()
+
+
+def test_people_are_counted_by_the_imaging_worker_not_the_api(
+    api: httpx.Client, admin: dict[str, str], running: Stack,
+) -> None:
+    """The engine's models (mediapipe) stay out of the API process: the count runs as an
+    activity on the imaging queue, whose worker has them loaded."""
+    accepted = upload(api, admin, photo("people", "01861_00.jpg"), name="Counted")
+    assert accepted.status_code == 200, accepted.text
+    refused = upload(api, admin, photo("people-wild", "wild-07.jpg"))
+    assert refused.status_code == 422, refused.text
+
+    def maps(name: str) -> str:
+        return Path(f"/proc/{running.processes[name].pid}/maps").read_text()
+
+    assert "mediapipe" not in maps("api")
+    assert "mediapipe" in maps("imaging")
