@@ -484,6 +484,18 @@ class Subscription(Base):
     canceled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class InvoiceNumber(Base):
+    """The running number of each invoice issued: assigned once per payment, the first time its
+    invoice is asked for, one more than the last (a unique `number`, so two payments asking at
+    once never share one: the loser takes the next)."""
+
+    __tablename__ = "invoice_numbers"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    payment_id: Mapped[str] = mapped_column(String(64), unique=True)
+    issued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class PaymentEvent(Base):
     """Every webhook event a provider sent, by its id: a replayed or duplicated event is seen
     here and changes nothing. `processed_at` is set once it was fully handled, so an event

@@ -21,14 +21,15 @@ from typing import Protocol
 
 from fpdf import FPDF
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from core.auth.tokens import Principal
 from core.billing.money import format_amount
 from core.db import SessionFactory
 from core.enums import Currency, OrderStatus, PlanKind
-from core.errors import NotFound
-from core.models import Order, User
+from core.errors import NotFound, Unavailable
+from core.models import InvoiceNumber, Order, User
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -209,10 +210,35 @@ class Invoice:
     pdf: bytes
 
 
-def invoice_number(record: PaymentRecord) -> str:
-    """Stable for a payment: its paid day and the start of its id."""
-    day = record.paid_at or record.created_at
-    return f"INV-{day:%Y%m%d}-{record.id[:10].upper()}"
+# Each round of a race has a winner, so this many payments issued at the very same moment still
+# all get their number.
+INVOICE_NUMBER_TRIES = 25
+
+
+def invoice_number(sessions: SessionFactory, payment_id: str) -> str:
+    """The payment's invoice number, from one running sequence (INV-000001, INV-000002, ...):
+    the one it was given when its invoice was first issued, else the next. Two payments issued
+    at once both try the same next number; the unique key lets one win, the other takes the
+    one after (and the same payment asked twice at once keeps one number)."""
+    for _ in range(INVOICE_NUMBER_TRIES):
+        try:
+            with sessions.begin() as session:
+                issued = session.execute(
+                    select(InvoiceNumber.number).where(InvoiceNumber.payment_id == payment_id)
+                ).scalar_one_or_none()
+                if issued is not None:
+                    return format_invoice_number(issued)
+                last = session.execute(select(func.max(InvoiceNumber.number))).scalar_one()
+                number = (last or 0) + 1
+                session.add(InvoiceNumber(number=number, payment_id=payment_id))
+        except IntegrityError:
+            continue  # that number (or this payment) was just taken: read again
+        return format_invoice_number(number)
+    raise Unavailable("The invoice could not be numbered right now; please try again.")
+
+
+def format_invoice_number(number: int) -> str:
+    return f"INV-{number:06d}"
 
 
 def invoice_for(
@@ -222,7 +248,7 @@ def invoice_for(
     with sessions() as session:
         user = session.get(User, record.user_id)
     buyer = Buyer(name=(user.name if user else "") or "", email=user.email if user else "")
-    number = invoice_number(record)
+    number = invoice_number(sessions, record.id)
     seller = Seller(settings.seller_name, settings.seller_address, settings.support_email)
     pdf = render_invoice(record, buyer, number, seller)
     return Invoice(number=number, filename=f"{number}.pdf", pdf=pdf)
