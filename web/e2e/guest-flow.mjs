@@ -14,6 +14,7 @@ import {
   STEP_TIMEOUT_MS,
   clickNext,
   expectImagesLoaded,
+  expectHidden,
   expectInPage,
   expectResult,
   expectUrl,
@@ -122,6 +123,28 @@ async function guestFlow(walk) {
 
   step('screenshot')
   await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-result.png'))
+
+  step('Adjust placement: drag the subject right, shrink it, re-render for free')
+  await page.getByTestId('adjust-placement').first().click()
+  const subject = page.getByTestId('placement-subject')
+  await expectVisible(subject, 'the placement editor')
+  const box = await subject.boundingBox()
+  if (!box) fail('the subject in the placement editor has no box')
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width / 2 + box.width * 0.2, box.y + box.height / 2, { steps: 5 })
+  await page.mouse.up()
+  await page.getByTestId('placement-size').fill('0.8')
+  const summary = (await page.getByTestId('placement-summary').textContent()) ?? ''
+  if (!/right/.test(summary) || !/0\.80/.test(summary)) fail(`the editor says "${summary.trim()}", not moved right at ×0.80`)
+  await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-placement.png'))
+  await page.getByTestId('placement-rerender').click()
+  await expectHidden(subject, 'the placement editor after "Re-render"')
+
+  step(`the new version shows on the output page (up to ${RESULT_TIMEOUT_MS / 1000} s)`)
+  await expectVisible(page.getByTestId('version-image'), 'the re-rendered version', RESULT_TIMEOUT_MS)
+  await expectImagesLoaded(page, '[data-testid="version-image"]', 'the re-rendered version')
+  await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-version.png'))
 }
 
 process.exit(
