@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import Rating, Service, TaskStatus
+from core.enums import TERMINAL_STATUSES, Rating, Service, TaskStatus
 from core.errors import InvalidInput, NotFound
 from core.generations import tasks_of
 from core.keys import thumbnail_key
@@ -187,6 +187,12 @@ class Library:
             if generation.status not in (TaskStatus.COMPLETED, TaskStatus.FAILED):
                 raise InvalidInput("This generation is still running; delete it when it ends.")
             tasks = tasks_of(session, generation_id)
+            if any(task.status not in TERMINAL_STATUSES for task in tasks):
+                # A re-render with a new placement, still being made: its output would land
+                # after the delete and outlive it.
+                raise InvalidInput(
+                    "An image of this generation is still being made; delete it when it is done."
+                )
             keys = generation_objects(generation, tasks)
             for task in tasks:
                 still_used = session.execute(

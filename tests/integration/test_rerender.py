@@ -254,6 +254,12 @@ def test_rerender_survives_a_worker_restart(
     time.sleep(1.0)
     (waiting,) = guest.poll([task_id]).json()["data"]
     assert waiting["status"] == "queued" and not waiting["outputs"]
+    # While the new version is being made, the generation cannot be deleted: its output would
+    # land after the delete and outlive it.
+    service_id = submitted.json()["data"]["serviceId"]
+    refused = guest.http.delete(f"/imageedit/service/{service_id}", headers=guest.headers)
+    assert refused.status_code == 422, refused.text
+    assert "still being made" in refused.json()["message"]
     running.kill_process("worker")
     running.start_worker("worker-restarted")
     running.start_imaging("imaging-restarted")
