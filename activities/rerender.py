@@ -6,6 +6,7 @@ the workflow's worker, are synchronous (the worker's thread pool) and idempotent
 
 from __future__ import annotations
 
+from sqlalchemy import update
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
@@ -77,8 +78,10 @@ class RerenderActivities:
 
     @activity.defn(name=FAIL_RERENDER)
     def fail_rerender(self, inp: FailRerenderInput) -> bool:
-        """Mark the re-render failed with the reason; nothing to refund (nothing was charged).
-        A task whose output was stored keeps it."""
+        """Mark the re-render failed with the reason; nothing to refund (nothing was charged),
+        but the try is given back to the original's count of free re-renders (in the same
+        transaction, so a retried call gives it back once). A task whose output was stored
+        keeps it."""
         with self.sessions.begin() as session:
             task = session.get(Task, inp.task_id)
             if task is None or task.status in jobs.TERMINAL:
@@ -86,4 +89,10 @@ class RerenderActivities:
             task.status = TaskStatus.FAILED
             task.stage = "failed"
             task.error = inp.reason
+            if task.source_task_id is not None:
+                session.execute(
+                    update(Task)
+                    .where(Task.id == task.source_task_id, Task.rerenders > 0)
+                    .values(rerenders=Task.rerenders - 1)
+                )
             return True

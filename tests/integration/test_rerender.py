@@ -315,6 +315,8 @@ async def test_a_rerender_that_cannot_be_made_fails_with_its_reason_and_costs_no
     with db.begin() as session:
         original = session.get(Task, original_id)
         assert original is not None
+        counted = original.rerenders + 1
+        original.rerenders = counted  # as the request counts it
         # The input changed since it was checked at submit (another ETag): refused for good.
         session.add(Task(
             id=task_id, generation_id=original.generation_id, position=98,
@@ -330,6 +332,10 @@ async def test_a_rerender_that_cannot_be_made_fails_with_its_reason_and_costs_no
     assert task["status"] == "failed" and task["error"], task
     assert "credits" not in task["error"]
     assert ledger_of(db, account) == ledger
+    # The failed try is given back: it does not count against the free re-renders.
+    with db() as session:
+        original = session.get(Task, original_id)
+        assert original is not None and original.rerenders == counted - 1
 
 
 # Last: the workflow runs unsandboxed, so its real histories must replay with today's code.
