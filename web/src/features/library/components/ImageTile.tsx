@@ -63,6 +63,11 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
               Edited
             </span>
           )}
+          {task.sourceTaskId && (
+            <span className="lib-badge lib-badge--version" data-testid="version-badge" title="Re-rendered with a new placement">
+              New placement
+            </span>
+          )}
         </div>
       </div>
 
