@@ -54,8 +54,11 @@ def _visible_outputs(account_id: str) -> Select[Task, Generation]:
     )
 
 
-def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[Task, Generation]:
-    """The caller's completed image, or NotFound (also for someone else's)."""
+def owned_task(
+    session: Session, principal: Principal, task_id: str
+) -> tuple[Task, Generation] | None:
+    """The caller's image (of a generation not deleted) with its generation; None for anything
+    else, someone else's included (callers never say which)."""
     row = session.execute(
         select(Task, Generation)
         .join(Generation, Generation.id == Task.generation_id)
@@ -65,6 +68,12 @@ def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[
             Generation.deleted_at.is_(None),
         )
     ).first()
+    return (row[0], row[1]) if row is not None else None
+
+
+def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[Task, Generation]:
+    """The caller's completed image, or NotFound (also for someone else's)."""
+    row = owned_task(session, principal, task_id)
     if row is None or row[0].status != TaskStatus.COMPLETED or not row[0].output_key:
         raise NotFound(IMAGE_NOT_FOUND)
     return row[0], row[1]

@@ -35,6 +35,7 @@ from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE, Placement
 from core.enums import TaskStatus
 from core.errors import Conflict, InvalidInput, NotFound, Unavailable
 from core.generations import WorkflowStarter
+from core.library import owned_task
 from core.models import Generation, Task, new_id, utcnow
 from core.settings import Settings
 
@@ -64,21 +65,6 @@ def checked_placement(x: float, y: float, scale: float) -> Placement:
     if not low <= scale <= high:
         raise InvalidInput(f"scale: choose a size between {low} and {high} times.")
     return Placement(x, y, scale)
-
-
-def _owned_task(session: Session, principal: Principal, task_id: str) -> tuple[Task, Generation]:
-    row = session.execute(
-        select(Task, Generation)
-        .join(Generation, Generation.id == Task.generation_id)
-        .where(
-            Task.id == task_id,
-            Generation.account_id == principal.account_id,
-            Generation.deleted_at.is_(None),
-        )
-    ).one_or_none()
-    if row is None:
-        raise NotFound(NOT_FOUND)  # someone else's too: we never say which
-    return row[0], row[1]
 
 
 def _check_adjustable(session: Session, task: Task, generation: Generation) -> None:
@@ -119,7 +105,10 @@ class Rerenders:
         engine's own placement of the original."""
         new_task_id = new_id()
         with self.sessions.begin() as session:
-            task, generation = _owned_task(session, principal, task_id)
+            owned = owned_task(session, principal, task_id)
+            if owned is None:
+                raise NotFound(NOT_FOUND)  # someone else's too: we never say which
+            task, generation = owned
             _check_adjustable(session, task, generation)
             original = task
             if task.source_task_id is not None:
