@@ -52,6 +52,17 @@ def rejected_by_rule(error: DomainError, error_type: str = "InputRejected") -> A
     return rejected(error.message, error_type)
 
 
+def chosen_model_key(session: Session, model_id: str | None) -> str | None:
+    """The storage key of the generation's digital model (None when it has none); a model
+    removed from the catalog since the submit fails the work for good."""
+    if not model_id:
+        return None
+    model = find_model(session, model_id)
+    if model is None:
+        raise rejected("The chosen model is not available any more.")
+    return model.key
+
+
 class GenerationActivities:
     def __init__(self, sessions: SessionFactory, storage: Storage, settings: Settings) -> None:
         self.sessions = sessions
@@ -69,12 +80,7 @@ class GenerationActivities:
             if generation.status in jobs.TERMINAL:
                 # Given up by the sweeper (or finished by an earlier run): never charge it now.
                 raise rejected(generation.error or "This generation has already finished.")
-            model_key = None
-            if generation.model_id:
-                model = find_model(session, generation.model_id)
-                if model is None:
-                    raise rejected("The chosen model is not available any more.")
-                model_key = model.key
+            model_key = chosen_model_key(session, generation.model_id)
             bg_kind = bg_key = None
             if generation.background_id:
                 background = find_background(session, generation.background_id)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from sqlalchemy import update
 from temporalio import activity
-from temporalio.exceptions import ApplicationError
 
+from activities.generation import chosen_model_key, rejected
 from core import jobs
-from core.catalog import background_kind, find_background, find_model
+from core.catalog import background_kind, find_background
 from core.contracts import (
     FAIL_RERENDER,
     PLAN_RERENDER,
@@ -23,10 +23,6 @@ from core.contracts import (
 from core.db import SessionFactory
 from core.enums import Service, TaskStatus
 from core.models import Generation, Task
-
-
-def rejected(message: str) -> ApplicationError:
-    return ApplicationError(message, type="InputRejected", non_retryable=True)
 
 
 class RerenderActivities:
@@ -44,12 +40,7 @@ class RerenderActivities:
             generation = session.get(Generation, task.generation_id)
             if generation is None or generation.deleted_at is not None:
                 raise rejected("This image was deleted.")
-            model_key = None
-            if generation.model_id:
-                model = find_model(session, generation.model_id)
-                if model is None:
-                    raise rejected("The chosen model is not available any more.")
-                model_key = model.key
+            model_key = chosen_model_key(session, generation.model_id)
             background = (
                 find_background(session, generation.background_id)
                 if generation.background_id
