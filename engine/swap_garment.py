@@ -694,6 +694,16 @@ WAIST_EASE = 1.05
 HIP_VISIBILITY = 0.5
 
 
+def _source_box(alpha: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The layer's box in the garment photo (x0, y0, x1, y1), 2 px wider each side so edge
+    interpolation reads real neighbours; None for an empty layer."""
+    x, y, bw, bh = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
+    if bw == 0 or bh == 0:
+        return None
+    sh, sw = alpha.shape
+    return max(0, x - 2), max(0, y - 2), min(sw, x + bw + 2), min(sh, y + bh + 2)
+
+
 def _warp_layer(
     rgb: np.ndarray, alpha: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -705,12 +715,10 @@ def _warp_layer(
     w, h = size
     colour = np.zeros((h, w, 3), np.float32)
     matte = np.zeros((h, w), np.float32)
-    x, y, bw, bh = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
-    if bw == 0 or bh == 0:
+    source = _source_box(alpha)
+    if source is None:
         return colour, matte
-    sh, sw = alpha.shape
-    sx0, sy0 = max(0, x - 2), max(0, y - 2)
-    sx1, sy1 = min(sw, x + bw + 2), min(sh, y + bh + 2)
+    sx0, sy0, sx1, sy1 = source
     corners = np.array([[sx0, sy0], [sx1, sy0], [sx0, sy1], [sx1, sy1]], np.float64)
     placed = corners @ matrix[:2, :2].T + matrix[:2, 2]
     x0, y0 = (max(0, int(np.floor(v)) - 2) for v in placed.min(axis=0))
@@ -743,12 +751,10 @@ def _warp_layer_fit(
     w, h = size
     colour = np.zeros((h, w, 3), np.float32)
     matte = np.zeros((h, w), np.float32)
-    x, y, bw, bh = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
-    if bw == 0 or bh == 0:
+    layer_box = _source_box(alpha)
+    if layer_box is None:
         return colour, matte
-    sh, sw = alpha.shape
-    sx0, sy0 = max(0, x - 2), max(0, y - 2)
-    sx1, sy1 = min(sw, x + bw + 2), min(sh, y + bh + 2)
+    sx0, sy0, sx1, sy1 = layer_box
     # The box the layer lands in: its source box's outline, mapped.
     t = np.linspace(0.0, 1.0, 9)
     outline = np.concatenate(

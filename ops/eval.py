@@ -226,6 +226,21 @@ def _output_cell(outcome: Outcome) -> tuple[Image.Image, str]:
     return _error_cell(outcome.error or "failed"), f"{outcome.ms:.0f} ms error"
 
 
+def _draw_row(sheet: Image.Image, draw: ImageDraw.ImageDraw,
+              cells: list[tuple[Image.Image | None, str]], y: int, col_w: int) -> None:
+    """One row of a contact sheet: each cell's image fitted and centred (a blank when there is
+    none), its caption under it."""
+    for c, (image, caption) in enumerate(cells):
+        x = PAD + c * col_w
+        if image is None:
+            draw.rectangle((x, y, x + CELL_W - 1, y + CELL_H - 1), fill=BLANK)
+        else:
+            thumb = _fit(image)
+            sheet.paste(thumb, (x + (CELL_W - thumb.width) // 2,
+                                y + (CELL_H - thumb.height) // 2))
+        draw.text((x + 2, y + CELL_H + 2), _caption(caption, CELL_W), fill=INK, font=FONT)
+
+
 def contact_sheet(title: str, outcomes: list[Outcome],
                   before: list[Outcome] | None = None) -> Image.Image:
     """One row per case; with `before` (the same cases by a baseline engine) a "before" column
@@ -255,15 +270,7 @@ def contact_sheet(title: str, outcomes: list[Outcome],
         if before is not None:
             cells.append(_output_cell(before[r]))
         cells.append(_output_cell(outcome))
-        for c, (image, caption) in enumerate(cells):
-            x = PAD + c * col_w
-            if image is None:
-                draw.rectangle((x, y, x + CELL_W - 1, y + CELL_H - 1), fill=BLANK)
-            else:
-                thumb = _fit(image)
-                sheet.paste(thumb, (x + (CELL_W - thumb.width) // 2,
-                                    y + (CELL_H - thumb.height) // 2))
-            draw.text((x + 2, y + CELL_H + 2), _caption(caption, CELL_W), fill=INK, font=FONT)
+        _draw_row(sheet, draw, cells, y, col_w)
     return sheet
 
 
@@ -540,15 +547,7 @@ def wild_sheet(pairs: list[tuple[Path, Path]], after: list[WildScore],
                 cells.append((_cut_out(photo, found.alpha),
                               f"IoU {found.iou:.3f} err {found.alpha_error:.3f}"))
         y = HEADER_H + r * row_h
-        for c, (image, caption) in enumerate(cells):
-            x = PAD + c * col_w
-            if image is None:
-                draw.rectangle((x, y, x + CELL_W - 1, y + CELL_H - 1), fill=BLANK)
-            else:
-                thumb = _fit(image)
-                sheet.paste(thumb, (x + (CELL_W - thumb.width) // 2,
-                                    y + (CELL_H - thumb.height) // 2))
-            draw.text((x + 2, y + CELL_H + 2), _caption(caption, CELL_W), fill=INK, font=FONT)
+        _draw_row(sheet, draw, cells, y, col_w)
     return sheet
 
 
