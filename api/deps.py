@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from starlette.concurrency import run_in_threadpool
 
+from api.poll_cache import PollCache
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.validation import AuthorizationHeader, DistributorHeader
@@ -40,6 +41,8 @@ class AppServices:
     temporal: TemporalLink
     jwt_secret: str
     task_watcher: TaskWatcher
+    # Plain pollTasks answers kept until the database changes (None: not cached).
+    poll_cache: PollCache | None = None
     # Builds the configured payment provider (given by the composition root, api/main.py, so
     # that api/ imports no adapter).
     payment_providers: ProviderFactory | None = None

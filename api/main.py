@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from api.deps import AppServices, require_api_key
 from api.errors import ApiError, install_error_handlers
 from api.metrics import install_metrics
+from api.poll_cache import PollCache, PollCacheMiddleware
 from api.request_log import RequestLogMiddleware
 from api.routers import (
     admin,
@@ -58,6 +59,7 @@ TEMPORAL_STARTUP_WAIT_SECONDS = 5.0
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     setup_observability("metamodel-api", settings)
+    poll_cache = PollCache(settings.resolved_database_url, settings.poll_cache_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -75,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             temporal=temporal,
             jwt_secret=settings.resolved_jwt_secret(),
             task_watcher=watcher,
+            poll_cache=poll_cache,
             payment_providers=_payment_provider,
         )
         # What start-up built lives as long as the process: out of the collector's way, or
@@ -86,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await temporal.close()
             await watcher.close()
+            poll_cache.close()
             engine.dispose()
 
     app = FastAPI(
@@ -106,6 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLogMiddleware)
     app.add_middleware(TracingMiddleware)
     app.add_middleware(RejectNul)
+    # Repeats of a plain poll, answered before routing, tracing and logging (counted below).
+    app.add_middleware(PollCacheMiddleware, cache=poll_cache)
     # Outermost: counts every request, those refused by the middlewares above too.
     install_metrics(app)
     # The image edit API (/imageedit/...) also wants the client's API key when API_KEYS is set.

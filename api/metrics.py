@@ -7,6 +7,8 @@
   `waitMs` includes the time a long poll waited, by design.
 - mm_http_requests_in_flight: requests being served right now.
 - mm_long_polls_waiting: long polls (api/routers/tasks.py) waiting for a task to move on.
+- mm_poll_cache_hits_total: plain polls answered from the poll cache (defined with it, in
+  api/poll_cache.py; they are in the request counts above too).
 
 The numbers are per process (prometheus_client's default registry): run several API processes
 (uvicorn --workers, or replicas) and each is its own scrape target; sum them in PromQL. The

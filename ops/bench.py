@@ -21,6 +21,9 @@ same run (absolute milliseconds differ 2x between machines). Sections:
   answer, API memory), and pollTasks requests/s / a bare FastAPI endpoint's (64 connections);
 - scale: the same with 2 orchestration and 2 imaging workers, CPU and no-op engine, counting
   images rendered twice and generations charged twice;
+- floor: Temporal alone (ops.bench_floor): a workflow whose one step is an activity in another
+  process that returns at once, on the same Temporal server; its start->result p50 and the CPU
+  per workflow of the server and the two workers: what no change of ours can go below;
 - engine: the engine's own one-core figures (ops.engine_bench).
 The machine is shared and has two cores: run twice before believing a difference.
 """
@@ -43,6 +46,7 @@ from typing import Any
 from core.settings import Settings
 from ops.bench_capacity import single_p50, sustained
 from ops.bench_e2e import EngineOnly, burst, many_images, singles
+from ops.bench_floor import floor
 from ops.bench_polls import long_polls, requests_per_second
 from ops.bench_stack import BenchStack, postgres_database
 from ops.bench_support import pillow_unit, raise_open_files_limit
@@ -53,7 +57,7 @@ from ops.worker import build_engine
 # Figure name -> value (numbers, and the targets table under "targets").
 Figures = dict[str, Any]
 
-SECTIONS = ("singles", "burst", "images20", "capacity", "polls", "scale", "engine")
+SECTIONS = ("singles", "burst", "images20", "capacity", "polls", "scale", "floor", "engine")
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,10 @@ TARGETS = (
     Target("1,000 long polls: API RSS (MB)", "longpoll_api_rss_mb", 300),
     Target("pollTasks req/s / bare FastAPI req/s", "poll_rps_ratio", 0.5, at_most=False),
     Target("scale out: images rendered twice", "scale_rendered_twice", 0),
+    Target("floor: Temporal alone, start->result p50 (ms)", "floor_single_p50_ms", None),
+    Target("floor: overhead 1.2x allows, bg replace (ms)", "single_allowed_ms_burstreplace", None),
+    Target("floor: overhead 1.2x allows, model swap (ms)", "single_allowed_ms_bodySwap", None),
+    Target("floor: Temporal alone, CPU per workflow / P", "floor_cpu_per_workflow_P", None),
     Target("scale out: generations charged twice", "scale_doubled_charges", 0),
 )
 
@@ -140,6 +148,8 @@ def cpu_section(
                 figures[f"single_engine_p50_ms_{service}"] = row["engine_p50_ms"]
                 figures[f"single_e2e_p50_ms_{service}"] = row["e2e_p50_ms"]
                 figures[f"single_ratio_{service}"] = row["ratio"]
+                # What a ratio of 1.2 leaves for everything but the engine.
+                figures[f"single_allowed_ms_{service}"] = 0.2 * row["engine_p50_ms"]
         if "burst" in sections or "scale" in sections:
             result = burst(stack, keys, sizes.burst)
             figures["burst_generations_per_s"] = result["generations_per_s"]
@@ -192,9 +202,25 @@ def noop_section(
             figures["bare_rps"] = rps["bare_rps"]
             figures["poll_rps_ratio"] = rps["ratio"]
             figures["poll_rps_otel_none"] = rps.get("poll_rps_otel_none", float("nan"))
+            figures["poll_rps_uncached"] = rps.get("poll_rps_uncached", float("nan"))
             print(
                 f"  long polls: p95 {lp['delay_p95_ms']:.0f} ms, API {lp['api_rss_mb']:.0f} MB; "
-                f"pollTasks {rps['poll_rps']:.0f}/s, bare {rps['bare_rps']:.0f}/s",
+                f"pollTasks {rps['poll_rps']:.0f}/s ({rps.get('poll_rps_uncached', 0):.0f}/s "
+                f"uncached), bare {rps['bare_rps']:.0f}/s",
+                flush=True,
+            )
+        if "floor" in sections:
+            result = floor(stack, sizes.singles, sizes.burst)
+            figures["floor_single_p50_ms"] = result["single_p50_ms"]
+            for role in ("temporal", "workflow_worker", "activity_worker"):
+                figures[f"floor_cpu_{role}_P"] = result[f"cpu_{role}"]
+            figures["floor_cpu_per_workflow_P"] = sum(
+                result[f"cpu_{role}"] for role in ("temporal", "workflow_worker", "activity_worker")
+            )
+            print(
+                f"  floor (Temporal alone): start->result p50 {result['single_p50_ms']:.1f} ms, "
+                f"CPU per workflow: server {result['cpu_temporal'] * 1000:.1f} ms, workers "
+                f"{(result['cpu_workflow_worker'] + result['cpu_activity_worker']) * 1000:.1f} ms",
                 flush=True,
             )
         if "capacity" in sections or "scale" in sections:
@@ -246,7 +272,7 @@ def run_once(
         if sections & {"singles", "burst", "images20", "scale"}:
             cpu_section(figures, data, database_url, sections, sizes, photos, yardstick)
             samples.append(pillow_unit(photos[0]))
-        if sections & {"capacity", "polls", "scale"}:
+        if sections & {"capacity", "polls", "scale", "floor"}:
             noop_section(figures, data, database_url, sections, sizes, photos)
     samples.append(pillow_unit(photos[0]))
     unit = statistics.median(samples)

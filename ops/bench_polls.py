@@ -273,7 +273,8 @@ def requests_per_second(
 ) -> dict[str, float]:
     """Plain pollTasks (one completed task: three signed URLs) against the stack's API, and
     the bare endpoint in its own process, alternating bare, poll, bare, poll. With `untraced`
-    also pollTasks on a second API process of the same stack with OTEL_EXPORTER=none."""
+    also pollTasks on another API process of the same stack with the poll cache off, and on
+    one with OTEL_EXPORTER=none."""
     token, task_id = make_tasks(stack, 1, 1, True)[0]
     host, port = stack.settings.app_host, stack.settings.app_port
     poll = request_bytes(host, port, poll_path([task_id]), token)
@@ -297,16 +298,22 @@ def requests_per_second(
     finally:
         stop(bare_proc)
     if untraced:
-        other = free_port()
-        env = {**stack.stack.env(), "APP_PORT": str(other), "OTEL_EXPORTER": "none"}
-        proc = start_uvicorn(["api.main:app_factory", "--factory"], other, env)
-        try:
-            request = request_bytes("127.0.0.1", other, poll_path([task_id]), token)
-            asyncio.run(_rate("127.0.0.1", other, request, 4, 0.5))
-            figures["poll_rps_otel_none"] = asyncio.run(
-                _rate("127.0.0.1", other, request, connections, seconds)
-            )
-        finally:
-            stop(proc)
+        # The same API beside it twice more: with every poll read (the poll cache off: what a
+        # poll costs when its answer changed, and always on PostgreSQL), and untraced.
+        for name, extra in (
+            ("poll_rps_uncached", {"POLL_CACHE_SECONDS": "0"}),
+            ("poll_rps_otel_none", {"OTEL_EXPORTER": "none"}),
+        ):
+            other = free_port()
+            env = {**stack.stack.env(), "APP_PORT": str(other), **extra}
+            proc = start_uvicorn(["api.main:app_factory", "--factory"], other, env)
+            try:
+                request = request_bytes("127.0.0.1", other, poll_path([task_id]), token)
+                asyncio.run(_rate("127.0.0.1", other, request, 4, 0.5))
+                figures[name] = asyncio.run(
+                    _rate("127.0.0.1", other, request, connections, seconds)
+                )
+            finally:
+                stop(proc)
     figures["connections"] = connections
     return figures

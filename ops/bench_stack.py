@@ -116,22 +116,29 @@ class BenchStack:
 
     def wait_imaging_ready(self, count: int, timeout: float = 120) -> None:
         """Until `count` imaging workers have warmed up and polled (their logs say ready)."""
+        self.wait_logged(self.imaging_names(), "worker ready", count, timeout)
+
+    def wait_logged(
+        self, names: list[str], text: str, count: int | None = None, timeout: float = 120
+    ) -> None:
+        """Until `count` (default: all) of the processes `names` have logged `text`."""
+        needed = len(names) if count is None else count
         deadline = time.monotonic() + timeout
         log_dir = self.stack.log_dir
         assert log_dir is not None
         while time.monotonic() < deadline:
             ready = 0
-            for name in self.imaging_names():
+            for name in names:
                 log = log_dir / f"{name}.log"
-                if log.exists() and "worker ready" in log.read_text(errors="replace"):
+                if log.exists() and text in log.read_text(errors="replace"):
                     ready += 1
-            if ready >= count:
+            if ready >= needed:
                 return
             for name, proc in self.stack.processes.items():
                 if proc.poll() is not None:
                     raise RuntimeError(f"{name} exited with {proc.returncode}")
             time.sleep(0.2)
-        raise TimeoutError("imaging workers did not become ready")
+        raise TimeoutError(f"{', '.join(names)} did not log {text!r}")
 
     def engine_stats(self) -> dict[str, float]:
         """Engine calls and CPU summed over the imaging workers (fresh: waits for a write)."""

@@ -10,7 +10,8 @@ import json
 from typing import Annotated
 
 from anyio import to_thread
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
@@ -63,6 +64,7 @@ def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[
 
 @router.get("/pollTasks", response_model=Envelope[list[TaskView]])
 async def poll_tasks(
+    request: Request,
     services: ServicesDep,
     principal: CurrentPrincipal,
     taskIds: Annotated[
@@ -86,9 +88,20 @@ async def poll_tasks(
             description="Long polling: wait up to this long for a change from `since`.",
         ),
     ] = 0,
-) -> Envelope[list[TaskView]]:
+) -> Envelope[list[TaskView]] | Response:
     """Status, progress (0-100), outputs and error of each task, in the order asked."""
     ids = _parse_ids(taskIds)
+    cache = services.poll_cache
+    key = cache.key(request.scope) if cache is not None and cache.enabled else None
+    if key is not None and cache is not None:
+        # A plain poll: read the database's version first, then the answer, and keep the
+        # answer for repeats until the version moves on (api/poll_cache.py).
+        version = cache.version()
+        views = await run_in_threadpool(_views, services, principal, ids)
+        body = Envelope[list[TaskView]](data=views).model_dump_json(by_alias=True).encode()
+        if version is not None:
+            cache.put(key, version, body)
+        return Response(body, media_type="application/json")
     views = await run_in_threadpool(_views, services, principal, ids)
     if since is not None and waitMs > 0:
         current = state_of(ids, {v.taskId: task_state(v.status, v.progress) for v in views})

@@ -40,6 +40,10 @@ FIGURES = (
     "poll_rps",
     "bare_rps",
     "poll_rps_otel_none",
+    "poll_rps_uncached",
+    "floor_cpu_temporal_P",
+    "floor_cpu_workflow_worker_P",
+    "floor_cpu_activity_worker_P",
     "scale_cpu_1x1_generations_per_s",
     "scale_cpu_2x2_generations_per_s",
     "scale_noop_1x1_generations_per_s",
@@ -77,7 +81,8 @@ def test_tiny_bench_writes_every_figure(tmp_path: Path) -> None:
     # Times and rates are real measurements, not placeholders.
     for key in ("P_ms", "single_e2e_p50_ms_bodySwap", "noop_single_p50_ms", "poll_rps",
                 "bare_rps", "noop_generations_per_s", "burst_cpu_per_generation_P",
-                "images20_cpu_per_image_P", "longpoll_api_rss_mb"):  # fmt: skip
+                "images20_cpu_per_image_P", "longpoll_api_rss_mb", "poll_rps_uncached",
+                "floor_single_p50_ms", "floor_cpu_per_workflow_P"):  # fmt: skip
         assert number(figures, key) > 0, key
     # End to end includes the engine's work, so it cannot beat the engine alone by much.
     assert number(figures, "single_ratio_bodySwap") > 0.5

@@ -1,0 +1,143 @@
+"""What Temporal alone costs here: the floor under the end-to-end and CPU figures of issue 11.
+
+A durable generation needs at least a workflow and one activity in another process (the
+engine never runs in the orchestration worker). This measures exactly that and nothing of
+ours: a workflow whose only step is an activity that returns at once, on a queue served by a
+second process, against the bench stack's own Temporal server. No database, no storage, no
+API, no tracing, no interceptors.
+
+    python -m ops.bench_floor serve --queue Q --address HOST:PORT --namespace NS --role R
+
+Singles: start until the client has the result, one at a time, p50. Burst: `count` at once,
+the CPU the Temporal server and the two floor workers spent per workflow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+import time
+import uuid
+from datetime import timedelta
+
+from temporalio import activity, workflow
+from temporalio.client import Client
+from temporalio.worker import Worker
+
+from ops.bench_stack import BenchStack
+from ops.bench_support import cpu_seconds, p50
+
+FLOOR_WORKFLOW = "BenchFloor"
+
+
+@activity.defn(name="bench_floor_step")
+async def floor_step(value: str) -> str:
+    return value
+
+
+@workflow.defn(name=FLOOR_WORKFLOW, sandboxed=False)
+class FloorWorkflow:
+    @workflow.run
+    async def run(self, activity_queue: str) -> str:
+        return await workflow.execute_activity(
+            floor_step,
+            "done",
+            task_queue=activity_queue,
+            start_to_close_timeout=timedelta(seconds=30),
+        )
+
+
+async def _serve(address: str, namespace: str, queue: str, role: str) -> None:
+    client = await Client.connect(address, namespace=namespace)
+    if role == "workflow":
+        worker = Worker(client, task_queue=queue, workflows=[FloorWorkflow])
+    else:
+        worker = Worker(client, task_queue=queue, activities=[floor_step])
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    run = asyncio.create_task(worker.run())
+    print("worker ready", flush=True)
+    await stop.wait()
+    await worker.shutdown()
+    await asyncio.gather(run, return_exceptions=True)
+
+
+async def _measure(
+    address: str, namespace: str, queue: str, singles: int, burst: int, cpu: dict[str, int]
+) -> dict[str, float]:
+    client = await Client.connect(address, namespace=namespace)
+
+    async def one() -> float:
+        start = time.perf_counter()
+        await client.execute_workflow(
+            FLOOR_WORKFLOW,
+            f"{queue}-activity",
+            id=f"floor-{uuid.uuid4().hex}",
+            task_queue=f"{queue}-workflow",
+        )
+        return time.perf_counter() - start
+
+    for _ in range(3):  # warm-up: pollers connected, caches filled
+        await one()
+    latencies = [await one() for _ in range(singles)]
+    before = {name: cpu_seconds(pid) for name, pid in cpu.items()}
+    await asyncio.gather(*(one() for _ in range(burst)))
+    spent = {name: (cpu_seconds(pid) - before[name]) / burst for name, pid in cpu.items()}
+    return {
+        "single_p50_ms": p50(latencies) * 1000,
+        **{f"cpu_{name}": seconds for name, seconds in spent.items()},
+    }
+
+
+def floor(stack: BenchStack, singles: int, burst: int) -> dict[str, float]:
+    """The floor's figures (CPU in seconds per workflow), with two floor workers started as
+    processes of the stack and stopped after."""
+    settings = stack.settings
+    queue = f"bench-floor-{uuid.uuid4().hex[:8]}"
+    names = []
+    for role in ("workflow", "activity"):
+        name = f"floor-{role}"
+        stack.stack.spawn(
+            name,
+            [
+                sys.executable, "-m", "ops.bench_floor", "serve",
+                "--address", settings.temporal_address,
+                "--namespace", settings.temporal_namespace,
+                "--queue", f"{queue}-{role}", "--role", role,
+            ],  # fmt: skip
+        )
+        names.append(name)
+    try:
+        stack.wait_logged(names, "worker ready")
+        cpu = {
+            "temporal": stack.pid("temporal"),
+            "workflow_worker": stack.pid("floor-workflow"),
+            "activity_worker": stack.pid("floor-activity"),
+        }
+        return asyncio.run(
+            _measure(
+                settings.temporal_address, settings.temporal_namespace, queue, singles, burst, cpu
+            )
+        )
+    finally:
+        for name in names:
+            stack.stack.stop_process(name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["serve"])
+    parser.add_argument("--address", required=True)
+    parser.add_argument("--namespace", required=True)
+    parser.add_argument("--queue", required=True)
+    parser.add_argument("--role", choices=["workflow", "activity"], required=True)
+    args = parser.parse_args()
+    asyncio.run(_serve(args.address, args.namespace, args.queue, args.role))
+
+
+if __name__ == "__main__":
+    main()
