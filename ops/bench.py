@@ -57,6 +57,9 @@ from ops.worker import build_engine
 # Figure name -> value (numbers, and the targets table under "targets").
 Figures = dict[str, Any]
 
+# The second, lighter load of the capacity section (see noop_section).
+FEW_CLIENTS = 2
+
 SECTIONS = ("singles", "burst", "images20", "capacity", "polls", "scale", "floor", "engine")
 
 
@@ -109,11 +112,17 @@ TARGETS = (
     Target("no-op engine: sustained generations/s", "noop_generations_per_s", None),
     Target("no-op engine: failures", "noop_failures", 0),
     Target("no-op engine: p95 submit->completed / single p50", "noop_p95_over_single_p50", 3),
+    Target("no-op engine, 2 clients: generations/s", "noop_few_generations_per_s", None),
+    Target("no-op engine, 2 clients: failures", "noop_few_failures", 0),
+    Target("no-op engine, 2 clients: p95 / single p50", "noop_few_p95_over_single_p50", 3),
     Target("1,000 long polls: change-to-answer p95 (ms)", "longpoll_delay_p95_ms", 50),
     Target("1,000 long polls: API RSS (MB)", "longpoll_api_rss_mb", 300),
     Target("pollTasks req/s / bare FastAPI req/s", "poll_rps_ratio", 0.5, at_most=False),
     Target("scale out: images rendered twice", "scale_rendered_twice", 0),
     Target("floor: Temporal alone, start->result p50 (ms)", "floor_single_p50_ms", None),
+    Target(
+        "floor: same, workers in-process (ms)", "floor_in_process_single_p50_ms", None
+    ),
     Target("floor: overhead 1.2x allows, bg replace (ms)", "single_allowed_ms_burstreplace", None),
     Target("floor: overhead 1.2x allows, model swap (ms)", "single_allowed_ms_bodySwap", None),
     Target("floor: Temporal alone, CPU per workflow / P", "floor_cpu_per_workflow_P", None),
@@ -212,13 +221,15 @@ def noop_section(
         if "floor" in sections:
             result = floor(stack, sizes.singles, sizes.burst)
             figures["floor_single_p50_ms"] = result["single_p50_ms"]
+            figures["floor_in_process_single_p50_ms"] = result["in_process_single_p50_ms"]
             for role in ("temporal", "workflow_worker", "activity_worker"):
                 figures[f"floor_cpu_{role}_P"] = result[f"cpu_{role}"]
             figures["floor_cpu_per_workflow_P"] = sum(
                 result[f"cpu_{role}"] for role in ("temporal", "workflow_worker", "activity_worker")
             )
             print(
-                f"  floor (Temporal alone): start->result p50 {result['single_p50_ms']:.1f} ms, "
+                f"  floor (Temporal alone): start->result p50 {result['single_p50_ms']:.1f} ms "
+                f"({result['in_process_single_p50_ms']:.1f} ms with the workers in-process), "
                 f"CPU per workflow: server {result['cpu_temporal'] * 1000:.1f} ms, workers "
                 f"{(result['cpu_workflow_worker'] + result['cpu_activity_worker']) * 1000:.1f} ms",
                 flush=True,
@@ -240,6 +251,20 @@ def noop_section(
                 f"  no-op engine: {result['generations_per_s']:.1f} generations/s for "
                 f"{sizes.duration:.0f} s, {result['failures']} failures, "
                 f"p95 {result['p95_s'] * 1000:.0f} ms (single p50 {single * 1000:.0f} ms)",
+                flush=True,
+            )
+            # Clients that submit back to back queue behind each other once the stack is busy:
+            # with `concurrency` of them the mean latency is concurrency / throughput (Little's
+            # law), whatever the stack does. So the same again with just enough clients to keep
+            # it busy (two), for the latency at (near) full throughput without the queue.
+            few = sustained(stack, keys, sizes.duration / 2, FEW_CLIENTS)
+            figures["noop_few_clients"] = FEW_CLIENTS
+            figures["noop_few_generations_per_s"] = few["generations_per_s"]
+            figures["noop_few_failures"] = few["failures"]
+            figures["noop_few_p95_over_single_p50"] = few["p95_s"] / single
+            print(
+                f"  no-op engine, {FEW_CLIENTS} clients: {few['generations_per_s']:.1f} "
+                f"generations/s, {few['failures']} failures, p95 {few['p95_s'] * 1000:.0f} ms",
                 flush=True,
             )
         if "scale" in sections:

@@ -9,7 +9,15 @@ API, no tracing, no interceptors.
     python -m ops.bench_floor serve --queue Q --address HOST:PORT --namespace NS --role R
 
 Singles: start until the client has the result, one at a time, p50. Burst: `count` at once,
-the CPU the Temporal server and the two floor workers spent per workflow.
+the CPU the Temporal server and the two floor workers spent per workflow. And the singles
+again with both workers inside the bench's own process, on its client's connection.
+
+Seen here (2026-11-24), same code, different runs: each task of this workflow waited either
+2-5 ms or 35-50 ms between being scheduled and being started (the history's event times), so
+start-to-result was either about 15 ms or about 150 ms, in either arrangement of the workers,
+and our generations' histories show the same waits on their hops. The clients set TCP_NODELAY
+(strace), and one task-queue partition instead of four changed nothing; the cause is not found
+yet. Run it twice before reading anything into one figure.
 """
 
 from __future__ import annotations
@@ -66,31 +74,46 @@ async def _serve(address: str, namespace: str, queue: str, role: str) -> None:
     await asyncio.gather(run, return_exceptions=True)
 
 
+async def _run_one(client: Client, queue: str) -> float:
+    start = time.perf_counter()
+    await client.execute_workflow(
+        FLOOR_WORKFLOW,
+        f"{queue}-activity",
+        id=f"floor-{uuid.uuid4().hex}",
+        task_queue=f"{queue}-workflow",
+    )
+    return time.perf_counter() - start
+
+
 async def _measure(
     address: str, namespace: str, queue: str, singles: int, burst: int, cpu: dict[str, int]
 ) -> dict[str, float]:
+    """Against the two worker processes: singles, then a burst with CPU per workflow."""
     client = await Client.connect(address, namespace=namespace)
-
-    async def one() -> float:
-        start = time.perf_counter()
-        await client.execute_workflow(
-            FLOOR_WORKFLOW,
-            f"{queue}-activity",
-            id=f"floor-{uuid.uuid4().hex}",
-            task_queue=f"{queue}-workflow",
-        )
-        return time.perf_counter() - start
-
     for _ in range(3):  # warm-up: pollers connected, caches filled
-        await one()
-    latencies = [await one() for _ in range(singles)]
+        await _run_one(client, queue)
+    latencies = [await _run_one(client, queue) for _ in range(singles)]
     before = {name: cpu_seconds(pid) for name, pid in cpu.items()}
-    await asyncio.gather(*(one() for _ in range(burst)))
+    await asyncio.gather(*(_run_one(client, queue) for _ in range(burst)))
     spent = {name: (cpu_seconds(pid) - before[name]) / burst for name, pid in cpu.items()}
     return {
         "single_p50_ms": p50(latencies) * 1000,
         **{f"cpu_{name}": seconds for name, seconds in spent.items()},
     }
+
+
+async def _measure_in_process(address: str, namespace: str, singles: int) -> float:
+    """The same workflow with both workers in this process, on this client's connection:
+    singles' p50 in ms."""
+    client = await Client.connect(address, namespace=namespace)
+    queue = f"bench-floor-{uuid.uuid4().hex[:8]}"
+    workflows = Worker(client, task_queue=f"{queue}-workflow", workflows=[FloorWorkflow])
+    activities = Worker(client, task_queue=f"{queue}-activity", activities=[floor_step])
+    async with workflows, activities:
+        for _ in range(3):
+            await _run_one(client, queue)
+        latencies = [await _run_one(client, queue) for _ in range(singles)]
+    return p50(latencies) * 1000
 
 
 def floor(stack: BenchStack, singles: int, burst: int) -> dict[str, float]:
@@ -118,7 +141,7 @@ def floor(stack: BenchStack, singles: int, burst: int) -> dict[str, float]:
             "workflow_worker": stack.pid("floor-workflow"),
             "activity_worker": stack.pid("floor-activity"),
         }
-        return asyncio.run(
+        result = asyncio.run(
             _measure(
                 settings.temporal_address, settings.temporal_namespace, queue, singles, burst, cpu
             )
@@ -126,6 +149,10 @@ def floor(stack: BenchStack, singles: int, burst: int) -> dict[str, float]:
     finally:
         for name in names:
             stack.stack.stop_process(name)
+    result["in_process_single_p50_ms"] = asyncio.run(
+        _measure_in_process(settings.temporal_address, settings.temporal_namespace, singles)
+    )
+    return result
 
 
 def main() -> None:

@@ -93,6 +93,7 @@ def test_tiny_bench_writes_every_figure(tmp_path: Path) -> None:
     # Correctness under load: nothing failed, rendered twice or charged twice, every change
     # reached its waiting client.
     assert number(figures, "noop_failures") == 0
+    assert number(figures, "noop_few_failures") == 0
     assert number(figures, "scale_noop_2x2_failures") == 0
     assert number(figures, "scale_rendered_twice") == 0
     assert number(figures, "scale_doubled_charges") == 0
@@ -116,5 +117,6 @@ def test_tiny_bench_on_postgres_beside_sqlite(tmp_path: Path) -> None:
     for figures in runs.values():
         assert number(figures, "noop_generations_per_s") > 0
         assert number(figures, "noop_failures") == 0
+        assert number(figures, "noop_few_failures") == 0
         assert number(figures, "longpoll_unanswered") == 0
         assert number(figures, "poll_rps_ratio") > 0
