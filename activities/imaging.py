@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from PIL import Image
+from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
@@ -108,10 +109,12 @@ class ImagingActivities:
 
     def _already_done(self, task_id: str) -> ImagingOutput | None:
         with self.sessions() as session:
-            task = session.get(Task, task_id)
-            if task is None or task.status != TaskStatus.COMPLETED or not task.output_key:
-                return None
-            key = task.output_key
+            row = session.execute(
+                select(Task.status, Task.output_key).where(Task.id == task_id)
+            ).first()
+        if row is None or row.status != TaskStatus.COMPLETED or not row.output_key:
+            return None
+        key = row.output_key
         content_type = "image/png" if key.endswith(".png") else "image/jpeg"
         return ImagingOutput(output_key=key, content_type=content_type)
 
@@ -219,8 +222,9 @@ class ImagingActivities:
         metric never fails the task."""
         try:
             with self.sessions() as session:
-                generation = session.get(Generation, inp.generation_id)
-                created_at = generation.created_at if generation is not None else None
+                created_at = session.execute(
+                    select(Generation.created_at).where(Generation.id == inp.generation_id)
+                ).scalar_one_or_none()
         except SQLAlchemyError:
             return
         if created_at is not None:

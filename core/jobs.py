@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import select, update
+from sqlalchemy import case, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -34,18 +34,31 @@ def set_task_progress(
     (a retried activity starts its stages again; the bar should not jump back).
 
     With `generation_id` (the engine taking its first task), the generation shows as running
-    too: until then its tasks wait in the queue and it says "queued", which is the truth."""
+    too: until then its tasks wait in the queue and it says "queued", which is the truth.
+
+    Conditional UPDATEs, no reads: both rules are in the WHERE and CASE (profiles of the
+    imaging worker showed loading the rows first as a quarter of its own CPU)."""
+    now = utcnow()
     with sessions.begin() as session:
-        task = session.get(Task, task_id)
-        if task is None or task.status in TERMINAL:
-            return
-        task.status = status
-        task.stage = stage
-        task.progress = max(task.progress, progress)
+        session.execute(
+            update(Task)
+            .where(Task.id == task_id, Task.status.not_in(TERMINAL))
+            .values(
+                status=status,
+                stage=stage,
+                progress=case((Task.progress < progress, progress), else_=Task.progress),
+                updated_at=now,
+            )
+        )
         if generation_id is not None:
-            generation = session.get(Generation, generation_id)
-            if generation is not None and generation.status == GenerationStatus.QUEUED:
-                generation.status = GenerationStatus.RUNNING
+            session.execute(
+                update(Generation)
+                .where(
+                    Generation.id == generation_id,
+                    Generation.status == GenerationStatus.QUEUED,
+                )
+                .values(status=GenerationStatus.RUNNING, updated_at=now)
+            )
 
 
 def complete_task(
@@ -53,15 +66,19 @@ def complete_task(
 ) -> None:
     """Record a task's stored output; once completed, a task never changes again."""
     with sessions.begin() as session:
-        task = session.get(Task, task_id)
-        if task is None or task.status in TERMINAL:
-            return
-        task.status = TaskStatus.COMPLETED
-        task.stage = "completed"
-        task.progress = 100
-        task.error = None
-        task.output_key = output_key
-        task.output_thumbnail_key = output_thumbnail_key
+        session.execute(
+            update(Task)
+            .where(Task.id == task_id, Task.status.not_in(TERMINAL))
+            .values(
+                status=TaskStatus.COMPLETED,
+                stage="completed",
+                progress=100,
+                error=None,
+                output_key=output_key,
+                output_thumbnail_key=output_thumbnail_key,
+                updated_at=utcnow(),
+            )
+        )
 
 
 def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> None:
