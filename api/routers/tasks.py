@@ -7,12 +7,13 @@ on (see api/task_watch.py): fewer requests, and the result shows without a polli
 from __future__ import annotations
 
 import json
+from collections.abc import Container
 from typing import Annotated
 
 from anyio import to_thread
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import AppServices, CurrentPrincipal, ServicesDep
@@ -44,22 +45,50 @@ def _parse_ids(raw: str) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[TaskView]:
-    with services.sessions() as session:
-        rows = session.execute(
-            select(Task)
-            .join(Generation, Generation.id == Task.generation_id)
-            .where(
-                Task.id.in_(ids),
-                Generation.account_id == principal.account_id,
-                Generation.deleted_at.is_(None),
-            )
-        ).scalars()
-        found = {task.id: task for task in rows}
+def _owned(principal: Principal, ids: list[str]) -> tuple[ColumnElement[bool], ...]:
+    """The caller's tasks among `ids`, of generations not deleted."""
+    return (
+        Task.id.in_(ids),
+        Generation.account_id == principal.account_id,
+        Generation.deleted_at.is_(None),
+    )
+
+
+def _not_found(ids: list[str], found: Container[str]) -> None:
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(f"Task {missing[0]} was not found.")
+
+
+def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[TaskView]:
+    with services.sessions() as session:
+        rows = session.execute(
+            select(Task).join(Generation, Generation.id == Task.generation_id)
+            .where(*_owned(principal, ids))
+        ).scalars()
+        found = {task.id: task for task in rows}
+    _not_found(ids, found)
     return [task_view(services.storage, found[i]) for i in ids]
+
+
+def _state(services: AppServices, principal: Principal, ids: list[str]) -> str:
+    """The tasks' `since` string, from three columns: a long poll usually finds nothing new
+    and waits, so it reads the whole views only once there is something to answer."""
+    with services.sessions() as session:
+        rows = session.execute(
+            select(Task.id, Task.status, Task.progress)
+            .join(Generation, Generation.id == Task.generation_id)
+            .where(*_owned(principal, ids))
+        )
+        states = {row.id: task_state(row.status, row.progress) for row in rows}
+    _not_found(ids, states)
+    return state_of(ids, states)
+
+
+def _body(views: list[TaskView]) -> bytes:
+    """The envelope serialised once, by the model that built it (a returned model would be
+    validated and serialised again by FastAPI's response_model)."""
+    return Envelope[list[TaskView]](data=views).model_dump_json(by_alias=True).encode()
 
 
 @router.get("/pollTasks", response_model=Envelope[list[TaskView]])
@@ -88,7 +117,7 @@ async def poll_tasks(
             description="Long polling: wait up to this long for a change from `since`.",
         ),
     ] = 0,
-) -> Envelope[list[TaskView]] | Response:
+) -> Response:
     """Status, progress (0-100), outputs and error of each task, in the order asked."""
     ids = _parse_ids(taskIds)
     cache = services.poll_cache
@@ -97,19 +126,16 @@ async def poll_tasks(
         # A plain poll: read the database's version first, then the answer, and keep the
         # answer for repeats until the version moves on (api/poll_cache.py).
         version = cache.version()
-        views = await run_in_threadpool(_views, services, principal, ids)
-        body = Envelope[list[TaskView]](data=views).model_dump_json(by_alias=True).encode()
+        body = _body(await run_in_threadpool(_views, services, principal, ids))
         if version is not None:
             cache.put(key, version, body)
         return Response(body, media_type="application/json")
-    views = await run_in_threadpool(_views, services, principal, ids)
-    if since is not None and waitMs > 0:
-        current = state_of(ids, {v.taskId: task_state(v.status, v.progress) for v in views})
-        if current == since:
-            with LONG_POLLS_WAITING.track_inprogress():
-                await services.task_watcher.wait(ids, since, waitMs / 1000)
-            views = await run_in_threadpool(_views, services, principal, ids)
-    return Envelope(data=views)
+    waits = since is not None and waitMs > 0
+    if waits and await run_in_threadpool(_state, services, principal, ids) == since:
+        with LONG_POLLS_WAITING.track_inprogress():
+            await services.task_watcher.wait(ids, since or "", waitMs / 1000)
+    body = _body(await run_in_threadpool(_views, services, principal, ids))
+    return Response(body, media_type="application/json")
 
 
 @router.post(
