@@ -124,6 +124,38 @@ async function guestFlow(walk) {
   step('screenshot')
   await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-result.png'))
 
+  // On a phone, upright and on its side: the whole editor fits the width, the stage fits the
+  // height, and the buttons are reachable.
+  for (const viewport of [{ width: 390, height: 844 }, { width: 650, height: 390 }]) {
+    step(`Adjust placement at ${viewport.width}x${viewport.height}`)
+    await page.setViewportSize(viewport)
+    await page.getByTestId('adjust-placement').first().click()
+    const stage = page.getByTestId('placement-stage')
+    await expectVisible(stage, 'the placement editor')
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    if (overflow > 1) fail(`at ${viewport.width}px the page is ${overflow}px wider than the window`)
+    const panel = await page.locator('.modal__panel.placement').boundingBox()
+    if (!panel || panel.x < 0 || panel.x + panel.width > viewport.width + 1) {
+      fail(`at ${viewport.width}px the editor does not fit the width: ${JSON.stringify(panel)}`)
+    }
+    const stageBox = await stage.boundingBox()
+    if (!stageBox || stageBox.height > viewport.height * 0.75) {
+      fail(`at ${viewport.width}x${viewport.height} the stage is ${stageBox?.height}px tall`)
+    }
+    const sliderBox = await page.getByTestId('placement-size').boundingBox()
+    if (!sliderBox || sliderBox.y < stageBox.y + stageBox.height) {
+      fail(`at ${viewport.width}x${viewport.height} the stage overlaps the size slider`)
+    }
+    const rerenderButton = page.getByTestId('placement-rerender')
+    await rerenderButton.scrollIntoViewIfNeeded()
+    await expectVisible(rerenderButton, `"Re-render" at ${viewport.width}px`)
+    // What the phone shows (the window, not the whole page).
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `guest-flow-placement-${viewport.width}.png`) })
+    await page.getByTestId('placement-editor').getByRole('button', { name: 'Cancel' }).click()
+    await expectHidden(stage, 'the placement editor after "Cancel"')
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+
   step('Adjust placement: drag the subject right, shrink it, re-render for free')
   await page.getByTestId('adjust-placement').first().click()
   const subject = page.getByTestId('placement-subject')

@@ -101,7 +101,8 @@ export function PlacementEditor({ serviceId, backgroundId, task, original, image
         ref={stage}
         className={`placement__stage${backdrop ? '' : ' placement__stage--plain'}`}
         data-testid="placement-stage"
-        style={{ aspectRatio: String(aspect) }}
+        // --aspect lets the stylesheet shrink the stage on short screens without distorting it.
+        style={{ aspectRatio: String(aspect), ['--aspect' as string]: String(aspect) }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
