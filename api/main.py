@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import event
 
 from api.deps import AppServices, require_api_key
 from api.errors import ApiError, install_error_handlers
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.resolved_database_url)
         sessions = make_session_factory(engine)
+        event.listen(sessions, "after_commit", lambda _session: poll_cache.committed())
         watcher = TaskWatcher(sessions, settings.resolved_database_url)
         # Never blocks start-up for long: without Temporal the API serves, and submits get 503.
         temporal = TemporalLink.from_settings(settings).start()

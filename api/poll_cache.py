@@ -5,13 +5,18 @@ they wait for, and until a task moves on the answer is the same each time. Readi
 costs a session, a query and a serialisation (about 1 ms of the API's CPU); this cache answers
 a repeat in front of the app, in microseconds.
 
-It is exact, not a guess: on SQLite, `PRAGMA data_version` (a read of the WAL index in shared
-memory) changes whenever any other connection commits, the API's own pool and the workers
-alike, so an answer is reused only while nothing at all was committed since it was read. An
-entry also lives at most `ttl` seconds: the longest a session ended by another API process
+An answer is reused only while the database's version is the one read just before the answer
+was (so a commit in between makes it look old, never a stale one look current):
+- SQLite: `PRAGMA data_version` (a read of the WAL index in shared memory) changes whenever any
+  other connection commits, the API's own pool and the workers alike. Exact.
+- PostgreSQL: a counter, moved by every commit of this process's sessions and by the
+  notifications that triggers on tasks and generations send at commit (channel mm_changes,
+  migration 0013), read by a listening connection of its own. A worker's commit is seen when
+  its notification arrives (well under a millisecond here), as if the poll had come that much
+  earlier; while the listener is down nothing is cached.
+An entry also lives at most `ttl` seconds: the longest a session ended by another API process
 may still be honoured (core/auth/recent.py), and far inside the hour its signed URLs stay
-valid. PostgreSQL offers no exact check that cheap (its WAL position is a round trip, as dear
-as the read), so there every poll is read.
+valid.
 
 A hit is counted by the metrics middleware (it sits inside it) but skips routing, tracing and
 the request log: a repeat of an answer already traced and logged once. Anything else (a long
@@ -21,11 +26,13 @@ answered (api/routers/tasks.py), so the semantics live in the route alone.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
 from collections import OrderedDict
 
+import psycopg
 from prometheus_client import Counter
 from sqlalchemy.engine import make_url
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -34,6 +41,8 @@ POLL_PATH = "/api/v1/task/pollTasks"
 # The request headers that decide who is asking (api/deps.py get_principal).
 _IDENTITY_HEADERS = (b"authorization", b"x-distributor-id")
 _JSON_HEADERS = [(b"content-type", b"application/json")]
+
+log = logging.getLogger(__name__)
 
 HITS = Counter("mm_poll_cache_hits", "Plain pollTasks answered from the poll cache")
 
@@ -75,12 +84,65 @@ class _SqliteVersion:
                 self._conn = None
 
 
+class _PostgresVersion:
+    """A counter moved by PostgreSQL's notifications on mm_changes and by `bump` (this
+    process's own commits); None while the listening connection is not up."""
+
+    CHANNEL = "mm_changes"
+
+    def __init__(self, database_url: str) -> None:
+        # psycopg takes the URL without SQLAlchemy's "+driver".
+        url = make_url(database_url).set(drivername="postgresql")
+        self._conninfo = url.render_as_string(hide_password=False)
+        self._count = 0
+        self._up = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def read(self) -> int | None:
+        if self._thread is None:  # at first use: the app may be built before the database
+            self._thread = threading.Thread(
+                target=self._listen, name="poll-cache-listen", daemon=True
+            )
+            self._thread.start()
+        return self._count if self._up else None
+
+    def bump(self) -> None:
+        with self._lock:
+            self._count += 1
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {self.CHANNEL}")
+                    # Whatever was committed while nobody listened: every entry is old now.
+                    self.bump()
+                    self._up = True
+                    while not self._stop.is_set():
+                        for _ in conn.notifies(timeout=1.0):
+                            self.bump()
+            except psycopg.Error as error:
+                log.warning("poll cache: not listening to PostgreSQL (%s); retrying", error)
+            finally:
+                self._up = False
+            self._stop.wait(1.0)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+
+
 class PollCache:
     def __init__(self, database_url: str, ttl: float, size: int = 20_000) -> None:
         url = make_url(database_url)
-        self._version: _SqliteVersion | None = None
+        self._version: _SqliteVersion | _PostgresVersion | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
             self._version = _SqliteVersion(url.database)  # type: ignore[arg-type]
+        elif url.get_backend_name() == "postgresql":
+            self._version = _PostgresVersion(database_url)
         self.ttl = ttl
         self.size = size
         self._entries: OrderedDict[Key, tuple[int, float, bytes]] = OrderedDict()
@@ -93,6 +155,12 @@ class PollCache:
         """The database's version now. Read it *before* reading an answer to store: a commit
         in between then makes the stored answer look old, never a stale one look current."""
         return self._version.read() if self.enabled and self._version else None
+
+    def committed(self) -> None:
+        """This process committed (a session's after_commit): on PostgreSQL its own writes,
+        a deletion say, must not wait for their notification to come back."""
+        if isinstance(self._version, _PostgresVersion):
+            self._version.bump()
 
     @staticmethod
     def key(scope: Scope) -> Key | None:

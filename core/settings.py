@@ -112,9 +112,9 @@ class Settings(BaseSettings):
     # At most core.images.MAX_MEGAPIXELS_LIMIT (Pillow's bomb guard sits just above that).
     max_megapixels: float = Field(default=40.0, gt=0, le=48.0)
 
-    # A plain pollTasks answer is reused while the SQLite database is unchanged, for at most
-    # this long (api/poll_cache.py); 0 reads every poll. PostgreSQL always reads. At most as
-    # long as a verified token is trusted (core/auth/recent.py).
+    # A plain pollTasks answer is reused while the database is unchanged, for at most this
+    # long (api/poll_cache.py); 0 reads every poll. At most as long as a verified token is
+    # trusted (core/auth/recent.py).
     poll_cache_seconds: float = Field(default=2.0, ge=0, le=2.0)
 
     # "cpu" (built-in engine) or "remote" (GPU inference service at engine_url).

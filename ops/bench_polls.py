@@ -299,7 +299,7 @@ def requests_per_second(
         stop(bare_proc)
     if untraced:
         # The same API beside it twice more: with every poll read (the poll cache off: what a
-        # poll costs when its answer changed, and always on PostgreSQL), and untraced.
+        # poll costs when its answer changed), and untraced.
         for name, extra in (
             ("poll_rps_uncached", {"POLL_CACHE_SECONDS": "0"}),
             ("poll_rps_otel_none", {"OTEL_EXPORTER": "none"}),

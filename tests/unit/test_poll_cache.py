@@ -81,7 +81,11 @@ def test_an_answer_lasts_at_most_ttl(database: Path, monkeypatch: pytest.MonkeyP
     cache.close()
 
 
-def test_off_for_postgresql_and_for_a_zero_ttl(database: Path) -> None:
-    assert not PollCache("postgresql+psycopg://u@127.0.0.1/db", ttl=2.0).enabled
+def test_nothing_is_cached_without_a_version(database: Path) -> None:
+    # PostgreSQL that cannot be reached: no notifications can come, so no version.
+    unreachable = PollCache("postgresql+psycopg://u@127.0.0.1:1/db", ttl=2.0)
+    assert unreachable.version() is None
+    unreachable.close()
+    assert not PollCache("mysql+pymysql://u@127.0.0.1/db", ttl=2.0).enabled
     assert not PollCache(f"sqlite:///{database}", ttl=0).enabled
     assert PollCache(f"sqlite:///{database}", ttl=0).version() is None
