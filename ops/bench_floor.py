@@ -12,12 +12,11 @@ Singles: start until the client has the result, one at a time, p50. Burst: `coun
 the CPU the Temporal server and the two floor workers spent per workflow. And the singles
 again with both workers inside the bench's own process, on its client's connection.
 
-Seen here (2026-11-24), same code, different runs: each task of this workflow waited either
-2-5 ms or 35-50 ms between being scheduled and being started (the history's event times), so
-start-to-result was either about 15 ms or about 150 ms, in either arrangement of the workers,
-and our generations' histories show the same waits on their hops. The clients set TCP_NODELAY
-(strace), and one task-queue partition instead of four changed nothing; the cause is not found
-yet. Run it twice before reading anything into one figure.
+What it found (2026-11-24): with the dev server's defaults each task waited 35-50 ms between
+being scheduled and being started once more than a few had gone by (start-to-result about
+150 ms instead of about 15 ms, workers in-process or not): its one history shard reads the
+transfer queue at most 20 times a second (history.transferProcessorMaxPollRPS). ops/stack.py
+now starts it with 1000.
 """
 
 from __future__ import annotations
