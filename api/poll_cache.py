@@ -27,7 +27,6 @@ answered (api/routers/tasks.py), so the semantics live in the route alone.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -36,6 +35,8 @@ import psycopg
 from prometheus_client import Counter
 from sqlalchemy.engine import make_url
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.sqlite_version import SqliteDataVersion
 
 POLL_PATH = "/api/v1/task/pollTasks"
 # The request headers that decide who is asking (api/deps.py get_principal).
@@ -58,30 +59,6 @@ class _PollRoute:
 
 
 _POLL_ROUTE = _PollRoute()
-
-
-class _SqliteVersion:
-    """SQLite's data_version, read on a connection of its own that never writes."""
-
-    def __init__(self, path: str) -> None:
-        self._path = path
-        self._conn: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
-
-    def read(self) -> int:
-        with self._lock:
-            if self._conn is None:  # at first use: the app may be built before the database
-                # Autocommit, so the pragma is never read inside a stale transaction.
-                self._conn = sqlite3.connect(
-                    self._path, isolation_level=None, check_same_thread=False
-                )
-            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
 
 
 class _PostgresVersion:
@@ -138,9 +115,9 @@ class _PostgresVersion:
 class PollCache:
     def __init__(self, database_url: str, ttl: float, size: int = 20_000) -> None:
         url = make_url(database_url)
-        self._version: _SqliteVersion | _PostgresVersion | None = None
+        self._version: SqliteDataVersion | _PostgresVersion | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            self._version = _SqliteVersion(url.database)  # type: ignore[arg-type]
+            self._version = SqliteDataVersion(url.database)  # type: ignore[arg-type]
         elif url.get_backend_name() == "postgresql":
             self._version = _PostgresVersion(database_url)
         self.ttl = ttl

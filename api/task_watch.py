@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -25,6 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
+from api.sqlite_version import SqliteDataVersion
 from core.db import SessionFactory
 from core.models import Task
 
@@ -54,19 +54,17 @@ class _SqliteChanges:
     """Tells whether anything was committed to the SQLite file since the last look."""
 
     def __init__(self, path: str) -> None:
-        # Autocommit, so the pragma is never read inside a stale transaction.
-        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._data_version = SqliteDataVersion(path)
         self._version: int | None = None
 
     def changed(self) -> bool:
-        # A read of the WAL index in shared memory: microseconds, no lock is taken.
-        version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        version = self._data_version.read()
         changed = version != self._version
         self._version = version
         return changed
 
     def close(self) -> None:
-        self._conn.close()
+        self._data_version.close()
 
 
 class _PostgresChanges:
