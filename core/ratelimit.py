@@ -26,13 +26,15 @@ PURGE_BATCH = 500
 
 
 class RateLimited(DomainError):
-    def __init__(self, retry_after: int) -> None:
-        minutes = max(1, math.ceil(retry_after / 60))
-        super().__init__(
-            f"Too many attempts. Please wait {minutes} minute{'s' if minutes != 1 else ''} "
-            "and try again."
-        )
+    def __init__(self, retry_after: int, bucket: str = "", message: str = "") -> None:
+        super().__init__(message or f"Too many attempts. Please {wait_phrase(retry_after)}.")
         self.retry_after = retry_after
+        self.bucket = bucket  # the one that was full, for a caller that words it better
+
+
+def wait_phrase(retry_after: int) -> str:
+    minutes = max(1, math.ceil(retry_after / 60))
+    return f"wait {minutes} minute{'s' if minutes != 1 else ''} and try again"
 
 
 def address_key(address: str) -> str:
@@ -78,7 +80,7 @@ def hit_each(sessions: SessionFactory, limits: Mapping[str, int], window: timede
             ).one()
             if count > limits[bucket]:  # this attempt included
                 retry = (as_utc(oldest) + window - now).total_seconds() if oldest else 60
-                raise RateLimited(max(1, int(retry)))  # rolls the inserts back
+                raise RateLimited(max(1, int(retry)), bucket)  # rolls the inserts back
         stale = (
             select(RateEvent.id)
             .where(RateEvent.created_at < now - KEEP)

@@ -28,6 +28,7 @@ from api.schemas import (
 from api.validation import MAX_TOKEN, AuthorizationHeader
 from core import mail
 from core.auth.accounts import SessionTokens
+from core.auth.devices import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
 from core.enums import CodePurpose, UserRole
 from core.errors import NotAuthenticated
 from core.models import User
@@ -38,6 +39,10 @@ aliases = APIRouter(prefix="/imageedit/users", tags=["auth"])
 REFRESH_COOKIE = "mm_refresh"
 Fingerprint = Annotated[str | None, Header(alias="x-fingerprint-id", max_length=128)]
 RefreshCookie = Annotated[str | None, Cookie(alias=REFRESH_COOKIE, max_length=MAX_TOKEN)]
+# Not in the schema's parameters: browsers send it by themselves (core/auth/devices.py).
+DeviceCookie = Annotated[
+    str | None, Cookie(alias=DEVICE_COOKIE, max_length=128, include_in_schema=False)
+]
 
 
 def _address(request: Request) -> str:
@@ -59,7 +64,8 @@ def _logged_in(
     services: ServicesDep, response: Response, tokens: SessionTokens
 ) -> Envelope[LoggedIn]:
     """The access token in the body; the refresh token in an HttpOnly cookie the page's
-    scripts cannot read. Without "remember me" it is a browser-session cookie."""
+    scripts cannot read. Without "remember me" it is a browser-session cookie. The browser
+    is one the account has signed in from now: its device cookie."""
     response.set_cookie(
         REFRESH_COOKIE,
         tokens.refresh,
@@ -69,7 +75,20 @@ def _logged_in(
         samesite="lax",
         path="/",
     )
+    _set_device_cookie(services, response, tokens.device)
     return Envelope(data=LoggedIn(token=tokens.access, user=user_view(tokens.user)))
+
+
+def _set_device_cookie(services: ServicesDep, response: Response, value: str) -> None:
+    response.set_cookie(
+        DEVICE_COOKIE,
+        value,
+        max_age=DEVICE_COOKIE_SECONDS,
+        httponly=True,
+        secure=services.settings.secure_cookies,
+        samesite="lax",
+        path="/",
+    )
 
 
 async def _send(services: ServicesDep, message: mail.Mail | None) -> None:
@@ -110,8 +129,10 @@ def signup(
     body: SignupBody,
     distributor: DistributorDep,
     fingerprint: Fingerprint = None,
+    authorization: AuthorizationHeader = None,
 ) -> Envelope[LoggedIn]:
-    """Create the account (10 free credits) and log in. A guest keeps their generations."""
+    """Create the account (10 free credits) and log in. A guest keeps their generations (the
+    guest named by the fingerprint, else by the guest token), and the guest token ends."""
     tokens = services.accounts.signup(
         body.email,
         body.otp,
@@ -120,6 +141,7 @@ def signup(
         body.distributorId or distributor,
         fingerprint,
         body.rememberMe,
+        _bearer(authorization),
     )
     return _logged_in(services, response, tokens)
 
@@ -133,10 +155,19 @@ def login(
     response: Response,
     body: LoginBody,
     fingerprint: Fingerprint = None,
+    authorization: AuthorizationHeader = None,
+    device: DeviceCookie = None,
 ) -> Envelope[LoggedIn]:
-    """Email and password. 400 with a message when they do not match."""
+    """Email and password. 400 with a message when they do not match. A guest token or
+    fingerprint sent along brings the guest's work, and the guest token ends."""
     tokens = services.accounts.login(
-        body.email, body.password, fingerprint, _address(request), body.rememberMe
+        body.email,
+        body.password,
+        fingerprint,
+        _address(request),
+        body.rememberMe,
+        device_cookie=device,
+        bearer=_bearer(authorization),
     )
     return _logged_in(services, response, tokens)
 
@@ -149,6 +180,7 @@ def external_login(
     body: ExternalLoginBody,
     distributor: DistributorDep,
     fingerprint: Fingerprint = None,
+    authorization: AuthorizationHeader = None,
 ) -> Envelope[LoggedIn]:
     """Google: the access token is checked with Google; only the email it returns counts."""
     tokens = services.accounts.google_login(
@@ -158,6 +190,7 @@ def external_login(
         fingerprint,
         _address(request),
         body.rememberMe,
+        _bearer(authorization),
     )
     return _logged_in(services, response, tokens)
 
@@ -183,9 +216,16 @@ def verify_reset_code(services: ServicesDep, body: CodeBody) -> Envelope[Verifie
 
 @router.post("/resetPassword", response_model=Envelope[Ok])
 @aliases.post("/resetPassword", response_model=Envelope[Ok])
-def reset_password(services: ServicesDep, request: Request, body: ResetBody) -> Envelope[Ok]:
-    """Set a new password with the mailed code; every session of the account ends."""
-    services.accounts.reset_password(body.email, body.otp, body.password, _address(request))
+def reset_password(
+    services: ServicesDep, request: Request, response: Response, body: ResetBody
+) -> Envelope[Ok]:
+    """Set a new password with the mailed code; every session of the account ends. The
+    browser becomes one the account is known in (its sign-ins skip the limits that strangers'
+    guesses fill)."""
+    device = services.accounts.reset_password(
+        body.email, body.otp, body.password, _address(request)
+    )
+    _set_device_cookie(services, response, device)
     return Envelope(data=Ok(ok=True))
 
 

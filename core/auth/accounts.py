@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from core import codes, credits, mail, ratelimit
+from core.auth.devices import issue_device_cookie, known_device
 from core.auth.emails import BAD_EMAIL, is_email, normalise_email
 from core.auth.recent import RecentTokens
 from core.auth.tokens import (
@@ -42,12 +43,20 @@ EMAIL_TAKEN = "An account with this email already exists. Please log in."
 LOGGED_OUT = "Unauthorised: please log in again."
 GUEST_EXPIRED = "Your session has expired or is missing; please reload the page to start a new one."
 
-# Wrong logins lock (email, address) pairs: someone elsewhere guessing cannot lock the owner out
-# of their own account. The per-email ceiling, well above, still stops a guessing campaign
-# spread over many addresses; the per-address one stops one address trying many emails.
-LOGIN_LIMIT = (10, timedelta(minutes=15))  # per (email, address)
+# Wrong logins from a browser the account has not signed in from lock (email, address) pairs:
+# someone elsewhere guessing cannot lock the owner out of their own account. The per-email
+# ceiling, well above, still stops a guessing campaign spread over many addresses; the
+# per-address one stops one address trying many emails. A browser with the account's device
+# cookie (core/auth/devices.py) is counted on its own and never meets those limits, so the
+# ceiling an attacker fills does not lock the owner's known browsers out.
+LOGIN_LIMIT = (10, timedelta(minutes=15))  # per (email, address), and per known device
 LOGIN_EMAIL_CEILING = 100  # per email, from all addresses, in the same window
 LOGIN_ADDRESS_LIMIT = 30  # per address, all emails
+CEILING_MESSAGE = (
+    "Too many sign-in attempts on this account from browsers it has not been used in. "
+    "Please {wait}, sign in from a browser you have used before, or reset your password "
+    "with a code sent to your email to continue now."
+)
 CODE_LIMIT = (5, timedelta(hours=1))  # codes mailed per email, and x4 per address
 
 
@@ -57,6 +66,7 @@ class SessionTokens:
     refresh: str
     user: User
     remember: bool
+    device: str  # the browser's new device cookie for the user's email
 
 
 @dataclass(frozen=True)
@@ -206,7 +216,13 @@ class Accounts:
             session.add(auth)
             session.flush()
             session_id = auth.id
-        return SessionTokens(self._access_token(user, session_id), refresh, user, remember)
+        return SessionTokens(
+            self._access_token(user, session_id),
+            refresh,
+            user,
+            remember,
+            issue_device_cookie(self.token_secret, user.email),
+        )
 
     def refresh_session(self, refresh: str) -> str:
         with self.sessions() as session:
@@ -248,13 +264,17 @@ class Accounts:
                 .values(revoked_at=utcnow())
             )
 
-    def end_all_sessions(self, account_id: str) -> None:
+    def end_all_sessions(self, account_id: str, keep: str | None = None) -> None:
         """Every session on the account ends: the user's, and any guest session that still
-        points at it (a guest who became this user)."""
+        points at it (a guest who became this user); all but `keep`, when given."""
         with self.sessions.begin() as session:
             session.execute(
                 update(AuthSession)
-                .where(AuthSession.account_id == account_id, AuthSession.revoked_at.is_(None))
+                .where(
+                    AuthSession.account_id == account_id,
+                    AuthSession.revoked_at.is_(None),
+                    AuthSession.id != (keep or ""),
+                )
                 .values(revoked_at=utcnow())
             )
 
@@ -329,15 +349,43 @@ class Accounts:
             return account
         raise RuntimeError("could not create the guest account: too much contention")
 
-    def _guest_account(self, fingerprint: str | None) -> Account | None:
-        if not fingerprint:
+    def calling_guest(self, bearer: str | None) -> Principal | None:
+        """The open guest session the request's bearer token names, if it names one."""
+        if not bearer:
             return None
+        try:
+            principal = self.authenticate(bearer, None)
+        except NotAuthenticated:
+            return None
+        return principal if principal.kind == AccountKind.GUEST else None
+
+    def _guest_account(self, fingerprint: str | None, caller: Principal | None) -> Account | None:
+        """The guest account a browser brings to a sign-up or login: the one its fingerprint
+        names, else the one its guest token names (a client that sends no fingerprint)."""
         with self.sessions() as session:
-            return session.execute(
-                select(Account).where(
-                    Account.fingerprint == fingerprint, Account.kind == AccountKind.GUEST
+            for condition in (
+                Account.fingerprint == fingerprint if fingerprint else None,
+                Account.id == caller.account_id if caller else None,
+            ):
+                if condition is None:
+                    continue
+                account = session.execute(
+                    select(Account).where(condition, Account.kind == AccountKind.GUEST)
+                ).scalar_one_or_none()
+                if account is not None:
+                    return account
+        return None
+
+    def _end_calling_guest(self, caller: Principal | None) -> None:
+        """The guest session the request came with ends, whichever guest it belongs to and
+        whatever the other headers said: the browser is a user's now."""
+        if caller is not None and caller.session_id:
+            with self.sessions.begin() as session:
+                session.execute(
+                    update(AuthSession)
+                    .where(AuthSession.id == caller.session_id, AuthSession.revoked_at.is_(None))
+                    .values(revoked_at=utcnow())
                 )
-            ).scalar_one_or_none()
 
     def _end_guest_sessions(self, account_id: str) -> None:
         with self.sessions.begin() as session:
@@ -351,11 +399,14 @@ class Accounts:
                 .values(revoked_at=utcnow())
             )
 
-    def adopt_guest_work(self, user: User, fingerprint: str | None) -> None:
+    def adopt_guest_work(
+        self, user: User, fingerprint: str | None, caller: Principal | None = None
+    ) -> None:
         """A guest who logs in keeps what they made: their generations and uploads move to the
-        account, and the guest's sessions end. Their remaining guest credits stay behind: free
-        credits are granted once."""
-        guest = self._guest_account(fingerprint)
+        account, and the guest's sessions end (the calling one too, whatever else was sent).
+        Their remaining guest credits stay behind: free credits are granted once."""
+        self._end_calling_guest(caller)
+        guest = self._guest_account(fingerprint, caller)
         if guest is None or guest.id == user.account_id:
             return
         with self.sessions.begin() as session:
@@ -404,15 +455,17 @@ class Accounts:
         password_hash: str | None,
         distributor: str,
         fingerprint: str | None,
+        caller: Principal | None = None,
     ) -> User:
         """A new, verified user with the sign-up credits (once per email).
 
         A guest on the same browser becomes the user: their generations and leftover credits
         stay, the fingerprint is released so a later guest session starts empty (the guest's
         free credits are keyed by fingerprint and are never granted again), and the guest's
-        sessions end: the old guest token must not reach the user's account.
+        sessions end, the calling one too: the old guest token must not reach the user's
+        account.
         """
-        guest = self._guest_account(fingerprint)
+        guest = self._guest_account(fingerprint, caller)
         with self.sessions.begin() as session:
             if guest is not None:
                 account_id = guest.id
@@ -437,6 +490,7 @@ class Accounts:
             session.add(user)
         if guest is not None:
             self._end_guest_sessions(guest.id)
+        self._end_calling_guest(caller)
         credits.grant(
             self.sessions,
             user.account_id,
@@ -483,6 +537,7 @@ class Accounts:
         distributor: str,
         fingerprint: str | None,
         remember: bool,
+        bearer: str | None = None,
     ) -> SessionTokens:
         problem = password_problem(password)
         if problem:
@@ -493,7 +548,12 @@ class Accounts:
         self.check_code(email, otp, CodePurpose.SIGNUP, consume=True)
         try:
             user = self._create_user(
-                email, name.strip(), hash_password(password), distributor, fingerprint
+                email,
+                name.strip(),
+                hash_password(password),
+                distributor,
+                fingerprint,
+                self.calling_guest(bearer),
             )
         except IntegrityError:
             raise Refused(EMAIL_TAKEN) from None
@@ -508,25 +568,46 @@ class Accounts:
         fingerprint: str | None,
         address: str,
         remember: bool,
+        device_cookie: str | None = None,
+        bearer: str | None = None,
     ) -> SessionTokens:
         if not is_email(raw_email):
             raise Refused(BAD_EMAIL)
         email = normalise_email(raw_email)
-        count, window = LOGIN_LIMIT
-        ip = ratelimit.address_key(address)
-        limits = {
-            f"login:pair:{email}:{ip}": count,
-            f"login:email:{email}": LOGIN_EMAIL_CEILING,
-            f"login:ip:{ip}": LOGIN_ADDRESS_LIMIT,
-        }
-        ratelimit.hit_each(self.sessions, limits, window)
+        self._limit_login(email, address, device_cookie)
         user = self._find_user(email)
         # Always verify (against a dummy hash for unknown emails): the answer takes as long
         # either way.
         if not verify_password(user.password_hash if user else None, password) or user is None:
             raise Refused(WRONG_LOGIN)
-        self.adopt_guest_work(user, fingerprint)
+        self.adopt_guest_work(user, fingerprint, self.calling_guest(bearer))
         return self.start_session(user, remember)
+
+    def _limit_login(self, email: str, address: str, device_cookie: str | None) -> None:
+        """Count a login attempt: on the browser's own device bucket when it is one this
+        email signed in from, else on the (email, address) pair, the email's ceiling and the
+        address."""
+        count, window = LOGIN_LIMIT
+        device = known_device(self.token_secret, device_cookie, email)
+        if device is not None:
+            ratelimit.hit(self.sessions, [f"login:device:{device}"], count, window)
+            return
+        ip = ratelimit.address_key(address)
+        ceiling = f"login:email:{email}"
+        limits = {
+            f"login:pair:{email}:{ip}": count,
+            ceiling: LOGIN_EMAIL_CEILING,
+            f"login:ip:{ip}": LOGIN_ADDRESS_LIMIT,
+        }
+        try:
+            ratelimit.hit_each(self.sessions, limits, window)
+        except ratelimit.RateLimited as limited:
+            if limited.bucket != ceiling:
+                raise
+            wait = ratelimit.wait_phrase(limited.retry_after)
+            raise ratelimit.RateLimited(
+                limited.retry_after, ceiling, CEILING_MESSAGE.format(wait=wait)
+            ) from None
 
     def google_login(
         self,
@@ -536,6 +617,7 @@ class Accounts:
         fingerprint: str | None,
         address: str,
         remember: bool,
+        bearer: str | None = None,
     ) -> SessionTokens:
         """Verify the Google access token with Google's user-info endpoint and trust only the
         email it returns (never the one in the request)."""
@@ -559,15 +641,17 @@ class Accounts:
             raise Refused("Your Google account has no verified email address.")
         name = str(info.get("name") or name_hint or email.split("@")[0])[:128]
         user = self._find_user(email)
+        caller = self.calling_guest(bearer)
         if user is None:
             try:
-                user = self._create_user(email, name, None, distributor, fingerprint)
+                user = self._create_user(email, name, None, distributor, fingerprint, caller)
             except IntegrityError:  # created by a concurrent request a moment ago
                 user = self._find_user(email)
                 if user is None:
                     raise
+                self.adopt_guest_work(user, fingerprint, caller)
         else:
-            self.adopt_guest_work(user, fingerprint)
+            self.adopt_guest_work(user, fingerprint, caller)
         return self.start_session(user, remember)
 
     # Password reset: the same answers whether or not the email has an account.
@@ -582,7 +666,9 @@ class Accounts:
         except codes.ResendTooSoon:
             return None  # asked again too soon: same answer, the earlier code still works
 
-    def reset_password(self, raw_email: str, otp: str, password: str, address: str) -> None:
+    def reset_password(self, raw_email: str, otp: str, password: str, address: str) -> str:
+        """Set the new password and end every session; the browser's new device cookie (the
+        mailed code proved the mailbox, so this browser is the owner's from now on)."""
         problem = password_problem(password)
         if problem:
             raise InvalidInput(problem)
@@ -596,6 +682,7 @@ class Accounts:
             user.password_hash = hash_password(password)
             account_id = user.account_id
         self.end_all_sessions(account_id)
+        return issue_device_cookie(self.token_secret, email)
 
     def change_password(self, principal: Principal, current: str, new: str) -> None:
         problem = password_problem(new)
@@ -608,3 +695,6 @@ class Accounts:
             if not verify_password(user.password_hash, current):
                 raise Refused("The current password is incorrect.")
             user.password_hash = hash_password(new)
+            account_id = user.account_id
+        # Whoever else knew the old password is signed out; this browser stays signed in.
+        self.end_all_sessions(account_id, keep=principal.session_id)

@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import select
 
 from core import codes, ratelimit
+from core.auth.devices import DEVICE_COOKIE
 from core.auth.tokens import issue_token
 from core.codes import CodeProblem
 from core.db import SessionFactory
@@ -236,6 +237,125 @@ def test_wrong_passwords_elsewhere_do_not_lock_the_owner_out(
             json={"email": email, "password": PASSWORD},
         )
         assert owner.status_code == 200, owner.text
+
+
+# The attack run of issue 18.
+
+
+def login(api: httpx.Client, email: str, password: str, address: str,
+          device: str | None = None, **headers: str) -> httpx.Response:
+    """A login through the trusted proxy from `address`, with the browser's device cookie."""
+    sent: dict[str, str | bytes] = {**forwarded(address), **headers}
+    if device:
+        # Passed by hand: the cookie is Secure and these requests are plain HTTP. Latin-1,
+        # as a browser's raw bytes would reach the server.
+        sent["Cookie"] = f"{DEVICE_COOKIE}={device}".encode("latin-1")
+    return api.post("/api/v1/auth/login", headers=sent,
+                    json={"email": email, "password": password})
+
+
+def test_a_spread_out_guessing_campaign_does_not_lock_the_owner_out(
+    stack: Settings, db: SessionFactory
+) -> None:
+    """Finding 3: ~100 wrong passwords from 12 addresses filled the per-email ceiling, and then
+    the owner's right password answered 429 from everywhere for 15 minutes. A browser the owner
+    signed in from keeps its own attempts; a new one gets back in through a password reset."""
+    email = f"o-{uuid.uuid4().hex[:8]}@example.com"
+    home = "198.51.100.40"
+    with client(stack, PROXY) as nginx:
+        sign_up(nginx, db, email, forwarded(home))
+        first = login(nginx, email, PASSWORD, home)
+        assert first.status_code == 200, first.text
+        device = first.cookies[DEVICE_COOKIE]
+        assert "httponly" in first.headers["set-cookie"].lower()
+
+        campaign = Counter(
+            login(nginx, email, "guess-" + str(n), f"203.0.113.{20 + n // 10}").status_code
+            for n in range(120)  # 10 from each of 12 addresses
+        )
+        assert campaign == {400: 99, 429: 21}, campaign  # the owner's login counted once
+        stranger = login(nginx, email, PASSWORD, "192.0.2.80")
+        assert stranger.status_code == 429
+        assert "reset your password" in stranger.json()["message"]
+        assert "Retry-After" in stranger.headers
+
+        # The owner's browser, from home and from anywhere else, is in at once.
+        for address in (home, "192.0.2.81"):
+            owner = login(nginx, email, PASSWORD, address, device)
+            assert owner.status_code == 200, (address, owner.text)
+        # A forged device cookie, or one signed for another email, is a stranger's.
+        other = f"x-{uuid.uuid4().hex[:8]}@example.com"
+        sign_up(nginx, db, other, forwarded("198.51.100.41"))
+        foreign = login(nginx, other, PASSWORD, "198.51.100.41").cookies[DEVICE_COOKIE]
+        for fake in (foreign, device.split(".")[0] + ".0123456789abcdef0123456789abcdef",
+                     "ünïcode.cookie"):
+            assert login(nginx, email, PASSWORD, home, fake).status_code == 429, fake
+
+        # A new browser proves the mailbox with a reset, and is the owner's from then on.
+        assert nginx.post("/api/v1/auth/generateResetPasswordOTP", headers=forwarded(home),
+                          json={"email": email}).status_code == 200
+        reset = nginx.post("/api/v1/auth/resetPassword", headers=forwarded(home), json={
+            "email": email, "otp": mailed_code(db, email, "reset-code"),
+            "password": "Reset-pass-456"})
+        assert reset.status_code == 200, reset.text
+        new_browser = reset.cookies[DEVICE_COOKIE]
+        assert login(nginx, email, "Reset-pass-456", home, new_browser).status_code == 200
+
+        # A known browser's own wrong guesses lock that browser only.
+        mine = [login(nginx, email, "typo", home, new_browser).status_code for _ in range(10)]
+        assert mine == [400] * 9 + [429]
+        assert login(nginx, email, "Reset-pass-456", home, device).status_code == 200
+
+
+def test_a_guest_token_ends_at_sign_up_and_login_without_a_fingerprint(
+    stack: Settings, db: SessionFactory
+) -> None:
+    """Finding 5: signing up with only `Authorization: Bearer <guest>` (no x-fingerprint-id)
+    left that guest token answering 200. The bearer's session ends, and its work comes along."""
+    guest = Guest(stack.app_url)
+    key = guest.upload(fixture_images("people")[0].read_bytes())
+    submitted = guest.submit("burstreplace", [key], backgroundId="white")
+    assert submitted.status_code == 200, submitted.text
+    task_ids = submitted.json()["data"]["taskIds"]
+    email = f"b-{uuid.uuid4().hex[:8]}@example.com"
+    with client(stack, "127.0.0.11") as api:
+        user = sign_up(api, db, email, bearer(guest.token))
+        assert_locked_out(guest, key, task_ids)
+        mine = api.get("/imageedit/service/all", headers=bearer(user))
+        assert mine.json()["data"]["total"] == 1  # the guest's generation is the user's now
+
+        # Logging in with another guest's token alone: that guest session ends too.
+        second = Guest(stack.app_url)
+        assert second.get("/imageedit/users/getCreditsForGuests").status_code == 200
+        logged_in = api.post("/api/v1/auth/login", headers=bearer(second.token),
+                             json={"email": email, "password": PASSWORD})
+        assert logged_in.status_code == 200, logged_in.text
+        assert second.get("/imageedit/users/getCreditsForGuests").status_code == 401
+        # The user's first session is untouched by it.
+        assert api.get("/imageedit/service/all", headers=bearer(user)).status_code == 200
+
+
+def test_changing_the_password_ends_every_other_session(
+    stack: Settings, db: SessionFactory
+) -> None:
+    """Finding 6: after PATCH /user/updatePassword a second session still answered 200."""
+    email = f"p-{uuid.uuid4().hex[:8]}@example.com"
+    with client(stack, "127.0.0.12") as api:
+        here = sign_up(api, db, email)
+        elsewhere = api.post("/api/v1/auth/login", json={"email": email, "password": PASSWORD})
+        assert elsewhere.status_code == 200
+        other = elsewhere.json()["data"]["token"]
+        refresh = elsewhere.cookies["mm_refresh"]
+        assert api.get("/api/v1/user/userInfo", headers=bearer(other)).status_code == 200
+        changed = api.patch("/api/v1/user/updatePassword", headers=bearer(here), json={
+            "currentPassword": PASSWORD, "newPassword": "Changed-pass-789"})
+        assert changed.status_code == 200, changed.text
+        assert api.get("/api/v1/user/userInfo", headers=bearer(other)).status_code == 401
+        # Its refresh cookie cannot bring it back either.
+        again = api.post("/api/v1/auth/refresh", headers={"Cookie": f"mm_refresh={refresh}"})
+        assert again.status_code == 401
+        # The session that changed it stays signed in.
+        assert api.get("/api/v1/user/userInfo", headers=bearer(here)).status_code == 200
 
 
 def test_a_sign_up_code_allows_five_wrong_tries_under_concurrency(
