@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from starlette.concurrency import run_in_threadpool
 
+from api.metrics import PAYMENT_MISMATCHES
 from api.poll_cache import PollCache
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
@@ -74,7 +75,10 @@ class AppServices:
         if self.payment_providers is None:
             raise Unavailable("Payments are not available right now; try again later.")
         provider = self.payment_providers(self.settings, self.sessions, self._deliver_webhook)
-        return Billing(self.sessions, self.settings, self.temporal, provider)
+        return Billing(
+            self.sessions, self.settings, self.temporal, provider,
+            on_mismatch=PAYMENT_MISMATCHES.inc,
+        )  # fmt: skip
 
     def _deliver_webhook(self, payload: bytes, signature: str) -> bool:
         """A provider inside this app (the local test provider) delivers its webhooks here:

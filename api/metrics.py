@@ -7,6 +7,8 @@
   `waitMs` includes the time a long poll waited, by design.
 - mm_http_requests_in_flight: requests being served right now.
 - mm_long_polls_waiting: long polls (api/routers/tasks.py) waiting for a task to move on.
+- mm_payment_mismatches_total: paid checkout events whose amount or currency did not match
+  their order; the order stays pending and the reconciliation lists it (alert on any increase).
 - mm_poll_cache_hits_total: plain polls answered from the poll cache (defined with it, in
   api/poll_cache.py; they are in the request counts above too).
 
@@ -39,6 +41,10 @@ LATENCY = Histogram(
 IN_FLIGHT = Gauge("mm_http_requests_in_flight", "API requests being served")
 LONG_POLLS_WAITING = Gauge(
     "mm_long_polls_waiting", "Long polls of /pollTasks waiting for a task to change"
+)
+PAYMENT_MISMATCHES = Counter(
+    "mm_payment_mismatches",
+    "Paid checkout events whose amount or currency did not match their order (kept pending)",
 )
 
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})

@@ -126,7 +126,8 @@ class RateInterval(StrEnum):
 
 class OrderStatus(StrEnum):
     """A checkout's life: pending until the provider says paid (and the credits are granted),
-    failed (declined, or the payment did not match the order) or canceled."""
+    failed (declined) or canceled. A payment event that does not match the order leaves it
+    pending."""
 
     PENDING = "pending"
     PAID = "paid"

@@ -510,6 +510,9 @@ class PaymentEvent(Base):
     type: Mapped[str] = mapped_column(String(64))
     order_id: Mapped[str | None] = mapped_column(String(32), index=True, nullable=True)
     payload: Mapped[str] = mapped_column(Text)
+    # What the event claimed was paid (minor units, upper case), when it says.
+    amount: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    currency: Mapped[str | None] = mapped_column(String(8), nullable=True)
     outcome: Mapped[str | None] = mapped_column(String(255), nullable=True)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -1,12 +1,15 @@
 """Reconciliation: the money rules checked against what the database holds, hourly.
 
-Three checks (the reconciliation workflow runs them on a Temporal schedule, see
+Four checks (the reconciliation workflow runs them on a Temporal schedule, see
 workflows/reconciliation.py):
 - balance: an account's free and paid credits are what its ledger entries add up to;
 - held: its held credits are the sum of its pending holds (reservations not charged yet);
 - charge: a finished generation's charge less its refunds is its delivered images times its
   price per image (what it cost at submit, over its images), so nobody paid for an image they
-  did not get, nor got one unpaid.
+  did not get, nor got one unpaid;
+- payment: a provider said an order was paid with another amount or currency than the order's
+  (core/billing/orders.py keeps such an order pending), and the order is still not paid: money
+  may have been taken for nothing credited.
 
 Each query aggregates in the database (one pass per check), so the job stays cheap as the
 tables grow. A mismatch is an error for a person to look at: the report lists each one, the
@@ -22,21 +25,23 @@ from dataclasses import dataclass, field
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from core.billing.events import PAYMENT_MISMATCH_OUTCOME
 from core.db import SessionFactory
-from core.enums import HoldStatus, LedgerKind, TaskStatus
-from core.models import Account, CreditHold, Generation, LedgerEntry, Task
+from core.enums import HoldStatus, LedgerKind, OrderStatus, TaskStatus
+from core.models import Account, CreditHold, Generation, LedgerEntry, Order, PaymentEvent, Task
 
 BALANCE = "balance"
 HELD = "held"
 CHARGE = "charge"
-MISMATCH_KINDS = (BALANCE, HELD, CHARGE)
+PAYMENT = "payment"
+MISMATCH_KINDS = (BALANCE, HELD, CHARGE, PAYMENT)
 
 
 @dataclass
 class Mismatch:
     """One rule broken: `expected` is what the rule says, `found` what the database holds."""
 
-    kind: str  # BALANCE | HELD | CHARGE
+    kind: str  # BALANCE | HELD | CHARGE | PAYMENT
     account_id: str
     expected: int
     found: int
@@ -174,6 +179,30 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
             )
 
 
+def _check_payments(session: Session, report: ReconciliationReport) -> None:
+    """Paid events that did not match their order, whose order is still unpaid."""
+    rows = session.execute(
+        select(
+            PaymentEvent.event_id, PaymentEvent.amount, PaymentEvent.currency,
+            Order.id, Order.account_id, Order.amount, Order.currency,
+        )
+        .join(Order, Order.id == PaymentEvent.order_id)
+        .where(
+            PaymentEvent.outcome == PAYMENT_MISMATCH_OUTCOME,
+            Order.status != OrderStatus.PAID,
+        )
+        .order_by(PaymentEvent.id)
+    ).all()  # fmt: skip
+    for event_id, amount, currency, order_id, account_id, expected, expected_currency in rows:
+        report.mismatches.append(
+            Mismatch(
+                PAYMENT, account_id, expected, amount if amount is not None else -1,
+                f"event {event_id} says order {order_id} was paid {amount} {currency}; "
+                f"the order is {expected} {expected_currency} and still unpaid",
+            )  # fmt: skip
+        )
+
+
 def reconcile(sessions: SessionFactory) -> ReconciliationReport:
     """Run every check. Each check is one statement, so it sees one state of the database:
     a movement commits its ledger entry, its balance and its hold together, and a generation
@@ -182,6 +211,7 @@ def reconcile(sessions: SessionFactory) -> ReconciliationReport:
     with sessions() as session:
         _check_balances(session, report)
         _check_charges(session, report)
+        _check_payments(session, report)
     report.mismatch_count = len(report.mismatches)
     return report
 

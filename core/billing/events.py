@@ -24,6 +24,9 @@ SUBSCRIPTION_EVENTS = frozenset(
     {INVOICE_PAID, INVOICE_PAYMENT_FAILED, SUBSCRIPTION_UPDATED, SUBSCRIPTION_DELETED}
 )
 RENEWAL_FAILED = "The subscription's payment failed."
+# The outcome recorded on a paid event whose amount or currency differs from its order
+# (core/billing/orders.py); the reconciliation looks for it.
+PAYMENT_MISMATCH_OUTCOME = "rejected: amount or currency does not match the order"
 
 
 class UnreadableEvent(Refused):

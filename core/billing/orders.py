@@ -14,6 +14,7 @@ purchase is never credited twice. The order shows paid once its credits are gran
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -42,9 +43,13 @@ log = logging.getLogger(__name__)
 ORDER_NOT_FOUND = "That order was not found."
 DECLINED = "The payment was declined."
 CANCELED = "The checkout was canceled."
-MISMATCH = (
-    "The payment did not match the order, so nothing was credited. Please contact support."
-)
+# The outcome recorded on a paid event whose amount or currency differs from its order. Never
+# final: the order stays pending, so the real payment's event still fulfils it, while the
+# mismatch is logged at error level, counted (mm_payment_mismatches_total) and listed by the
+# reconciliation (core/reconciliation.py) for as long as the order is unpaid.
+MISMATCH_OUTCOME = events.PAYMENT_MISMATCH_OUTCOME
+# An event's amount is kept only when a database integer holds it (any other is a mismatch).
+_STORABLE_AMOUNT = 2**31
 
 
 def purchase_key(provider: str, session_id: str) -> str:
@@ -89,11 +94,14 @@ class Billing:
         settings: Settings,
         temporal: WorkflowStarter,
         provider: PaymentProvider,
+        on_mismatch: Callable[[], object] = lambda: None,
     ) -> None:
         self.sessions = sessions
         self.settings = settings
         self.temporal = temporal
         self.provider = provider
+        # Called once per payment event that did not match its order (the API counts them).
+        self.on_mismatch = on_mismatch
 
     # Checkout
 
@@ -215,6 +223,10 @@ class Billing:
                         type=event.type,
                         order_id=(event.order_id or "")[:32] or None,
                         payload=payload.decode("utf-8", errors="replace"),
+                        amount=event.amount
+                        if event.amount is not None and abs(event.amount) < _STORABLE_AMOUNT
+                        else None,
+                        currency=(event.currency or "")[:8] or None,
                     )
                 )
             return False
@@ -263,12 +275,15 @@ class Billing:
         its first invoice was paid, whichever came first): amount and currency checked, the
         fulfilment workflow started (once per order: the same id finds it running or done)."""
         if event.amount != order.amount or event.currency != order.currency:
+            # Never final: the order stays pending, so the payment that does match (the real
+            # one, or the provider's corrected event) still fulfils it. A person looks at this.
             log.error(
-                "order %s: paid %s %s, expected %s %s; not fulfilled",
-                order.id, event.amount, event.currency, order.amount, order.currency,
+                "order %s: event %s says paid %s %s, the order is %s %s; not fulfilled, "
+                "the order stays pending",
+                order.id, event.id, event.amount, event.currency, order.amount, order.currency,
             )
-            self._settle(order.id, OrderStatus.FAILED, MISMATCH)
-            return "rejected: amount or currency does not match the order"
+            self.on_mismatch()
+            return MISMATCH_OUTCOME
         assert order.provider_session_id is not None
         self._start_fulfilment(
             FulfilOrder(

@@ -21,6 +21,11 @@ from core.models import Generation, LedgerEntry, Order, Subscription, utcnow
 # A year, leap day included: 2024-01-01..2024-12-31 is allowed, anything longer is not.
 MAX_USAGE_DAYS = 366
 DEFAULT_USAGE_DAYS = 30
+# The days a query may name: from before the first ledger entry to a year ahead (a browser's
+# "today" may run ahead of UTC). Anything outside is refused with the bounds, instead of
+# overflowing the calendar (9999-12-31 plus a day, 0001-01-01 less thirty).
+EARLIEST_USAGE_DAY = date(2000, 1, 1)
+LATEST_USAGE_DAYS_AHEAD = 366
 MAX_PAGE_SIZE = 100
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -75,7 +80,14 @@ def parse_day(value: str | None, field: str) -> date | None:
 
 def usage_range(from_date: date | None, to_date: date | None, today: date) -> tuple[date, date]:
     """The range asked for: the last 30 days up to today by default, never reversed, at most
-    a year."""
+    a year, and within EARLIEST_USAGE_DAY and a year from today."""
+    latest = today + timedelta(days=LATEST_USAGE_DAYS_AHEAD)
+    for field, day in (("fromDate", from_date), ("toDate", to_date)):
+        if day is not None and not EARLIEST_USAGE_DAY <= day <= latest:
+            raise InvalidInput(
+                f"{field}: choose a day from {EARLIEST_USAGE_DAY.isoformat()} "
+                f"to {latest.isoformat()}."
+            )
     end = to_date or today
     start = from_date or end - timedelta(days=DEFAULT_USAGE_DAYS - 1)
     if start > end:

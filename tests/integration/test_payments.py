@@ -5,6 +5,7 @@ also runs on SQLite and PostgreSQL under concurrency, without the stack."""
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from core.models import (
     PlanRate,
     User,
 )
+from core.reconciliation import reconcile
 from core.settings import Settings
 from ops.seed_plans import seed_plans
 from payments.local import completed_event
@@ -306,18 +308,50 @@ def test_the_same_event_ten_times_grants_once(
     assert len(events) == 1 and events[0].processed_at is not None
 
 
-def test_an_amount_that_does_not_match_the_order_is_not_fulfilled(
-    api: httpx.Client, stack: Settings, buyer: Buyer
+def mismatches_counted(api: httpx.Client) -> float:
+    """The API's mm_payment_mismatches_total."""
+    text = api.get("/metrics").text
+    found = re.search(r"^mm_payment_mismatches_total ([0-9.e+]+)$", text, re.MULTILINE)
+    assert found is not None, "mm_payment_mismatches_total is not exported"
+    return float(found.group(1))
+
+
+def test_a_mismatched_payment_is_never_final(
+    api: httpx.Client, stack: Settings, buyer: Buyer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    order_id = buyer.start()["orderId"]
-    payload = completed_event(stored_order(buyer.db, order_id)).replace(
+    """Attack finding 7: a signed paid event for the wrong amount used to fail the order for
+    good, so the real payment after it was refused and credited nothing. Now the mismatch is
+    recorded, counted and reported while the order stays pending, and the real payment that
+    follows fulfils it."""
+    counted = mismatches_counted(api)
+    started = buyer.start()
+    order_id = started["orderId"]
+    event_id = f"evt_test_{uuid.uuid4().hex}"
+    payload = completed_event(stored_order(buyer.db, order_id), event_id).replace(
         b'"amount_total":99900', b'"amount_total":100')
     response = post_event(api, payload, signature.sign(payload, stack.payment_webhook_secret))
     assert response.status_code == 200, response.text
-    order = buyer.order(order_id)
-    assert order["status"] == "failed" and "did not match" in order["reason"]
     time.sleep(1)
+    order = buyer.order(order_id)
+    assert order["status"] == "pending", order
     assert buyer.balance().paid == 0 and buyer.purchases(order_id) == []
+    with buyer.db() as session:
+        recorded = session.execute(select(PaymentEvent).where(
+            PaymentEvent.event_id == event_id)).scalar_one()
+    assert (recorded.amount, recorded.currency) == (100, "INR")
+    assert recorded.outcome == orders.MISMATCH_OUTCOME and recorded.processed_at is not None
+    assert mismatches_counted(api) == counted + 1
+    # The hourly reconciliation lists it for a person, with both amounts.
+    listed = [m for m in reconcile(buyer.db).mismatches if m.kind == "payment"]
+    assert [(m.account_id, m.expected, m.found) for m in listed
+            if order_id in m.detail] == [(buyer.account_id, 99900, 100)]
+
+    # The real payment on the hosted checkout page goes through and is credited once.
+    paid = pay_page(api, started["checkoutUrl"], card="4242 4242 4242 4242")
+    assert paid.status_code == 303, paid.text
+    assert buyer.wait_order(order_id, "paid")["status"] == "paid"
+    assert buyer.balance().paid == 50 and len(buyer.purchases(order_id)) == 1
+    assert not [m for m in reconcile(buyer.db).mismatches if order_id in m.detail]
 
 
 # Enterprise inquiries
