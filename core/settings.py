@@ -32,6 +32,12 @@ class Settings(BaseSettings):
 
     app_host: str = "127.0.0.1"
     app_port: int = 8000
+    # Connections (and requests in progress) one API process holds at once; beyond, 503. Each
+    # costs at most its bounded head (api/http_limits.py); long polls hold one each.
+    api_max_connections: int = 2048
+    # A request head (request line and headers) not finished this long after its first byte
+    # is dropped (api/http_limits.py; slowloris).
+    api_head_timeout_seconds: float = 30.0
     # The origin the browser uses; storage must allow it for direct uploads (CORS).
     public_app_url: str | None = None
 

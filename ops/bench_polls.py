@@ -23,9 +23,10 @@ from sqlalchemy import update
 from core.db import make_session_factory
 from core.enums import Service, TaskStatus
 from core.models import Generation, Task
+from core.settings import get_settings
 from ops.bench_stack import BenchStack
 from ops.bench_support import Client, p50, percentile, rss_mb
-from ops.stack import REPO, free_port, wait_for_port
+from ops.stack import REPO, free_port, uvicorn_options, wait_for_port
 
 
 class Connection:
@@ -244,10 +245,7 @@ def start_uvicorn(target: list[str], port: int, env: dict[str, str]) -> subproce
             "127.0.0.1",
             "--port",
             str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-            "--no-proxy-headers",
+            *uvicorn_options(get_settings()),
         ],  # fmt: skip
         cwd=REPO,
         env=env,

@@ -59,6 +59,19 @@ def migrate(database_url: str) -> None:
     command.upgrade(config, "head")
 
 
+def uvicorn_options(settings: Settings) -> list[str]:
+    """How uvicorn serves the API, wherever it runs here (the stack, the benches)."""
+    return [
+        "--log-level", "warning", "--no-access-log",
+        # Uvicorn would believe X-Forwarded-For from 127.0.0.1, i.e. from anyone on this
+        # machine; api/client_address.py decides with TRUSTED_PROXIES instead.
+        "--no-proxy-headers",
+        # Bounded request heads (431) and slow heads (closed): api/http_limits.py.
+        "--http", "api.http_limits:BoundedHttpToolsProtocol",
+        "--limit-concurrency", str(settings.api_max_connections),
+    ]  # fmt: skip
+
+
 @dataclass
 class Stack:
     """Starts and stops the processes of the embedded stack."""
@@ -254,11 +267,7 @@ class Stack:
             "api",
             [
                 sys.executable, "-m", "uvicorn", "api.main:app_factory", "--factory",
-                "--host", s.app_host, "--port", str(s.app_port),
-                "--log-level", "warning", "--no-access-log",
-                # Uvicorn would believe X-Forwarded-For from 127.0.0.1, i.e. from anyone on
-                # this machine; api/client_address.py decides with TRUSTED_PROXIES instead.
-                "--no-proxy-headers",
+                "--host", s.app_host, "--port", str(s.app_port), *uvicorn_options(s),
             ],  # fmt: skip
         )
         self.wait_api_healthy(proc, need_temporal="temporal" in self.processes)
