@@ -6,11 +6,14 @@ each one answers with (STATUS_BY_ERROR, looked up along the class hierarchy).
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.validation import SURROGATE_MESSAGE
 from core.codes import ResendTooSoon
 from core.credits import InsufficientCredits
 from core.errors import (
@@ -26,6 +29,10 @@ from core.errors import (
     UpstreamFailed,
 )
 from core.ratelimit import RateLimited
+
+log = logging.getLogger(__name__)
+
+SERVER_ERROR = "Something went wrong on our side. Please try again in a moment."
 
 STATUS_BY_ERROR: dict[type[DomainError], int] = {
     InvalidInput: 422,
@@ -70,6 +77,8 @@ def _validation_message(error: RequestValidationError) -> str:
     for item in error.errors():
         field = _field_name(tuple(item.get("loc", ())))
         text = str(item.get("msg", "is invalid"))
+        if item.get("type") == "string_unicode":  # a lone surrogate in a JSON string
+            text = SURROGATE_MESSAGE
         if text.startswith("Value error, "):
             text = text[len("Value error, ") :]
         messages.append(f"{field}: {text}")
@@ -93,7 +102,29 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return JSONResponse({"message": _validation_message(error)}, status_code=422)
 
+    @app.exception_handler(UnicodeEncodeError)
+    async def _unencodable(_request: Request, error: UnicodeEncodeError) -> JSONResponse:
+        # Text reaches a driver only from a request, and every parser refuses lone surrogates
+        # (api/validation.py); should one slip past a new parser, it is still the request's
+        # fault, not a server error.
+        if "surrogate" in str(error.reason):
+            log.error("a lone surrogate reached %s past validation", error.encoding)
+            return JSONResponse({"message": SURROGATE_MESSAGE}, status_code=422)
+        return _server_error(error)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, error: Exception) -> JSONResponse:
+        # A bug: still a JSON answer a person can read (Starlette's own is plain text).
+        # Starlette raises the error again after this answer, so uvicorn logs the traceback
+        # and the error reports see it, as before.
+        return JSONResponse({"message": SERVER_ERROR}, status_code=500)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         message = error.detail if isinstance(error.detail, str) else "Request failed."
         return JSONResponse({"message": message}, status_code=error.status_code)
+
+
+def _server_error(error: Exception) -> JSONResponse:
+    log.error("unhandled error", exc_info=error)
+    return JSONResponse({"message": SERVER_ERROR}, status_code=500)

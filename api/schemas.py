@@ -6,7 +6,7 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from api.validation import NUL_MESSAGE, IdText, KeyText, PasswordText, has_nul
+from api.validation import IdText, KeyText, PasswordText, unstorable
 from core.auth.emails import EMAIL
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE
 from core.enums import (
@@ -45,10 +45,12 @@ class Schema(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
     @model_validator(mode="after")
-    def _no_nul(self) -> Schema:
-        # One rule for every body (see api/validation.py): no field may carry a NUL.
-        if has_nul(self.__dict__):
-            raise ValueError(NUL_MESSAGE)
+    def _storable(self) -> Schema:
+        # One rule for every body (see api/validation.py): no field may carry a NUL or a
+        # lone surrogate.
+        problem = unstorable(self.__dict__)
+        if problem:
+            raise ValueError(problem)
         return self
 
 

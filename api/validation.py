@@ -1,7 +1,8 @@
-"""Refusing text no part of the product can store: NUL characters.
+"""Refusing text no part of the product can store: NUL characters and lone surrogates.
 
-PostgreSQL cannot store a NUL in a text column, so one anywhere in a request used to surface
-as a 500 from the database. One rule, checked in two places that together see every input:
+PostgreSQL cannot store a NUL in a text column, and no database driver can encode a lone
+surrogate (U+D800..U+DFFF on its own, which a JSON "\\ud800" escape decodes to): either used to
+surface as a 500 from the database. One rule, checked in places that together see every input:
 this ASGI middleware for the path, the query string and the headers (before any route or
 dependency reads them), the shared Schema base class (api/schemas.py) for JSON bodies, and
 `form_without_nul`, a dependency of the whole app, for form fields and uploaded file names (the
@@ -12,6 +13,7 @@ A route added later is covered without doing anything.
 from __future__ import annotations
 
 import json
+import re
 from itertools import chain
 from typing import Annotated
 from urllib.parse import unquote_to_bytes
@@ -24,17 +26,38 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from core.errors import InvalidInput
 
 NUL_MESSAGE = "The request contains a NUL character, which no field accepts."
+SURROGATE_MESSAGE = (
+    "The request contains text that is not valid Unicode (a lone surrogate such as \\ud800), "
+    "which no field accepts."
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def has_nul(value: object) -> bool:
-    """True when a string anywhere in the value (lists and dicts too) holds a NUL."""
+def text_problem(text: str) -> str | None:
+    """Why no field can hold this text (a NUL, a lone surrogate), or None when it can."""
+    if "\x00" in text:
+        return NUL_MESSAGE
+    # ASCII text, nearly all of it, is answered without the pattern.
+    if not text.isascii() and _SURROGATE.search(text):
+        return SURROGATE_MESSAGE
+    return None
+
+
+def unstorable(value: object) -> str | None:
+    """The first problem of any string in the value (lists, dicts, their keys too), or None."""
     if isinstance(value, str):
-        return "\x00" in value
+        return text_problem(value)
     if isinstance(value, list | tuple | set):
-        return any(has_nul(item) for item in value)
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    return False
+        for item in value:
+            problem = unstorable(item)
+            if problem:
+                return problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = unstorable(key) or unstorable(item)
+            if problem:
+                return problem
+    return None
 
 
 class RejectNul:
@@ -72,15 +95,17 @@ def _carries_nul(raw: bytes) -> bool:
 
 
 async def form_without_nul(request: Request) -> None:
-    """422 for a form whose field names, values or file names carry a NUL."""
+    """422 for a form whose field names, values or file names carry a NUL or a lone
+    surrogate (a form may name its own charset, and some codecs decode to surrogates)."""
     content_type = request.headers.get("content-type", "")
     if not content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         return
     form = await request.form()  # parsed once: FastAPI's own call left it cached on the request
     for name, value in form.multi_items():
         text = (value.filename or "") if isinstance(value, UploadFile) else value
-        if "\x00" in name or "\x00" in text:
-            raise InvalidInput(NUL_MESSAGE)
+        problem = text_problem(name) or text_problem(text)
+        if problem:
+            raise InvalidInput(problem)
 
 
 # Text bounds shared by parameters and body fields: nothing unbounded reaches a rule or a column.

@@ -20,6 +20,7 @@ from api.deps import AppServices, CurrentPrincipal, ServicesDep
 from api.metrics import LONG_POLLS_WAITING
 from api.schemas import Envelope, ErrorBody, Placement, RerenderView, TaskView
 from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
+from api.validation import unstorable
 from api.views import task_view
 from core.auth.tokens import Principal
 from core.errors import InvalidInput, NotFound
@@ -36,10 +37,11 @@ def _parse_ids(raw: str) -> list[str]:
         ids = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):  # deeply nested arrays overflow the parser
         ids = None
-    if not isinstance(ids, list) or not all(
-        isinstance(i, str) and 0 < len(i) <= 64 and "\x00" not in i for i in ids
-    ):
+    if not isinstance(ids, list) or not all(isinstance(i, str) and 0 < len(i) <= 64 for i in ids):
         raise InvalidInput('taskIds: give a JSON array of task ids, like ["id1","id2"].')
+    problem = unstorable(ids)
+    if problem:
+        raise InvalidInput(f"taskIds: {problem}")
     if not ids or len(ids) > MAX_POLLED:
         raise InvalidInput(f"taskIds: give between 1 and {MAX_POLLED} task ids.")
     return list(dict.fromkeys(ids))
