@@ -246,7 +246,8 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Email and password. 400 with a message when they do not match.
+         * @description Email and password. 400 with a message when they do not match. A guest token or
+         *     fingerprint sent along brings the guest's work, and the guest token ends.
          */
         post: operations["login_api_v1_auth_login_post"];
         delete?: never;
@@ -307,7 +308,9 @@ export interface paths {
         put?: never;
         /**
          * Reset Password
-         * @description Set a new password with the mailed code; every session of the account ends.
+         * @description Set a new password with the mailed code; every session of the account ends. The
+         *     browser becomes one the account is known in (its sign-ins skip the limits that strangers'
+         *     guesses fill).
          */
         post: operations["reset_password_api_v1_auth_resetPassword_post"];
         delete?: never;
@@ -327,7 +330,8 @@ export interface paths {
         put?: never;
         /**
          * Signup
-         * @description Create the account (10 free credits) and log in. A guest keeps their generations.
+         * @description Create the account (10 free credits) and log in. A guest keeps their generations (the
+         *     guest named by the fingerprint, else by the guest token), and the guest token ends.
          */
         post: operations["signup_api_v1_auth_signup_post"];
         delete?: never;
@@ -1252,7 +1256,8 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Email and password. 400 with a message when they do not match.
+         * @description Email and password. 400 with a message when they do not match. A guest token or
+         *     fingerprint sent along brings the guest's work, and the guest token ends.
          */
         post: operations["login_imageedit_users_login_post"];
         delete?: never;
@@ -1272,7 +1277,8 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Email and password. 400 with a message when they do not match.
+         * @description Email and password. 400 with a message when they do not match. A guest token or
+         *     fingerprint sent along brings the guest's work, and the guest token ends.
          */
         post: operations["login_imageedit_users_loginv2_post"];
         delete?: never;
@@ -1292,7 +1298,9 @@ export interface paths {
         put?: never;
         /**
          * Reset Password
-         * @description Set a new password with the mailed code; every session of the account ends.
+         * @description Set a new password with the mailed code; every session of the account ends. The
+         *     browser becomes one the account is known in (its sign-ins skip the limits that strangers'
+         *     guesses fill).
          */
         post: operations["reset_password_imageedit_users_resetPassword_post"];
         delete?: never;
@@ -1312,7 +1320,8 @@ export interface paths {
         put?: never;
         /**
          * Signup
-         * @description Create the account (10 free credits) and log in. A guest keeps their generations.
+         * @description Create the account (10 free credits) and log in. A guest keeps their generations (the
+         *     guest named by the fingerprint, else by the guest token), and the guest token ends.
          */
         post: operations["signup_imageedit_users_signupV2_post"];
         delete?: never;
@@ -2066,7 +2075,8 @@ export interface components {
         /**
          * OrderStatus
          * @description A checkout's life: pending until the provider says paid (and the credits are granted),
-         *     failed (declined, or the payment did not match the order) or canceled.
+         *     failed (declined) or canceled. A payment event that does not match the order leaves it
+         *     pending.
          * @enum {string}
          */
         OrderStatus: "pending" | "paid" | "failed" | "canceled";
@@ -3081,6 +3091,7 @@ export interface operations {
             query?: never;
             header?: {
                 "x-fingerprint-id"?: string | null;
+                authorization?: string | null;
                 "x-distributor-id"?: string | null;
             };
             path?: never;
@@ -3237,6 +3248,7 @@ export interface operations {
             query?: never;
             header?: {
                 "x-fingerprint-id"?: string | null;
+                authorization?: string | null;
             };
             path?: never;
             cookie?: never;
@@ -3441,6 +3453,7 @@ export interface operations {
             query?: never;
             header?: {
                 "x-fingerprint-id"?: string | null;
+                authorization?: string | null;
                 "x-distributor-id"?: string | null;
             };
             path?: never;
@@ -6008,6 +6021,7 @@ export interface operations {
             query?: never;
             header?: {
                 "x-fingerprint-id"?: string | null;
+                authorization?: string | null;
                 "x-api-key"?: string | null;
             };
             path?: never;
@@ -6062,6 +6076,7 @@ export interface operations {
             query?: never;
             header?: {
                 "x-fingerprint-id"?: string | null;
+                authorization?: string | null;
                 "x-api-key"?: string | null;
             };
             path?: never;
@@ -6169,6 +6184,7 @@ export interface operations {
             query?: never;
             header?: {
                 "x-fingerprint-id"?: string | null;
+                authorization?: string | null;
                 "x-api-key"?: string | null;
                 "x-distributor-id"?: string | null;
             };
