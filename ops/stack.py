@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -57,6 +58,17 @@ def migrate(database_url: str) -> None:
     config = Config(str(REPO / "alembic.ini"))
     config.set_main_option("sqlalchemy.url", database_url)
     command.upgrade(config, "head")
+
+
+def raise_open_files_limit(connections: int) -> None:
+    """Let the children (the API first) hold their connections: a soft limit of 1024 open
+    files, common, would refuse connections below API_MAX_CONNECTIONS instead of answering 503.
+    Raised up to the hard limit, which only an administrator can lift."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 1024  # the API's own files, sockets to the database and storage
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
 
 
 def uvicorn_options(settings: Settings) -> list[str]:
@@ -294,6 +306,7 @@ class Stack:
 
     def start(self, seed_catalog: bool = True) -> Stack:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        raise_open_files_limit(self.settings.api_max_connections)
         try:
             self.start_temporal()
             self.start_storage()
