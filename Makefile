@@ -67,11 +67,12 @@ web: web/dist/index.html
 web/dist/index.html: $(WEB_STAMP) $(WEB_SOURCES)
 	cd web && npm run --silent build
 
-# The browser tests drive Debian's Chromium (no browser downloads are possible here).
+# The browser tests drive Debian's Chromium (no browser downloads are possible here); the
+# HTTP limit tests run the compose nginx's configuration in Debian's nginx.
 chromium:
-	@command -v chromium >/dev/null || { \
+	@command -v chromium >/dev/null && command -v nginx >/dev/null || { \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium nginx-light >/dev/null; }
 
 clean:
 	rm -rf $(VENV) web/node_modules web/dist

@@ -7,8 +7,12 @@ Raw sockets, as an attacker's tool would send: no HTTP client refuses to send su
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shutil
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +22,7 @@ import pytest
 
 from api.http_limits import MAX_HEADERS
 from core.settings import Settings
-from ops.stack import Stack
+from ops.stack import REPO, Stack, free_port, wait_for_port
 from tests.support.stacks import running_stack
 
 MAX_CONNECTIONS = 40
@@ -146,3 +150,51 @@ def test_connections_beyond_the_cap_get_503(stack: Settings) -> None:
             sock.close()
     time.sleep(0.2)
     assert send(stack, head("\r\n"))[0] == 200
+
+
+# The compose nginx (ops/docker/nginx.conf) in front of the same API: the same bounds at the edge.
+
+
+@pytest.fixture(scope="module")
+def nginx(stack: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """Debian's nginx running our compose configuration, proxying to the stack's API."""
+    folder = tmp_path_factory.mktemp("nginx")
+    (folder / "html").mkdir()
+    (folder / "html" / "index.html").write_text("<!doctype html><title>MetaModel</title>")
+    port = free_port()
+    site = (REPO / "ops/docker/nginx.conf").read_text()
+    site = (site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+            .replace("root /usr/share/nginx/html;", f"root {folder / 'html'};")
+            .replace("http://api:8000", f"http://{stack.app_host}:{stack.app_port}"))
+    assert str(port) in site and str(stack.app_port) in site
+    (folder / "site.conf").write_text(site)
+    temp = " ".join(f"{kind}_temp_path {folder / kind};"
+                    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (folder / "nginx.conf").write_text(
+        f"daemon off; pid {folder / 'nginx.pid'}; error_log {folder / 'error.log'};"
+        + (" user root;" if os.getuid() == 0 else "")
+        + f" events {{}} http {{ access_log off; {temp} include {folder / 'site.conf'}; }}")
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    proc = subprocess.Popen([binary, "-c", str(folder / "nginx.conf"), "-p", str(folder)],
+                            stderr=subprocess.PIPE)
+    try:
+        wait_for_port("127.0.0.1", port, 20, proc)
+        yield "127.0.0.1", port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def via(edge: tuple[str, int], payload: bytes) -> int:
+    with socket.create_connection(edge, timeout=30) as sock:
+        with contextlib.suppress(OSError):  # nginx stopped reading: its answer is on the way
+            sock.sendall(payload)
+        return answer(sock)[0]
+
+
+def test_the_compose_nginx_has_the_same_bounds(nginx: tuple[str, int]) -> None:
+    assert via(nginx, head("\r\n")) == 200  # proxied to the API
+    assert via(nginx, head(f"X-Big: {'a' * 16 * 1024 * 1024}\r\n", "\r\n")) == 400
+    assert via(nginx, head(*[f"X-{n}: v\r\n" for n in range(20_000)], "\r\n")) == 400
+    # Under nginx's bounds but over the API's field count: the API's 431 comes through.
+    assert via(nginx, head(*[f"X-{n}: v\r\n" for n in range(MAX_HEADERS + 50)], "\r\n")) == 431
