@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -352,6 +353,32 @@ def test_a_mismatched_payment_is_never_final(
     assert buyer.wait_order(order_id, "paid")["status"] == "paid"
     assert buyer.balance().paid == 50 and len(buyer.purchases(order_id)) == 1
     assert not [m for m in reconcile(buyer.db).mismatches if order_id in m.detail]
+
+
+def test_mismatched_and_real_events_racing_credit_once(
+    api: httpx.Client, stack: Settings, buyer: Buyer
+) -> None:
+    """Five wrong-amount events and five deliveries of the real one, all at once: the order is
+    paid and credited exactly once, whichever lands first."""
+    order_id = buyer.start()["orderId"]
+    order = stored_order(buyer.db, order_id)
+    real = completed_event(order, f"evt_test_{uuid.uuid4().hex}")
+    wrong = [completed_event(order).replace(b'"amount_total":99900', b'"amount_total":9990')
+             for _ in range(5)]
+    sends = [real] * 5 + wrong
+    with ThreadPoolExecutor(10) as pool:
+        answers = list(pool.map(
+            lambda payload: post_event(
+                api, payload, signature.sign(payload, stack.payment_webhook_secret)),
+            sends))
+    assert [a.status_code for a in answers] == [200] * 10, [a.text for a in answers]
+    buyer.wait_order(order_id, "paid")
+    time.sleep(1)
+    assert buyer.balance().paid == 50 and len(buyer.purchases(order_id)) == 1
+    with buyer.db() as session:
+        outcomes = Counter(session.execute(select(PaymentEvent.outcome).where(
+            PaymentEvent.order_id == order_id)).scalars())
+    assert outcomes[orders.MISMATCH_OUTCOME] == 5 and sum(outcomes.values()) == 6
 
 
 # Enterprise inquiries
