@@ -5,13 +5,15 @@ database session factory and an HTTP client for that stack."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from core.db import SessionFactory
 from core.settings import Settings
-from tests.support.stacks import sessions_for
+from tests.support.local_services import UserInfoServer
+from tests.support.stacks import database_setting, running_stack, sessions_for
 
 
 @pytest.fixture(scope="module")
@@ -24,3 +26,21 @@ def db(stack: Settings) -> Iterator[SessionFactory]:
 def api(stack: Settings) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=stack.app_url, timeout=60) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def google() -> Iterator[UserInfoServer]:
+    """Google's user-info endpoint, locally: it knows none of the tokens a fuzzer sends."""
+    server = UserInfoServer({}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def stack_on_each_database(
+    request: pytest.FixtureRequest, tmp_path: Path, google: UserInfoServer
+) -> Iterator[Settings]:
+    """A stack of a test's own, once on SQLite and once on PostgreSQL (the fuzz tests)."""
+    overrides = {"google_userinfo_url": google.url, **database_setting(request, "postgres_url")}
+    with running_stack(tmp_path / "stack", **overrides) as running:
+        yield running.settings

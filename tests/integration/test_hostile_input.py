@@ -20,7 +20,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -34,8 +33,7 @@ from core.enums import UserRole
 from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import sign_up
-from tests.support.local_services import UserInfoServer
-from tests.support.stacks import database_setting, running_stack, sessions_for
+from tests.support.stacks import running_stack, sessions_for
 
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "25"))  # per field
 SEED = int(os.environ.get("HOSTILE_SEED", "20261125"))
@@ -329,24 +327,8 @@ def signed_up(api: httpx.Client, stack: Settings, admin: bool = False) -> str:
     return token
 
 
-@pytest.fixture(scope="module")
-def google() -> Iterator[UserInfoServer]:
-    """Google's user-info endpoint, locally: the drawn tokens are all unknown to it."""
-    server = UserInfoServer({}).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def stack(
-    request: pytest.FixtureRequest, tmp_path: Path, google: UserInfoServer
-) -> Iterator[Settings]:
-    overrides = {"google_userinfo_url": google.url, **database_setting(request, "postgres_url")}
-    with running_stack(tmp_path / "stack", **overrides) as running:
-        yield running.settings
-
-
-def test_hostile_input_never_gets_a_server_error(stack: Settings) -> None:
+def test_hostile_input_never_gets_a_server_error(stack_on_each_database: Settings) -> None:
+    stack = stack_on_each_database
     tally = run_all(stack)
     database = stack.resolved_database_url.split(":")[0]
     print(f"\nhostile input on {database}: {tally.sent} requests, statuses "

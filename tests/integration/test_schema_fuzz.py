@@ -16,13 +16,10 @@ import re
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import Unsatisfiable
@@ -37,8 +34,6 @@ from core.enums import UserRole
 from core.models import OutboxMessage
 from core.settings import Settings
 from ops.admin import set_role
-from tests.support.local_services import UserInfoServer
-from tests.support.stacks import database_setting, running_stack
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "50"))  # per operation and mode
 SECONDS = float(os.environ.get("FUZZ_SECONDS", "60"))  # per database, all operations
@@ -47,23 +42,6 @@ CHECKS = [not_a_server_error, response_schema_conformance]
 # Operations only a signed-up user (or an admin) reaches.
 USER_PREFIXES = ("/api/v1/user/", "/api/v1/admin/")
 USER_PATHS = {"/imageedit/users/getCredits"}
-
-
-@pytest.fixture(scope="module")
-def google() -> Iterator[UserInfoServer]:
-    """Google's user-info endpoint, locally: the fuzzer's tokens are all unknown to it."""
-    server = UserInfoServer({}).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def stack(
-    request: pytest.FixtureRequest, tmp_path: Path, google: UserInfoServer
-) -> Iterator[Settings]:
-    overrides = {"google_userinfo_url": google.url, **database_setting(request, "postgres_url")}
-    with running_stack(tmp_path / "stack", **overrides) as running:
-        yield running.settings
 
 
 def guest_token(base_url: str) -> str:
@@ -220,7 +198,8 @@ def with_nul(value: Any, keys: Keys) -> Any:
     return copy
 
 
-def test_no_generated_request_gets_a_server_error(stack: Settings) -> None:
+def test_no_generated_request_gets_a_server_error(stack_on_each_database: Settings) -> None:
+    stack = stack_on_each_database
     started = time.monotonic()
     tally = fuzz(stack)
     elapsed = time.monotonic() - started
