@@ -277,6 +277,11 @@ def count_people(rgb: np.ndarray) -> int:
     pose = detect_person(small, scale)
     if pose is None:
         return 0
+    return max(len(face_boxes(rgb)), 1 + _other_people(small, pose))
+
+
+def face_boxes(rgb: np.ndarray) -> list[models.FaceBox]:
+    """The distinct faces both detectors find, in full-size pixels (looked for at FACE_SIDE)."""
     h, w = rgb.shape[:2]
     face_scale = min(1.0, FACE_SIDE / max(h, w))
     face_rgb = (
@@ -285,8 +290,9 @@ def count_people(rgb: np.ndarray) -> int:
         if face_scale < 1
         else rgb
     )
-    faces = distinct_faces(models.faces(np.ascontiguousarray(face_rgb)))
-    return max(len(faces), 1 + _other_people(small, pose))
+    found = distinct_faces(models.faces(np.ascontiguousarray(face_rgb)))
+    return [models.FaceBox(b.x / face_scale, b.y / face_scale, b.width / face_scale,
+                           b.height / face_scale, b.score) for b in found]
 
 
 def _feet_visible(pose: models.Pose, height: int) -> bool:
