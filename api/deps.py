@@ -27,6 +27,7 @@ from core.generations import Generations
 from core.library import Library
 from core.logs import bind_log_context
 from core.models import User
+from core.photo_check import PhotoAnalyser, photo_analyser
 from core.settings import Settings
 from core.showcase import Showcase
 from core.storage import Storage
@@ -69,6 +70,10 @@ class AppServices:
             self.sessions, self.storage, self.settings,
             people_counter(self.temporal, self.settings),
         )
+
+    @cached_property
+    def photo_analyser(self) -> PhotoAnalyser:
+        return photo_analyser(self.temporal, self.settings)
 
     @cached_property
     def billing(self) -> Billing:

@@ -40,6 +40,7 @@ from core.models import (
     new_id,
     utcnow,
 )
+from core.photo_analysis import analysis_from_json
 from core.settings import Settings
 from core.storage import Storage
 from core.tracing import current_trace_id, tag_current_span
@@ -190,22 +191,25 @@ class Generations:
 
     # Submitting
 
-    def _resolve_reference(self, session: Session, principal: Principal, value: str) -> str | None:
-        """The object key an input refers to: the caller's upload (by id or key) or a sample."""
+    def _resolve_reference(
+        self, session: Session, principal: Principal, value: str
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """The object key an input refers to, the caller's upload (by id or key) with its
+        analysis when it has one, or a sample."""
         upload = session.execute(
-            select(UploadedFile.key).where(
+            select(UploadedFile.key, UploadedFile.analysis).where(
                 UploadedFile.account_id == principal.account_id,
                 or_(UploadedFile.id == value, UploadedFile.key == value),
             )
-        ).scalar_one_or_none()
+        ).one_or_none()
         if upload is not None:
-            return upload
+            return upload[0], upload[1]
         return session.execute(
             select(CatalogItem.key).where(
                 CatalogItem.kind == CatalogKind.SAMPLE,
                 or_(CatalogItem.id == value, CatalogItem.key == value),
             )
-        ).scalar_one_or_none()
+        ).scalar_one_or_none(), None
 
     def _store_new_file(self, principal: Principal, file: NewFile) -> str:
         # Stored under the type its bytes say, not the one the sender wrote on the part.
@@ -264,9 +268,17 @@ class Generations:
                 if isinstance(value, NewFile):
                     resolved.append(value)
                     continue
-                key = self._resolve_reference(session, principal, value)
+                key, analysis = self._resolve_reference(session, principal, value)
                 if key is None:
                     raise InvalidInput(f"inputFiles[{index}]: that is not one of your uploads.")
+                # What the upload's analysis rules out is refused now: nothing is charged and
+                # no workflow starts (an upload not analysed yet is checked by the engine).
+                refusal = (
+                    analysis_from_json(analysis).refusal(request.service) if analysis else None
+                )
+                if refusal:
+                    several = len(request.inputs) > 1
+                    raise InvalidInput(f"Image {index + 1}: {refusal}" if several else refusal)
                 resolved.append(key)
         return resolved
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -122,6 +123,9 @@ class UploadedFile(Base):
     thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     width: Mapped[int | None] = mapped_column(Integer, nullable=True)
     height: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # What the photo shows and can become (core/photo_analysis.py), once the imaging queue
+    # has analysed it; None before.
+    analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -8,6 +8,7 @@ only, so it crosses Temporal and the API as it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # What the photo shows.
 PERSON, GARMENT, NEITHER = "person", "garment", "neither"
@@ -70,3 +71,27 @@ class PhotoAnalysis:
         """Why this photo cannot be used for `service`, or None when it can."""
         capability = self.can.get(service)
         return capability.reason if capability is not None and not capability.ok else None
+
+
+def analysis_to_json(analysis: PhotoAnalysis) -> dict[str, object]:
+    """The analysis as JSON-ready data (stored on the upload, carried by Temporal)."""
+    return {
+        "kind": analysis.kind,
+        "people": analysis.people,
+        "view": analysis.view,
+        "face": analysis.face,
+        "garment": analysis.garment,
+        "can": {name: {"ok": c.ok, "reason": c.reason} for name, c in analysis.can.items()},
+    }
+
+
+def analysis_from_json(data: dict[str, Any]) -> PhotoAnalysis:
+    can = data.get("can") or {}
+    return PhotoAnalysis(
+        kind=str(data["kind"]),
+        people=int(data["people"]),
+        view=data.get("view"),
+        face=str(data.get("face") or FACE_NONE),
+        garment=data.get("garment"),
+        can={str(name): Capability(bool(c.get("ok")), c.get("reason")) for name, c in can.items()},
+    )

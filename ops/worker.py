@@ -28,6 +28,7 @@ from activities.imaging import ImagingActivities
 from activities.mail import MailActivities, RelayMail
 from activities.observe import ActivityObserver
 from activities.payments import PaymentActivities
+from activities.photos import PhotoActivities
 from activities.reconciliation import ReconciliationActivities
 from activities.rerender import RerenderActivities
 from activities.subscriptions import CardCharger, SubscriptionActivities
@@ -47,6 +48,7 @@ from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
 from workflows.fulfilment import OrderFulfilmentWorkflow
 from workflows.generation import GenerationWorkflow
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
+from workflows.photo_analysis import PhotoAnalysisWorkflow
 from workflows.reconciliation import RECONCILIATION_WORKFLOW, ReconciliationWorkflow
 from workflows.rerender import RerenderWorkflow
 from workflows.subscription import SubscriptionWorkflow
@@ -101,6 +103,7 @@ def build_workers(
                 workflows=[
                     GenerationWorkflow,
                     CatalogPhotoCheckWorkflow,
+                    PhotoAnalysisWorkflow,
                     MailRelayWorkflow,
                     UploadCleanupWorkflow,
                     SweeperWorkflow,
@@ -147,7 +150,11 @@ def build_workers(
             Worker(
                 client,
                 task_queue=settings.imaging_task_queue,
-                activities=[imaging.run_imaging, CatalogActivities(storage).count_people],
+                activities=[
+                    imaging.run_imaging,
+                    CatalogActivities(storage).count_people,
+                    PhotoActivities(sessions, storage).analyse_photo,
+                ],
                 activity_executor=ThreadPoolExecutor(
                     settings.imaging_concurrency, thread_name_prefix="imaging"
                 ),

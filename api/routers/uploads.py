@@ -8,7 +8,14 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from api.deps import CurrentPrincipal, ServicesDep
-from api.schemas import Envelope, PresignedUpload, ServiceType, Thumbnail, ThumbnailBody
+from api.schemas import (
+    Envelope,
+    PhotoAnalysisView,
+    PresignedUpload,
+    ServiceType,
+    Thumbnail,
+    ThumbnailBody,
+)
 from core.errors import NotFound
 from core.images import check_image, check_size, thumbnail_from_bytes
 from core.keys import thumbnail_key
@@ -75,6 +82,8 @@ def create_thumbnail(
             row.thumbnail_key = thumb
             row.width, row.height = info.width, info.height
             row.mime_type = info.mime_type  # what it is, whatever the uploader claimed
+    # Analysed once per upload (the activity stores it): a repeat reads it back.
+    analysis = upload.analysis or services.photo_analyser(upload.id, body.key)
     return Envelope(
         data=Thumbnail(
             key=body.key,
@@ -83,5 +92,6 @@ def create_thumbnail(
             thumbnailUrl=services.storage.presigned_get(thumb),
             width=info.width,
             height=info.height,
+            analysis=PhotoAnalysisView.model_validate(analysis) if analysis else None,
         )
     )

@@ -49,6 +49,15 @@ async function guestFlow(walk) {
   step('upload the image')
   await uploadPhoto(page, UPLOAD_IMAGE)
   await expectImagesLoaded(page, '[data-testid="upload-thumbnail"]', 'the upload thumbnail')
+  step('the photo is analysed: a person facing the camera, good for both services')
+  const analysis = page.getByTestId('upload-analysis')
+  await expectVisible(analysis, 'the photo analysis beside the upload', 20_000)
+  const said = (await analysis.textContent())?.trim() ?? ''
+  if (!said.includes('A person, facing the camera')) fail(`the analysis says "${said}"`)
+  for (const service of ['bodySwap', 'burstreplace']) {
+    const verdict = analysis.locator(`[data-service="${service}"]`)
+    if ((await verdict.getAttribute('data-ok')) !== 'true') fail(`${service}: ${await verdict.textContent()}`)
+  }
   await clickNext(page)
 
   step('pick the first catalog model')

@@ -6,7 +6,7 @@ import { atom, type Getter, type Setter } from 'jotai'
 import { STORAGE_KEYS } from '@/config'
 import { readJson, writeJson } from '@/lib/storage'
 import { appStore } from './appStore'
-import type { RequestType, Task } from '@/types/api'
+import type { PhotoAnalysis, RequestType, Task } from '@/types/api'
 
 export type UploadStatus = 'uploading' | 'processing' | 'done' | 'error'
 
@@ -27,6 +27,8 @@ export interface FlowFile {
   width: number | null
   height: number | null
   error: string | null
+  /** The server's analysis of the photo (createThumbnail); absent for samples and until known. */
+  analysis?: PhotoAnalysis | null
 }
 
 export interface SelectedModel {

@@ -10,6 +10,8 @@ export type TaskStatus = Schemas['GenerationStatus']
 export type Credits = Schemas['Credits']
 export type PresignedUpload = Schemas['PresignedUpload']
 export type Thumbnail = Schemas['Thumbnail']
+/** What an uploaded photo shows and what each service can do with it. */
+export type PhotoAnalysis = Schemas['PhotoAnalysisView']
 export type SampleImage = Schemas['Sample']
 /** A digital model or a background ("seed"): the catalog serves both in one shape. */
 export type CatalogEntry = Schemas['CatalogEntry']

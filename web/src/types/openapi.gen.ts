@@ -1444,6 +1444,13 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** CapabilityView */
+        CapabilityView: {
+            /** Ok */
+            ok: boolean;
+            /** Reason */
+            reason?: string | null;
+        };
         /** CatalogDeleted */
         CatalogDeleted: {
             /** Id */
@@ -2150,6 +2157,33 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
         };
         /**
+         * PhotoAnalysisView
+         * @description What the photo shows and what each service can do with it (`can`, by service id:
+         *     bodySwap, burstreplace), with the reason in plain words when it cannot.
+         */
+        PhotoAnalysisView: {
+            /** Can */
+            can: {
+                [key: string]: components["schemas"]["CapabilityView"];
+            };
+            /**
+             * Face
+             * @enum {string}
+             */
+            face: "full" | "cropped" | "none";
+            /** Garment */
+            garment?: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "person" | "garment" | "neither";
+            /** People */
+            people: number;
+            /** View */
+            view?: ("front" | "side" | "back") | null;
+        };
+        /**
          * Placement
          * @description The user's adjustment of where the subject stands, over the engine's own placement:
          *     `x`, `y` move it by fractions of the image's width and height (right and down are
@@ -2480,6 +2514,7 @@ export interface components {
         };
         /** Thumbnail */
         Thumbnail: {
+            analysis?: components["schemas"]["PhotoAnalysisView"] | null;
             /** Height */
             height: number;
             /** Key */

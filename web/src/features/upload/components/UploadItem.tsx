@@ -5,6 +5,8 @@ import { IconAlert, IconImages, IconTrash } from '@/components/ui/icons'
 import { localPreviewAtom, uploadProgressAtom, type FlowFile } from '@/stores/stepsFlow'
 import { formatBytes } from '@/lib/format'
 import { removeUpload } from '../stores/uploads'
+import { describePhoto, serviceVerdicts } from '../analysis'
+import type { PhotoAnalysis } from '@/types/api'
 
 export function UploadItem({ file }: { file: FlowFile }) {
   const progress = useAtomValue(uploadProgressAtom)[file._id] ?? 0
@@ -61,6 +63,7 @@ export function UploadItem({ file }: { file: FlowFile }) {
         {file.status === 'uploading' && (
           <ProgressBar value={progress * 100} label={`Upload progress for ${file.name}`} testId="upload-progress" />
         )}
+        {done && file.analysis && <PhotoVerdicts analysis={file.analysis} />}
         {file.status === 'error' && file.error && (
           <p className="upload-item__error" role="alert" data-testid="upload-error">
             {file.error}
@@ -78,5 +81,21 @@ export function UploadItem({ file }: { file: FlowFile }) {
         <IconTrash size={16} />
       </button>
     </li>
+  )
+}
+
+/** What the server found in the photo, and what it can become (or why not). */
+function PhotoVerdicts({ analysis }: { analysis: PhotoAnalysis }) {
+  return (
+    <div className="upload-item__analysis" data-testid="upload-analysis">
+      <p className="upload-item__kind">{describePhoto(analysis)}</p>
+      <ul className="upload-item__verdicts">
+        {serviceVerdicts(analysis).map((v) => (
+          <li key={v.service} data-service={v.service} data-ok={v.ok} className={v.ok ? 'verdict verdict--ok' : 'verdict verdict--no'}>
+            <span className="verdict__label">{v.label}:</span> {v.ok ? 'can be used' : (v.reason ?? 'not possible')}
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }

@@ -99,13 +99,36 @@ async function upload(entry: FlowFile, file: File): Promise<void> {
       width: thumb.width,
       height: thumb.height,
       error: null,
+      analysis: thumb.analysis ?? null,
     })
+    if (!thumb.analysis) await awaitAnalysis(entry._id, presigned.key, ctrl.signal)
   } catch (err) {
     if (isAbortError(err)) return // removed by the user
     update(entry._id, { status: 'error', error: rejectionMessage(err) })
   } finally {
     unregisterUpload(entry._id)
     setProgress(entry._id, null)
+  }
+}
+
+// The server waits about a second for a photo's analysis; when the imaging workers are busy it
+// comes later, and asking again returns it once stored.
+const ANALYSIS_RETRIES = 8
+const ANALYSIS_RETRY_MS = 1500
+
+async function awaitAnalysis(id: string, key: string, signal: AbortSignal): Promise<void> {
+  for (let attempt = 0; attempt < ANALYSIS_RETRIES && !signal.aborted; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, ANALYSIS_RETRY_MS))
+    if (signal.aborted) return
+    try {
+      const again = await createThumbnail(key, signal)
+      if (again.analysis) {
+        update(id, { analysis: again.analysis })
+        return
+      }
+    } catch {
+      return // the photo is uploaded and usable; the analysis is only advice here
+    }
   }
 }
 

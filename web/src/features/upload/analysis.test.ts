@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import type { PhotoAnalysis } from '@/types/api'
+import { describePhoto, serviceVerdicts } from './analysis'
+
+const group: PhotoAnalysis = {
+  kind: 'person',
+  people: 2,
+  view: 'front',
+  face: 'full',
+  garment: null,
+  can: {
+    bodySwap: { ok: false, reason: 'This photo shows 2 people; a model swap needs a photo of one person.' },
+    burstreplace: { ok: true, reason: null },
+  },
+}
+
+describe('the photo analysis in plain words', () => {
+  it('names what the photo shows', () => {
+    expect(describePhoto(group)).toBe('2 people, facing the camera')
+    expect(describePhoto({ ...group, people: 1, view: 'back' })).toBe('A person, seen from behind')
+    expect(describePhoto({ ...group, kind: 'garment', people: 0, view: null, garment: 'top' })).toBe('A garment (top)')
+    expect(describePhoto({ ...group, kind: 'neither', people: 0 })).toBe('No person or garment found')
+  })
+
+  it('says for each service whether it can be used, and why not', () => {
+    expect(serviceVerdicts(group)).toEqual([
+      { service: 'bodySwap', label: 'Model swap', ok: false, reason: group.can.bodySwap?.reason },
+      { service: 'burstreplace', label: 'New background', ok: true, reason: null },
+    ])
+  })
+
+  it('treats a service the analysis does not name as not possible', () => {
+    expect(serviceVerdicts({ ...group, can: {} }).every((v) => !v.ok)).toBe(true)
+  })
+})
