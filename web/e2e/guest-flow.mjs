@@ -58,6 +58,7 @@ async function guestFlow(walk) {
     const verdict = analysis.locator(`[data-service="${service}"]`)
     if ((await verdict.getAttribute('data-ok')) !== 'true') fail(`${service}: ${await verdict.textContent()}`)
   }
+  await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-upload.png'))
   await clickNext(page)
 
   step('pick the first catalog model')
