@@ -277,7 +277,13 @@ def count_people(rgb: np.ndarray) -> int:
     pose = detect_person(small, scale)
     if pose is None:
         return 0
-    return max(len(face_boxes(rgb)), 1 + _other_people(small, pose))
+    return people_seen(small, pose, face_boxes(rgb))
+
+
+def people_seen(small: np.ndarray, pose: models.Pose, faces: list[models.FaceBox]) -> int:
+    """count_people's rule for a photo whose person passed the pose check: the distinct faces
+    or the separate person regions, whichever are more."""
+    return max(len(faces), 1 + _other_people(small, pose))
 
 
 def face_boxes(rgb: np.ndarray) -> list[models.FaceBox]:

@@ -128,12 +128,13 @@ def analyse_photo(rgb: np.ndarray) -> PhotoAnalysis:
     back = matting.backdrop(rgb)
     found = models.pose(small)
     frontal = analysis.frontal_person(found, scale)
-    faces = analysis.face_boxes(rgb)
     poses = 0
     if back.plain:
         person = frontal is not None or _turned_person(found)
         people_mask = found.mask > 0.5 if person and found is not None else None
+        faces = analysis.face_boxes(rgb) if person else []  # a garment needs none
     else:
+        faces = analysis.face_boxes(rgb)
         segmented = analysis.segment_people(rgb, small, scale, found)
         people_mask = segmented.probability > 0.5 if segmented is not None else None
         poses = segmented.poses if segmented is not None else 0
@@ -143,6 +144,8 @@ def analyse_photo(rgb: np.ndarray) -> PhotoAnalysis:
             poses > 0 or _people_on(people_mask, faces, rgb.shape) > 0)
     if person and people_mask is not None:
         people = max(1, poses, _people_on(people_mask, faces, rgb.shape))
+        if frontal is not None:  # the catalog's rule too (count_people), on what is found
+            people = max(people, analysis.people_seen(small, frontal, faces))
         return _person(rgb, scale, found, frontal, people, faces)
     if back.plain:
         return _garment(rgb, small, back)
@@ -157,8 +160,6 @@ def _person(
     people: int,
     faces: list[models.FaceBox],
 ) -> PhotoAnalysis:
-    if frontal is not None:
-        people = max(people, analysis.count_people(rgb))
     pose = frontal or (
         models.Pose(found.points / scale, found.visibility, found.mask)
         if found is not None else None

@@ -3,14 +3,12 @@ imaging queue (where the engine's models live), its answer returned to the API t
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from temporalio import workflow
-from temporalio.common import RetryPolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.catalog import CatalogActivities
     from core.contracts import CATALOG_CHECK_WORKFLOW, CountPeopleInput
+    from workflows.imaging_question import ask_imaging
 
 
 @workflow.defn(name=CATALOG_CHECK_WORKFLOW, sandboxed=False)
@@ -19,11 +17,5 @@ class CatalogPhotoCheckWorkflow:
     async def run(self, inp: CountPeopleInput) -> int:
         # The operator waits for the answer: a few quick attempts, then the API says "try
         # again later" (the photo was already checked to decode, so a failure is ours).
-        return await workflow.execute_activity_method(
-            CatalogActivities.count_people,
-            inp,
-            task_queue=inp.imaging_task_queue,
-            start_to_close_timeout=timedelta(seconds=60),
-            retry_policy=RetryPolicy(initial_interval=timedelta(seconds=1), maximum_attempts=3),
-        )
+        return await ask_imaging(CatalogActivities.count_people, inp, inp.imaging_task_queue)
 
