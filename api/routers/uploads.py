@@ -56,14 +56,7 @@ def create_thumbnail(
     services: ServicesDep, principal: CurrentPrincipal, body: ThumbnailBody
 ) -> Envelope[Thumbnail]:
     """Check the uploaded image and make its thumbnail (EXIF orientation applied)."""
-    with services.sessions() as session:
-        upload = session.execute(
-            select(UploadedFile).where(
-                UploadedFile.key == body.key, UploadedFile.account_id == principal.account_id
-            )
-        ).scalar_one_or_none()
-    if upload is None:
-        raise NotFound("That upload was not found.")
+    upload = _own_upload(services, principal, body.key)
     stored = services.storage.read(body.key, services.settings.max_upload_bytes)
     if stored is None:
         raise NotFound("The file has not been uploaded yet.")
@@ -95,3 +88,27 @@ def create_thumbnail(
             analysis=PhotoAnalysisView.model_validate(analysis) if analysis else None,
         )
     )
+
+
+@router.get("/api/v1/util/photoAnalysis", response_model=Envelope[PhotoAnalysisView | None])
+def photo_analysis(
+    services: ServicesDep,
+    principal: CurrentPrincipal,
+    key: Annotated[str, Query(min_length=1, max_length=512)],
+) -> Envelope[PhotoAnalysisView | None]:
+    """The upload's analysis once it is there (null before): what the upload page asks when
+    createThumbnail answered without it, without reading or thumbnailing the photo again."""
+    analysis = _own_upload(services, principal, key).analysis
+    return Envelope(data=PhotoAnalysisView.model_validate(analysis) if analysis else None)
+
+
+def _own_upload(services: ServicesDep, principal: CurrentPrincipal, key: str) -> UploadedFile:
+    with services.sessions() as session:
+        upload = session.execute(
+            select(UploadedFile).where(
+                UploadedFile.key == key, UploadedFile.account_id == principal.account_id
+            )
+        ).scalar_one_or_none()
+    if upload is None:
+        raise NotFound("That upload was not found.")
+    return upload

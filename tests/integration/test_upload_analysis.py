@@ -71,6 +71,11 @@ def test_create_thumbnail_carries_the_analysis(stack: Settings, db: SessionFacto
         stored = session.execute(
             select(UploadedFile.analysis).where(UploadedFile.key == key)).scalar_one()
     assert stored == landscape
+    # The page's cheap re-ask: the stored analysis, and only for the upload's owner.
+    again = guest.get("/api/v1/util/photoAnalysis", key=key)
+    assert again.status_code == 200 and again.json()["data"] == landscape
+    stranger = Guest(stack.app_url).get("/api/v1/util/photoAnalysis", key=key)
+    assert stranger.status_code == 404
 
 
 def test_a_two_person_photo_is_refused_for_a_model_swap_before_the_charge(

@@ -59,6 +59,16 @@ async function guestFlow(walk) {
     if ((await verdict.getAttribute('data-ok')) !== 'true') fail(`${service}: ${await verdict.textContent()}`)
   }
   await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-upload.png'))
+  for (const viewport of [{ width: 650, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport)
+    // The verdicts wrap inside the upload's card: nothing runs off the side of the page.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    if (overflow > 0) fail(`at ${viewport.width}px the upload page is ${overflow}px too wide`)
+    const box = await analysis.boundingBox()
+    if (!box || box.x + box.width > viewport.width) fail(`at ${viewport.width}px the analysis runs off the screen`)
+    await screenshot(page, path.join(SCREENSHOT_DIR, `guest-flow-upload-${viewport.width}.png`))
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
   await clickNext(page)
 
   step('pick the first catalog model')

@@ -906,6 +906,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/util/photoAnalysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Photo Analysis
+         * @description The upload's analysis once it is there (null before): what the upload page asks when
+         *     createThumbnail answered without it, without reading or thumbnailing the photo again.
+         */
+        get: operations["photo_analysis_api_v1_util_photoAnalysis_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/imageedit/seed": {
         parameters: {
             query?: never;
@@ -1871,6 +1892,10 @@ export interface components {
         /** Envelope[Thumbnail] */
         Envelope_Thumbnail_: {
             data: components["schemas"]["Thumbnail"];
+        };
+        /** Envelope[Union[PhotoAnalysisView, NoneType]] */
+        Envelope_Union_PhotoAnalysisView__NoneType__: {
+            data: components["schemas"]["PhotoAnalysisView"] | null;
         };
         /** Envelope[UserView] */
         Envelope_UserView_: {
@@ -5037,6 +5062,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Thumbnail_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    photo_analysis_api_v1_util_photoAnalysis_get: {
+        parameters: {
+            query: {
+                key: string;
+            };
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Union_PhotoAnalysisView__NoneType__"];
                 };
             };
             /** @description Missing or expired token */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { queryClient } from '@/lib/queryClient'
 import { siteConfigQueryOptions } from '@/lib/siteConfig'
-import type { AppConfig } from '@/types/api'
-import { validate } from './uploads'
+import type { AppConfig, PhotoAnalysis } from '@/types/api'
+import { awaitAnalysis, validate } from './uploads'
 
 const file = (bytes: number, type = 'image/jpeg') => new File([new Uint8Array(bytes)], 'photo.jpg', { type })
 
@@ -33,5 +33,42 @@ describe('the upload check uses the server limit', () => {
     queryClient.setQueryData(siteConfigQueryOptions.queryKey, { ...config(5000), acceptedTypes: ['image/png'] })
     expect(validate(file(10, 'image/jpeg'))).toMatch(/Unsupported file type/)
     expect(validate(file(0, 'image/png'))).toBe('The file is empty.')
+  })
+})
+
+describe('a late photo analysis is asked for again', () => {
+  const found: PhotoAnalysis = {
+    kind: 'garment',
+    people: 0,
+    view: null,
+    face: 'none',
+    garment: 'top',
+    can: { bodySwap: { ok: true, reason: null }, burstreplace: { ok: true, reason: null } },
+  }
+
+  it('until it is stored', async () => {
+    const answers: Array<PhotoAnalysis | null> = [null, null, found]
+    const asked: string[] = []
+    const ask = (key: string) => {
+      asked.push(key)
+      return Promise.resolve(answers.shift() ?? null)
+    }
+    await expect(awaitAnalysis('u/1.jpg', new AbortController().signal, ask, 1)).resolves.toEqual(found)
+    expect(asked).toEqual(['u/1.jpg', 'u/1.jpg', 'u/1.jpg'])
+  })
+
+  it('gives up after a few tries, or at once when the upload is removed or the call fails', async () => {
+    let calls = 0
+    const never = () => {
+      calls++
+      return Promise.resolve(null)
+    }
+    await expect(awaitAnalysis('k', new AbortController().signal, never, 1)).resolves.toBeNull()
+    expect(calls).toBe(8)
+    const removed = new AbortController()
+    removed.abort()
+    await expect(awaitAnalysis('k', removed.signal, never, 1)).resolves.toBeNull()
+    expect(calls).toBe(8)
+    await expect(awaitAnalysis('k', new AbortController().signal, () => Promise.reject(new Error('503')), 1)).resolves.toBeNull()
   })
 })

@@ -22,8 +22,9 @@ import {
   uploadProgressAtom,
   type FlowFile,
 } from '@/stores/stepsFlow'
-import type { SampleImage } from '@/types/api'
+import type { PhotoAnalysis, SampleImage } from '@/types/api'
 import { createThumbnail } from '../api/createThumbnail'
+import { getPhotoAnalysis } from '../api/getPhotoAnalysis'
 import { getPresignedUrl } from '../api/getPresignedUrl'
 
 type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number]
@@ -101,7 +102,10 @@ async function upload(entry: FlowFile, file: File): Promise<void> {
       error: null,
       analysis: thumb.analysis ?? null,
     })
-    if (!thumb.analysis) await awaitAnalysis(entry._id, presigned.key, ctrl.signal)
+    if (!thumb.analysis) {
+      const late = await awaitAnalysis(presigned.key, ctrl.signal)
+      if (late) update(entry._id, { analysis: late })
+    }
   } catch (err) {
     if (isAbortError(err)) return // removed by the user
     update(entry._id, { status: 'error', error: rejectionMessage(err) })
@@ -112,24 +116,29 @@ async function upload(entry: FlowFile, file: File): Promise<void> {
 }
 
 // The server waits about a second for a photo's analysis; when the imaging workers are busy it
-// comes later, and asking again returns it once stored.
+// comes later, and GET /api/v1/util/photoAnalysis returns it once stored.
 const ANALYSIS_RETRIES = 8
 const ANALYSIS_RETRY_MS = 1500
 
-async function awaitAnalysis(id: string, key: string, signal: AbortSignal): Promise<void> {
+/** Asks for a late analysis until it is there (or the upload is removed): null when it never
+ * came, which leaves the photo usable, only without the advice. */
+export async function awaitAnalysis(
+  key: string,
+  signal: AbortSignal,
+  ask: (key: string, signal: AbortSignal) => Promise<PhotoAnalysis | null> = getPhotoAnalysis,
+  waitMs = ANALYSIS_RETRY_MS,
+): Promise<PhotoAnalysis | null> {
   for (let attempt = 0; attempt < ANALYSIS_RETRIES && !signal.aborted; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, ANALYSIS_RETRY_MS))
-    if (signal.aborted) return
+    await new Promise((resolve) => setTimeout(resolve, waitMs))
+    if (signal.aborted) return null
     try {
-      const again = await createThumbnail(key, signal)
-      if (again.analysis) {
-        update(id, { analysis: again.analysis })
-        return
-      }
+      const analysis = await ask(key, signal)
+      if (analysis) return analysis
     } catch {
-      return // the photo is uploaded and usable; the analysis is only advice here
+      return null
     }
   }
+  return null
 }
 
 /** Adds picked/dropped files to the flow and starts uploading the valid ones. */
