@@ -8,6 +8,7 @@ import { IconArrowLeft, IconSparkle } from '@/components/ui/icons'
 import { FlowShell } from '@/components/FlowShell'
 import { useCredits } from '@/hooks/useCredits'
 import { ApiError, errorMessage } from '@/lib/api'
+import { failureSummary } from '@/lib/failures'
 import { formatCredits, pluralize } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
 import { mergeFlowAtom, stepsFlowAtom, updateJobAtom, usableFiles } from '@/stores/stepsFlow'
@@ -93,7 +94,8 @@ export function GeneratePage() {
   const running = job ? !jobFinished(job) : false
 
   // A generation this page saw running opens on the output page (from the server, by its id)
-  // once it has ended with at least one image; if every image failed, the reasons stay here.
+  // once it has ended with at least one image (its failed images are shown there too, with their
+  // input, reason and the credits returned); if every image failed, the reasons stay here.
   const watched = useRef<string | null>(null)
   useEffect(() => {
     if (!job) return
@@ -144,6 +146,8 @@ export function GeneratePage() {
   const overall = job && job.tasks.length ? job.tasks.reduce((s, t) => s + (t.status === 'completed' || t.status === 'failed' ? 100 : t.progress || 0), 0) / job.tasks.length : 0
   const completed = job?.tasks.filter((t) => t.status === 'completed').length ?? 0
   const failed = job?.tasks.filter((t) => t.status === 'failed').length ?? 0
+  // Failures are final (and refunded) as they happen; the banner waits for the whole batch.
+  const failure = job && !running ? failureSummary(job.tasks, job.credits) : null
   const inputByKey = new Map(flow.stepUploadImages.files.map((f) => [f.key, f]))
 
   return (
@@ -296,9 +300,16 @@ export function GeneratePage() {
           </div>
           {running && <ProgressBar value={overall} label="Overall progress" testId="overall-progress" />}
           {pollWarning && <Alert tone="warning">{pollWarning}</Alert>}
-          {!running && failed > 0 && completed === 0 && (
-            <Alert tone="error" title="No image could be generated">
-              See the reasons below, then try different photos or choices.
+          {failure && (
+            <Alert
+              tone={completed === 0 ? 'error' : 'warning'}
+              title={completed === 0 ? 'No image could be generated' : 'Some images could not be generated'}
+              testId="failure-banner"
+            >
+              {failure.message}{' '}
+              {completed === 0
+                ? 'See the reasons below, then try different photos or choices.'
+                : 'The reason is under each failed image.'}
             </Alert>
           )}
           <ul className="task-grid">

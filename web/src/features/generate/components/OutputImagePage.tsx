@@ -8,6 +8,7 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { useAuth } from '@/hooks/useAuth'
 import { ApiError, errorMessage } from '@/lib/api'
+import { failedImageNote, failureSummary } from '@/lib/failures'
 import { pluralize } from '@/lib/format'
 import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
@@ -75,6 +76,9 @@ function Results({ service }: { service: ServiceJob }) {
   const originalsDone = originals.filter((t) => t.status === 'completed' && t.outputs.length > 0)
   const originalsFailed = originals.filter((t) => t.status === 'failed')
   const adjustable = canAdjust(service.backgroundId)
+  const failure = failureSummary(service.tasks, service.credits)
+  // Failed re-renders have no tile of their own (their image keeps its other versions).
+  const failedRerenders = failed.filter((t) => t.sourceTaskId)
 
   return (
     <section className="section" aria-labelledby="generation-heading" data-testid="output-results" data-service-id={service.serviceId}>
@@ -111,10 +115,43 @@ function Results({ service }: { service: ServiceJob }) {
         </div>
       )}
 
-      {done.length > 0 && (
+      {failure && (
+        <Alert
+          tone={originalsDone.length ? 'warning' : 'error'}
+          title={originalsDone.length ? 'Some images could not be generated' : 'No image could be generated'}
+          testId="failure-banner"
+        >
+          {failure.message} The reason is under each failed image.
+        </Alert>
+      )}
+
+      {(done.length > 0 || originalsFailed.length > 0) && (
         <ul className="output-grid">
           {groups.flatMap(({ original: task, number, versions }) => {
             const output = task.outputs[0]
+            if (task.status === 'failed') {
+              return [
+                <li key={task.taskId} className="output output--failed" data-testid="output-failed" data-task-id={task.taskId}>
+                  <div className="output__media">
+                    {task.inputThumbnailUrl ? (
+                      <img src={task.inputThumbnailUrl} alt={`Input image ${number}`} className="task__input" data-testid="failed-input" />
+                    ) : (
+                      <span className="task__placeholder" aria-hidden="true" />
+                    )}
+                    <span className="status-pill status-pill--failed output__badge">Failed</span>
+                  </div>
+                  <div className="task__info">
+                    <p className="task__title">Image {number} could not be generated</p>
+                    <p className="task__error" data-testid="output-failure">
+                      {task.error || service.error || 'The image could not be generated.'}
+                    </p>
+                    <p className="muted output__note" data-testid="output-failure-credits">
+                      {failedImageNote(task, service.tasks, service.credits)}
+                    </p>
+                  </div>
+                </li>,
+              ]
+            }
             if (task.status !== 'completed' || !output) return []
             const items = [
               <li key={task.taskId} className="output" data-testid="output-item" data-task-id={task.taskId}>
@@ -198,12 +235,12 @@ function Results({ service }: { service: ServiceJob }) {
         />
       )}
 
-      {failed.length > 0 && (
+      {failedRerenders.length > 0 && (
         <ul className="failure-list">
-          {failed.map((t) => (
+          {failedRerenders.map((t) => (
             <li key={t.taskId}>
-              <Alert tone="error" title={t.sourceTaskId ? 'A re-render could not be made' : 'An image could not be generated'} testId="output-failure">
-                {t.error || service.error || 'Unknown error.'}
+              <Alert tone="error" title="A re-render could not be made" testId="rerender-failure">
+                {t.error || service.error || 'Unknown error.'} {failedImageNote(t, service.tasks, service.credits)}
               </Alert>
             </li>
           ))}

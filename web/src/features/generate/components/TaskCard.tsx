@@ -21,6 +21,8 @@ export function TaskCard({ task, index, input }: TaskCardProps) {
   const n = index + 1
   const pct = task.status === 'completed' ? 100 : Math.max(0, Math.min(100, task.progress || 0))
   const output = task.outputs[0]
+  // This tab's upload, else the server's thumbnail of the input (after a reload or a new flow).
+  const inputThumbnail = input?.thumbnailUrl || task.inputThumbnailUrl
 
   return (
     <li className={`task task--${task.status}`} data-testid="task-card" data-status={task.status}>
@@ -33,8 +35,8 @@ export function TaskCard({ task, index, input }: TaskCardProps) {
               data-testid="result-image"
             />
           </a>
-        ) : input?.thumbnailUrl ? (
-          <img src={input.thumbnailUrl} alt={`Input image ${n}`} className="task__input" />
+        ) : inputThumbnail ? (
+          <img src={inputThumbnail} alt={`Input image ${n}`} className="task__input" data-testid="task-input" />
         ) : (
           <span className="task__placeholder" aria-hidden="true" />
         )}
