@@ -31,12 +31,12 @@ const job = (tasks: Task[]): ServiceJob => ({
   tasks,
 })
 
-function renderTile(t: Task) {
+function renderTile(t: Task, generation: ServiceJob = job([t])) {
   const noop = () => undefined
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ul>
-        <ImageTile image={{ job: job([t]), task: t, position: 1 }} number={1} selected={false}
+        <ImageTile image={{ job: generation, task: t, position: 1 }} number={1} selected={false}
           onToggleSelect={noop} onOpen={noop} onDelete={noop} />
       </ul>
     </QueryClientProvider>,
@@ -54,5 +54,27 @@ describe('ImageTile', () => {
   it('shows no such mark on an original image', () => {
     renderTile(task('t1', null))
     expect(screen.queryByTestId('version-badge')).toBeNull()
+  })
+
+  it('a failed image shows its input, the reason and the credits it gave back', () => {
+    const broken: Task = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/in/t1', error: 'No person found in the photo.' }
+    renderTile(broken, { ...job([broken, task('t2', null)]), credits: 4 })
+    expect(screen.getByAltText('Input of image 1').getAttribute('src')).toBe('http://s3/in/t1')
+    expect(screen.getByTestId('library-failure').textContent).toBe('No person found in the photo.')
+    expect(screen.getByTestId('library-failure-credits').textContent).toBe('Its 2 credits were returned to your balance.')
+    expect(screen.getByTestId('library-status').textContent).toBe('Failed')
+    expect(screen.queryByTestId('library-output')).toBeNull()
+    expect(screen.queryByTestId('library-select')).toBeNull()
+  })
+
+  it('a failed re-render says it cost nothing; a finished image has no failure note', () => {
+    const original = task('t1', null)
+    const rerender: Task = { ...task('t2', 't1'), status: 'failed', outputs: [], error: 'Re-render failed.' }
+    renderTile(rerender, job([original, rerender]))
+    expect(screen.getByTestId('library-failure-credits').textContent).toBe('Re-renders are free: nothing was charged for this one.')
+    cleanup()
+    renderTile(original)
+    expect(screen.queryByTestId('library-failure')).toBeNull()
+    expect(screen.queryByTestId('library-failure-credits')).toBeNull()
   })
 })

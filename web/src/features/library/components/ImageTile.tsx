@@ -1,6 +1,7 @@
 import { DownloadButton } from '@/components/DownloadButton'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconTrash } from '@/components/ui/icons'
+import { failedImageNote } from '@/lib/failures'
 import { downloadable, formatWhen, generationActive, isActive, SERVICE_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
 import { FeedbackControl } from './FeedbackControl'
 import { ShareToggle } from './ShareToggle'
@@ -79,9 +80,14 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
 
         {active && <ProgressBar value={task.status === 'queued' ? 0 : pct} label={`Progress of ${name}`} />}
         {task.status === 'failed' && (
-          <p className="task__error" role="note">
-            {task.error || job.error || 'The image could not be generated.'}
-          </p>
+          <>
+            <p className="task__error" role="note" data-testid="library-failure">
+              {task.error || job.error || 'The image could not be generated.'}
+            </p>
+            <p className="muted lib-tile__note" data-testid="library-failure-credits">
+              {failedImageNote(task, job.tasks, job.credits)}
+            </p>
+          </>
         )}
 
         {ready && (

@@ -1,0 +1,90 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import { Provider } from 'jotai'
+import { MemoryRouter } from 'react-router'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { appStore } from '@/stores/appStore'
+import { authStateAtom, initialAuthState } from '@/stores/auth'
+import type { ServiceJob, Task } from '@/types/api'
+import { MyImagesPage } from './MyImagesPage'
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
+  taskId,
+  status: 'completed',
+  stage: 'completed',
+  progress: 100,
+  inputKey: `uploads/a/${taskId}.jpg`,
+  inputThumbnailUrl: `http://s3/in/${taskId}`,
+  outputs: [{ key: `outputs/${taskId}.jpg`, url: `http://s3/o/${taskId}`, thumbnailUrl: `http://s3/ot/${taskId}` }],
+  error: null,
+  shared: false,
+  comment: '',
+  ...extra,
+})
+
+const generation: ServiceJob = {
+  serviceId: 'svc-1',
+  service: 'bodySwap',
+  status: 'completed',
+  credits: 3,
+  modelId: 'm-1',
+  backgroundId: null,
+  error: '1 of 3 images could not be created.',
+  createdAt: '2026-11-24T04:00:00+00:00',
+  completedAt: '2026-11-24T04:00:05+00:00',
+  tasks: [
+    task('t-1'),
+    task('t-2', { status: 'failed', stage: 'failed', outputs: [], error: 'No person found in the photo.' }),
+    task('t-3'),
+  ],
+}
+
+beforeEach(() => {
+  const user = { userEmail: 'ada@example.com', userToken: 'token', userName: 'Ada', userId: 'u-1' }
+  localStorage.setItem('mm:user', JSON.stringify(user))
+  localStorage.setItem('mm:token', user.userToken)
+  appStore.set(authStateAtom, { ...initialAuthState, isAuthenticated: true, user })
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) =>
+      url.startsWith('/imageedit/service/all')
+        ? json(200, { data: { items: [generation], total: 1, pageNumber: 1, pageSize: 90 } })
+        : json(404, { message: `no route for ${url}` }),
+    ),
+  )
+})
+
+afterEach(() => {
+  cleanup()
+  appStore.set(authStateAtom, initialAuthState)
+  vi.unstubAllGlobals()
+  localStorage.clear()
+})
+
+describe('My Images with a failed image', () => {
+  it('shows the failed tile in its place with its input, its reason and its credit back', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <QueryClientProvider client={client}>
+        <Provider store={appStore}>
+          <MemoryRouter initialEntries={['/my-images']}>
+            <MyImagesPage />
+          </MemoryRouter>
+        </Provider>
+      </QueryClientProvider>,
+    )
+
+    const tiles = await screen.findAllByTestId('library-image')
+    expect(tiles.map((t) => t.dataset.status)).toEqual(['completed', 'failed', 'completed'])
+    const tile = tiles[1]!
+    expect(within(tile).getByAltText('Input of image 2').getAttribute('src')).toBe('http://s3/in/t-2')
+    // The image's own reason, not the generation's summary.
+    expect(within(tile).getByTestId('library-failure').textContent).toBe('No person found in the photo.')
+    expect(within(tile).getByTestId('library-failure-credits').textContent).toBe('Its 1 credit was returned to your balance.')
+    expect(screen.getAllByTestId('library-failure')).toHaveLength(1)
+  })
+})
