@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from core.engine import Placement
+from core.engine import Placement, add_note
 from engine import scene as scenes
 from engine.scene import Scene
 
@@ -332,12 +332,15 @@ def on_photo(
     """The subject in the scene: placed on its ground at its scale (full-length people), lit
     like it, edges wrapped in its light, with a contact shadow. `scene` defaults to the
     analysis of the covered background (pass one to reuse or override it); `adjustment`
-    is the user's move and scale, applied after the automatic placement."""
+    is the user's move and scale, applied after the automatic placement. A scene without
+    ground to stand on frames a full-length person from the knees up (scene.note says so)."""
     height, width = cut.alpha.shape
     canvas = cover(background, width, height)
     if scene is None and needs_scene(cut):
-        scene = scenes.analyse(canvas)
+        scene = scenes.analyse_covering(background, width, height)
     matrix = placement(cut, width, height, GARMENT_MARGIN, scene)
+    if scene is not None and scene.note and stands_in_scene(cut):
+        add_note(scene.note)
     matrix = adjusted(matrix, cut, adjustment, width, height)
     rgb, alpha = warp(cut, matrix, width, height)
     rgb = harmonise(rgb, alpha, canvas)

@@ -5,7 +5,8 @@ either from a vanishing point of converging lines (streets, corridors, rooms) or
 smooth sky line above the ground (beaches, fields); water or sky at the bottom of the frame,
 where nobody can stand; and from those, where a full-length person's feet go and how tall an
 adult standing there looks. Scenes without any depth cue (studio backdrops, smoke, bokeh) keep
-the shop framing: the subject fills the frame.
+the shop framing: the subject fills the frame. Scenes without ground near enough to stand on
+(water up to the horizon, a far-off square under a big sky) frame the person from the knees up.
 
 The geometry: for a camera at height C looking roughly level, a person of height P whose feet
 are at image row y_g appears (y_g - y_horizon) * P / C tall, whatever the lens. Photographers
@@ -22,18 +23,35 @@ import numpy as np
 # The shop framing, kept for backdrops: feet on this line, at most this tall (of the height).
 BACKDROP_GROUND = 0.94
 BACKDROP_HEIGHT = 0.84
-PERSON_OVER_CAMERA = 1.72 / 1.6  # an adult's height over an eye-level camera's height
-# Smaller than this the garments stop being the picture; a scene that would want a smaller
-# person gets a slightly near-placed one instead.
+# An adult's height over the camera's height. Photographers hold the camera near eye level;
+# fashion shots are also taken from the waist (legs look longer), so a person up to that
+# camera's scale still follows the perspective.
+PERSON_OVER_CAMERA = 1.72 / 1.6  # an eye-level camera: the default
+PERSON_OVER_LOW_CAMERA = 1.72 / 0.9  # a camera at the waist: the largest plausible scale
+# Smaller than this the garments stop being the picture: a scene whose ground in view is too
+# far away for a full-length person of this size, even from a low camera, frames the person
+# from the knees up instead (see KNEE_UP).
 MIN_HEIGHT = 0.3
 HEAD_ROOM = 0.04  # the head stays this far below the frame's top
 ANALYSIS_WIDTH = 192  # thumbnails: a horizon has no detail
 WATER_MIN_BAND = 0.08  # a water strip thinner than this at the bottom is ignored
 SHORE_MARGIN = 0.02  # feet stay this far above the waterline
-# No dry ground at all below the horizon (open sea): the frame cuts the person at the shins,
-# as a photographer standing on a boat or pier would frame it, rather than standing on water.
-BELOW_FRAME_GROUND = 1.1
-BELOW_FRAME_HEIGHT = 0.98
+# Framed without ground (open sea to the horizon, ground too far away to stand on at a useful
+# size): the frame's bottom cuts the person just below the knees, where a photographer would
+# cut, so no ground is needed. Knees are about 0.27 of an adult's height above the soles; the
+# head keeps KNEE_HEAD_ROOM. Feet and knees are then below the frame: ground > 1.
+KNEE_SHARE = 0.72  # the share of the person's height in view, from the top of the head
+KNEE_HEAD_ROOM = 0.06
+KNEE_HEIGHT = (1.0 - KNEE_HEAD_ROOM) / KNEE_SHARE
+KNEE_GROUND = KNEE_HEAD_ROOM + KNEE_HEIGHT
+# Why a scene frames people without ground, for the task's detail.
+NO_GROUND_WATER = "water"
+NO_GROUND_FAR = "far"
+NO_GROUND_NOTES = {
+    NO_GROUND_WATER: "Framed from the knees up: the scene has water where a person would stand.",
+    NO_GROUND_FAR: "Framed from the knees up: the ground in this scene is too far away for a "
+    "full-length person.",
+}
 
 
 @dataclass(frozen=True)
@@ -41,13 +59,28 @@ class Scene:
     """Where a full-length person goes. Rows are fractions of the frame's height, from the top."""
 
     horizon: float | None  # eye level; None when the photo has no depth cue (a backdrop)
-    ground: float  # the feet
+    ground: float  # the feet (below 1.0: in view; above: framed without ground)
     person_height: float  # a standing adult there, as a fraction of the frame's height
     water_top: float | None  # water or sky fills the frame's bottom from here down
     source: str  # "vanishing point" | "sky line" | "backdrop": why (eval and debugging)
+    no_ground: str | None = None  # NO_GROUND_*: why the person is framed from the knees up
+
+    @property
+    def note(self) -> str | None:
+        """A sentence for the task's detail when the framing is not the usual one."""
+        return NO_GROUND_NOTES.get(self.no_ground or "")
 
 
 BACKDROP = Scene(None, BACKDROP_GROUND, BACKDROP_HEIGHT, None, "backdrop")
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What the background photo itself says, in rows of that photo (fractions of its height)."""
+
+    horizon: float | None
+    water_top: float | None
+    source: str
 
 
 def thumbnail(rgb: np.ndarray, width: int = ANALYSIS_WIDTH) -> np.ndarray:
@@ -57,28 +90,37 @@ def thumbnail(rgb: np.ndarray, width: int = ANALYSIS_WIDTH) -> np.ndarray:
     return cv2.resize(rgb, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
 
 
-def vanishing_horizon(gray: np.ndarray) -> float | None:
-    """The row of the vanishing point most straight edges converge to, from both sides.
+LINE_WIDTH = 480  # line segments need more detail than the colour cues
+MIN_SEGMENT = 0.05  # segments shorter than this share of the width are texture, not structure
+VOTE_ANGLE = 1.0  # degrees: a segment votes for a point its line passes this close to
 
-    Only oblique segments vote (floor, kerb, roof and wall lines in perspective); horizontals
-    and verticals say nothing about the horizon's height. A point supported from one side only
-    is rejected: diagonal stripes or a staircase would produce one.
+
+def vanishing_horizon(gray: np.ndarray, water: float | None = None) -> float | None:
+    """The row of the vanishing point most straight segments converge to, from both sides.
+
+    Segments come from OpenCV's line segment detector (LSD), which finds faint, short edges a
+    Hough transform misses on real photos (a road's edges, floor tiles). Only oblique segments
+    vote (floor, kerb, road, roof and wall lines in perspective); horizontals and verticals say
+    nothing about the horizon's height. A point supported from one side only is rejected:
+    dune ripples, diagonal stripes or a staircase would produce one. The point may lie well
+    beside the frame (a wall seen at an angle): only its row matters. Ripples on `water` (the
+    row it starts at, as a fraction) are streaks, not lines in perspective: they do not vote.
     """
     h, w = gray.shape
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 60, 150)
-    found = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(0.08 * w),
-                            minLineLength=int(0.14 * w), maxLineGap=3)
-    if found is None:
+    detected = cv2.createLineSegmentDetector().detect(gray)[0]
+    if detected is None:
         return None
-    seg = found[:, 0, :].astype(np.float64)
+    seg = detected[:, 0, :].astype(np.float64)
     dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
     length = np.hypot(dx, dy)
     angle = np.degrees(np.arctan2(np.abs(dy), np.abs(dx)))
-    oblique = (angle > 12) & (angle < 84)
+    oblique = (length > MIN_SEGMENT * w) & (angle > 4) & (angle < 80)
+    if water is not None:
+        oblique &= np.maximum(seg[:, 1], seg[:, 3]) < water * h
     if oblique.sum() < 4:
         return None
     seg, dx, dy, length = seg[oblique], dx[oblique], dy[oblique], length[oblique]
-    order = np.argsort(-length)[:40]
+    order = np.argsort(-length)[:60]
     seg, dx, dy, length = seg[order], dx[order], dy[order], length[order]
     # Lines as a*x + b*y = c with (a, b) of unit length.
     a, b = dy / length, -dx / length
@@ -89,22 +131,22 @@ def vanishing_horizon(gray: np.ndarray) -> float | None:
     i, j, det = i[ok], j[ok], det[ok]
     px = (c[i] * b[j] - c[j] * b[i]) / det
     py = (a[i] * c[j] - a[j] * c[i]) / det
-    inside = (px > -0.5 * w) & (px < 1.5 * w) & (py > -0.6 * h) & (py < 0.95 * h)
+    inside = (px > -2 * w) & (px < 3 * w) & (py > 0.1 * h) & (py < 0.95 * h)
     if not inside.any():
         return None
     px, py = px[inside], py[inside]
-    # Support: a segment votes for a point when the point lies on its line (within 1.5 degrees
+    # Support: a segment votes for a point when the point lies on its line (within VOTE_ANGLE
     # seen from the segment's middle); votes weigh by length.
     mx, my = (seg[:, 0] + seg[:, 2]) / 2, (seg[:, 1] + seg[:, 3]) / 2
     distance = np.abs(a[None, :] * px[:, None] + b[None, :] * py[:, None] - c[None, :])
     reach = np.hypot(px[:, None] - mx[None, :], py[:, None] - my[None, :]) + 1.0
-    votes = distance / reach < np.tan(np.radians(1.5))
+    votes = distance / reach < np.tan(np.radians(VOTE_ANGLE))
     support = votes @ length
     best = int(np.argmax(support))
     voters = votes[best]
     slope_sign = np.sign(dx * dy)
     both_sides = (voters & (slope_sign > 0)).sum() >= 2 and (voters & (slope_sign < 0)).sum() >= 2
-    if not both_sides or voters.sum() < 4 or support[best] < 0.35 * length.sum():
+    if not both_sides or voters.sum() < 5 or support[best] < 0.2 * length.sum():
         return None
     return float(py[best] / h)
 
@@ -186,16 +228,25 @@ def water_top(rgb: np.ndarray, lab: np.ndarray) -> float | None:
     return float(top / h)
 
 
-def analyse(background: np.ndarray) -> Scene:
-    """The scene for a background already at the output's framing (the canvas)."""
+def cues(background: np.ndarray) -> Cues:
+    """Horizon and water of a background photo (the whole photo: a canvas cropped from it
+    would lose half of the lines that converge on the horizon)."""
     small = thumbnail(background)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2Lab)
-    gray = lab[..., 0]
     water = water_top(small, lab)
-    horizon = vanishing_horizon(gray)
+    lines = thumbnail(background, LINE_WIDTH)
+    horizon = vanishing_horizon(cv2.cvtColor(lines, cv2.COLOR_RGB2GRAY), water)
     source = "vanishing point"
     if horizon is None:
         horizon, source = sky_line(lab), "sky line"
+    if horizon is None:
+        source = "backdrop"
+    return Cues(horizon, water, source)
+
+
+def framed(found: Cues) -> Scene:
+    """Where a full-length person stands, given the cues in the frame's own rows."""
+    horizon, water, source = found.horizon, found.water_top, found.source
     dry_bottom = water if water is not None else 1.0
     if horizon is None:
         if water is None:
@@ -206,8 +257,41 @@ def analyse(background: np.ndarray) -> Scene:
         return Scene(None, ground, height, water, "backdrop")
     if dry_bottom - horizon < 0.05:
         # Water from the frame's bottom up to the horizon: nowhere to stand in view.
-        return Scene(horizon, BELOW_FRAME_GROUND, BELOW_FRAME_HEIGHT, water, source)
+        return Scene(horizon, KNEE_GROUND, KNEE_HEIGHT, water, source, NO_GROUND_WATER)
     ground = min(BACKDROP_GROUND, dry_bottom - SHORE_MARGIN)
-    height = PERSON_OVER_CAMERA * (ground - max(horizon, -1.0))
+    depth = ground - max(horizon, -1.0)
+    if depth * PERSON_OVER_LOW_CAMERA < MIN_HEIGHT:
+        # The nearest ground in view is so far that a full-length person there is tiny even
+        # from a camera at the waist (a square before a monument, fields under a big sky).
+        return Scene(horizon, KNEE_GROUND, KNEE_HEIGHT, water, source, NO_GROUND_FAR)
+    height = PERSON_OVER_CAMERA * depth
     height = float(np.clip(height, MIN_HEIGHT, min(BACKDROP_HEIGHT, ground - HEAD_ROOM)))
     return Scene(horizon, ground, height, water, source)
+
+
+def in_crop(found: Cues, top: float, bottom: float) -> Cues:
+    """The cues in the rows of a crop of the photo, `top` and `bottom` its rows there."""
+    span = bottom - top
+
+    def row(value: float | None) -> float | None:
+        return None if value is None else (value - top) / span
+
+    water = row(found.water_top)
+    if water is not None and water >= 1.0:
+        water = None  # the water is cropped away
+    return Cues(row(found.horizon), None if water is None else max(0.0, water), found.source)
+
+
+def analyse(background: np.ndarray) -> Scene:
+    """The scene for a background already at the output's framing (the canvas)."""
+    return framed(cues(background))
+
+
+def analyse_covering(background: np.ndarray, width: int, height: int) -> Scene:
+    """The scene of `background` as compose.cover() frames it on a width x height canvas: the
+    cues come from the whole photo, then move to the canvas's rows."""
+    bh, bw = background.shape[:2]
+    scale = max(width / bw, height / bh)
+    crop_h = min(bh, max(1, round(height / scale)))
+    top = (bh - crop_h) // 2
+    return framed(in_crop(cues(background), top / bh, (top + crop_h) / bh))

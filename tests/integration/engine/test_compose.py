@@ -105,7 +105,7 @@ def test_full_length_person_on_a_wide_street_is_smaller_and_stands_on_its_ground
 
 def test_full_length_person_on_a_studio_set_fills_the_frame_as_before() -> None:
     cut, _ = person()
-    for name in ("bg-4", "bg-10"):
+    for name in ("bg-4", "bg-6"):
         alpha, _ = placed(cut, fixture_background(name))
         x0, y0, x1, y1 = compose.bbox(alpha)
         assert (y1 - y0) > 0.75 * H, name
