@@ -30,7 +30,15 @@ from temporalio.exceptions import ApplicationError
 from core import jobs
 from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
-from core.engine import Background, EngineError, ImageEngine, Placement, ProgressFn
+from core.engine import (
+    NOTE_LIMIT,
+    Background,
+    EngineError,
+    ImageEngine,
+    Placement,
+    ProgressFn,
+    collecting_notes,
+)
 from core.enums import Service, TaskStatus
 from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
@@ -283,7 +291,8 @@ class ImagingActivities:
                 in_current_context(self._input_thumbnail), inp.input_key, photo
             )
             try:
-                result = self._render(inp, photo, progress)
+                with collecting_notes() as notes:
+                    result = self._render(inp, photo, progress)
             finally:
                 stages.close()
                 metrics.close()
@@ -291,5 +300,7 @@ class ImagingActivities:
             input_thumbnail.result()
         for write in writes:
             write.result()  # surfaces a failed write (the activity is retried) rather than lose it
-        jobs.complete_task(self.sessions, inp.task_id, key, thumb_key)
+        jobs.complete_task(
+            self.sessions, inp.task_id, key, thumb_key, note=" ".join(notes)[:NOTE_LIMIT] or None
+        )
         return ImagingOutput(output_key=key, content_type=content_type)

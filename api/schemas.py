@@ -231,6 +231,9 @@ class TaskView(Schema):
     inputThumbnailUrl: str
     outputs: list[Output]
     error: str | None
+    # What the engine did that the customer should know, on a delivered image (e.g. "Framed
+    # from the knees up: the scene has water where a person would stand.").
+    note: str | None = None
     # A retouched version an operator attached to the output, if any.
     edited: Output | None = None
     shared: bool = False

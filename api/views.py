@@ -41,6 +41,7 @@ def task_view(
         inputThumbnailUrl=storage.presigned_get(thumbnail_key(task.input_key)),
         outputs=outputs,
         error=task.error,
+        note=task.note,
         edited=edited_view(storage, task),
         shared=task.shared_at is not None,
         rating=Rating(feedback[0]) if feedback else None,

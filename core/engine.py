@@ -10,7 +10,9 @@ the engine returns RGB, or RGBA for the transparent background.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -26,6 +28,31 @@ BackgroundKind = Literal["image", "transparent", "white"]
 
 def no_progress(_fraction: float, _stage: str) -> None:
     """A ProgressFn for callers that do not report progress."""
+
+
+# Notes: sentences the engine wants the customer to read beside a delivered image, when it did
+# something they did not ask for in so many words (framed a full-length person from the knees
+# up because the scene has nowhere to stand). Collected per render in the caller's context.
+NOTE_LIMIT = 300  # characters kept of a task's notes (a sentence or two)
+_notes: ContextVar[list[str] | None] = ContextVar("engine_notes", default=None)
+
+
+@contextmanager
+def collecting_notes() -> Iterator[list[str]]:
+    """Collect the notes of every render inside the block (this thread/context)."""
+    notes: list[str] = []
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
+def add_note(text: str) -> None:
+    """Record a note for the current render (once; nothing happens outside collecting_notes)."""
+    notes = _notes.get()
+    if notes is not None and text not in notes:
+        notes.append(text)
 
 
 @dataclass(frozen=True)

@@ -62,9 +62,14 @@ def set_task_progress(
 
 
 def complete_task(
-    sessions: SessionFactory, task_id: str, output_key: str, output_thumbnail_key: str
+    sessions: SessionFactory,
+    task_id: str,
+    output_key: str,
+    output_thumbnail_key: str,
+    note: str | None = None,
 ) -> None:
-    """Record a task's stored output; once completed, a task never changes again."""
+    """Record a task's stored output and the engine's note on it, if any (e.g. "Framed from
+    the knees up: …"); once completed, a task never changes again."""
     with sessions.begin() as session:
         session.execute(
             update(Task)
@@ -74,6 +79,7 @@ def complete_task(
                 stage="completed",
                 progress=100,
                 error=None,
+                note=note,
                 output_key=output_key,
                 output_thumbnail_key=output_thumbnail_key,
                 updated_at=utcnow(),

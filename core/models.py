@@ -22,6 +22,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from core.engine import NOTE_LIMIT
 from core.enums import (
     AccountKind,
     GenerationStatus,
@@ -216,6 +217,8 @@ class Task(Base):
     progress: Mapped[int] = mapped_column(Integer, default=0)
     stage: Mapped[str] = mapped_column(String(64), default="queued")
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The engine's note on a delivered image, for the customer (core.engine.add_note).
+    note: Mapped[str | None] = mapped_column(String(NOTE_LIMIT), nullable=True)
     output_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     output_thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     # The owner agreed to show this input/output pair in the public showcase ...

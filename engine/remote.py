@@ -20,6 +20,7 @@ import httpx
 from PIL import Image
 
 from core.engine import (
+    NOTE_LIMIT,
     Background,
     EngineError,
     EngineUnavailable,
@@ -29,6 +30,7 @@ from core.engine import (
     NoSubjectFound,
     Placement,
     ProgressFn,
+    add_note,
     no_progress,
 )
 
@@ -230,6 +232,10 @@ class RemoteEngine:
                 last = report
                 progress(min(max(report[0], 0.0), 1.0), report[1])
             if state == "completed":
+                # Notes the service's engine left for the customer: recorded as ours are.
+                for text in status.get("notes") or []:
+                    if isinstance(text, str) and text.strip():
+                        add_note(text.strip()[:NOTE_LIMIT])
                 return
             if state == "failed":
                 raise error_from_body(status.get("error"), "The inference service failed.")

@@ -39,6 +39,7 @@ from core.engine import (
     NoPersonFound,
     NoSubjectFound,
     Placement,
+    collecting_notes,
 )
 
 log = logging.getLogger("engine.server")
@@ -108,6 +109,7 @@ class Job:
     stage: str = ""
     error: dict[str, Any] | None = None
     result: bytes | None = None
+    notes: list[str] = field(default_factory=list)
     released: bool = False
     cancel: threading.Event = field(default_factory=threading.Event)
     future: Future[None] | None = None
@@ -121,6 +123,7 @@ class Job:
             "progress": round(self.progress, 4),
             "stage": self.stage,
             "error": self.error,
+            "notes": list(self.notes),
         }
 
 
@@ -223,12 +226,13 @@ class JobTable:
                 job.stage = stage
 
         try:
-            if job.operation == "body_swap":
-                assert model is not None
-                image = self.engine.body_swap(photo, model, background, progress, placement)
-            else:
-                assert background is not None
-                image = self.engine.replace_background(photo, background, progress, placement)
+            with collecting_notes() as notes:
+                if job.operation == "body_swap":
+                    assert model is not None
+                    image = self.engine.body_swap(photo, model, background, progress, placement)
+                else:
+                    assert background is not None
+                    image = self.engine.replace_background(photo, background, progress, placement)
             data = encode_result(image)
         except _Cancelled:
             self._finish(job, "cancelled")
@@ -248,7 +252,7 @@ class JobTable:
             }
             self._finish(job, "failed", error=body)
         else:
-            self._finish(job, "completed", result=data)
+            self._finish(job, "completed", result=data, notes=notes)
 
     def _finish(
         self,
@@ -256,6 +260,7 @@ class JobTable:
         status: Status,
         error: dict[str, Any] | None = None,
         result: bytes | None = None,
+        notes: list[str] | None = None,
     ) -> None:
         with self.lock:
             if job.status == "cancelled" or job.cancel.is_set():
@@ -263,6 +268,7 @@ class JobTable:
             job.status = status
             job.error = error
             job.result = result
+            job.notes = list(notes or [])
             if status == "completed":
                 job.progress = 1.0
             job.finished_at = time.monotonic()

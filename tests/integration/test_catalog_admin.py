@@ -279,3 +279,33 @@ def test_people_are_counted_by_the_imaging_worker_not_the_api(
 
     assert "mediapipe" not in maps("api")
     assert "mediapipe" in maps("imaging")
+
+def test_a_scene_without_near_ground_frames_the_person_and_the_task_says_so(
+    api: httpx.Client, admin: dict[str, str], stack: Settings
+) -> None:
+    """Issue 19, item 4, end to end: an operator adds a real place whose ground is far off (the
+    square before the Colosseum); a full-length person put there is framed from the knees up
+    and the delivered task carries the engine's note. On a room's floor the same person stands
+    whole, and the task has no note."""
+    ids = {}
+    for name in ("scene-01.jpg", "scene-02.jpg"):
+        created = upload(api, admin, photo("scenes", name), kind="background", name=name,
+                         category="Outdoor")
+        assert created.status_code == 200, created.text
+        ids[name] = created.json()["data"]["_id"]
+        api.patch(f"{ADMIN_PATH}/{ids[name]}", json={"published": True}, headers=admin)
+    guest = Guest(stack.app_url)
+    key = guest.upload(photo("people-back", "back-02.jpg").read_bytes())
+    tasks = {}
+    for name, item_id in ids.items():
+        submitted = guest.submit("burstreplace", [key], backgroundId=item_id)
+        assert submitted.status_code == 200, submitted.text
+        tasks[name] = submitted.json()["data"]["taskIds"][0]
+    done = {t["taskId"]: t for t in guest.wait(list(tasks.values()))}
+    far, near = done[tasks["scene-01.jpg"]], done[tasks["scene-02.jpg"]]
+    assert far["status"] == "completed" and near["status"] == "completed", (far, near)
+    assert far["note"] == (
+        "Framed from the knees up: the ground in this scene is too far away for a "
+        "full-length person."
+    )
+    assert near["note"] is None

@@ -27,8 +27,10 @@ from core.engine import (
     NoGarmentFound,
     NoPersonFound,
     NoSubjectFound,
+    collecting_notes,
 )
 from core.images import decode_rgb
+from engine import scene
 from engine.remote import RemoteEngine, error_from_body
 from engine.server import JobTable, create_app
 
@@ -107,6 +109,20 @@ def test_white_background_keeps_size_and_reports_progress(remote: RemoteEngine) 
     assert reports, "progress was not forwarded"
     assert all(0.0 <= fraction <= 1.0 for fraction, _ in reports)
     assert [f for f, _ in reports] == sorted(f for f, _ in reports)
+
+
+def test_the_engines_notes_travel_through_the_contract(remote: RemoteEngine) -> None:
+    """A full-length person on a far-off square is framed from the knees up: the note the
+    service's engine left reaches the caller's collecting_notes(); none on a room's floor."""
+    person = decode_rgb((FIXTURES / "people-back" / "back-02.jpg").read_bytes())
+    far = Background.photo(decode_rgb((FIXTURES / "scenes" / "scene-01.jpg").read_bytes()))
+    near = Background.photo(decode_rgb((FIXTURES / "scenes" / "scene-02.jpg").read_bytes()))
+    with collecting_notes() as notes:
+        remote.replace_background(person, far)
+    assert notes == [scene.NO_GROUND_NOTES[scene.NO_GROUND_FAR]]
+    with collecting_notes() as notes:
+        remote.replace_background(person, near)
+    assert notes == []
 
 
 def test_transparent_background_comes_back_rgba(remote: RemoteEngine) -> None:

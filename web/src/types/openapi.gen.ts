@@ -2518,6 +2518,8 @@ export interface components {
             inputKey: string;
             /** Inputthumbnailurl */
             inputThumbnailUrl: string;
+            /** Note */
+            note?: string | null;
             /** Outputs */
             outputs: components["schemas"]["Output"][];
             placement?: components["schemas"]["Placement"] | null;

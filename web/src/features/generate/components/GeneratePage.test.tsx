@@ -166,8 +166,9 @@ describe('GeneratePage after a batch', () => {
 
 describe('OutputImagePage with failed images', () => {
   it('keeps the image order, leaves free re-renders out of the count, and says they cost nothing', async () => {
+    const note = 'Framed from the knees up: the scene has water where a person would stand.'
     const tasks = [
-      done('t-1'),
+      { ...done('t-1'), note },
       failed('t-2', 'The photo is too dark.', { inputThumbnailUrl: '' }),
       failed('t-3', 'Re-render failed.', { sourceTaskId: 't-1' }),
     ]
@@ -182,6 +183,8 @@ describe('OutputImagePage with failed images', () => {
     const grid = tile.parentElement!
     expect(Array.from(grid.children).map((li) => (li as HTMLElement).dataset.taskId)).toEqual(['t-1', 't-2'])
     expect(screen.getByTestId('rerender-failure').textContent).toContain('Re-renders are free: nothing was charged for this one.')
+    // The finished image carries the engine's note on its framing.
+    expect(screen.getByTestId('output-note').textContent).toBe(note)
   })
 })
 
@@ -196,6 +199,15 @@ describe('TaskCard', () => {
     expect(screen.getByTestId('task-input').getAttribute('src')).toBe('http://s3/local/a')
     expect(screen.getByTestId('task-error').textContent).toBe('Too small.')
     expect(screen.queryByTestId('result-image')).toBeNull()
+  })
+
+  it('a finished image shows the engine’s note on how it was framed; none when there is none', () => {
+    const note = 'Framed from the knees up: the scene has water where a person would stand.'
+    render(<ul><TaskCard task={{ ...done('t-1'), note }} index={0} /></ul>)
+    expect(screen.getByTestId('task-note').textContent).toBe(note)
+    cleanup()
+    render(<ul><TaskCard task={done('t-1')} index={0} /></ul>)
+    expect(screen.queryByTestId('task-note')).toBeNull()
   })
 
   it('falls back to the server’s input thumbnail, and a plain reason when none came', () => {

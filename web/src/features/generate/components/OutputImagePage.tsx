@@ -164,6 +164,11 @@ function Results({ service }: { service: ServiceJob }) {
                   fileBaseName={`metamodel-${task.taskId}`}
                   label={`Download generated image ${number}`}
                 />
+                {task.note && (
+                  <p className="muted output__note" data-testid="output-note">
+                    {task.note}
+                  </p>
+                )}
                 {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ task, original: output, label: `image ${number}` })} />}
               </li>,
             ]

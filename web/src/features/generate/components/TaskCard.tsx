@@ -66,6 +66,12 @@ export function TaskCard({ task, index, input }: TaskCardProps) {
           </p>
         )}
 
+        {task.status === 'completed' && task.note && (
+          <p className="muted task__note" data-testid="task-note">
+            {task.note}
+          </p>
+        )}
+
         {task.status === 'completed' && task.outputs.length === 0 && (
           <p className="task__error">Finished, but no image was returned.</p>
         )}

@@ -67,6 +67,15 @@ describe('ImageTile', () => {
     expect(screen.queryByTestId('library-select')).toBeNull()
   })
 
+  it('a finished image shows the engine’s note on how it was framed', () => {
+    const note = 'Framed from the knees up: the ground in this scene is too far away for a full-length person.'
+    renderTile({ ...task('t1', null), note })
+    expect(screen.getByTestId('library-note').textContent).toBe(note)
+    cleanup()
+    renderTile(task('t1', null))
+    expect(screen.queryByTestId('library-note')).toBeNull()
+  })
+
   it('a failed re-render says it cost nothing; a finished image has no failure note', () => {
     const original = task('t1', null)
     const rerender: Task = { ...task('t2', 't1'), status: 'failed', outputs: [], error: 'Re-render failed.' }

@@ -90,6 +90,12 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
           </>
         )}
 
+        {ready && task.note && (
+          <p className="muted lib-tile__note" data-testid="library-note">
+            {task.note}
+          </p>
+        )}
+
         {ready && (
           <div className="lib-tile__downloads">
             <DownloadButton
