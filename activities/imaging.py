@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from PIL import Image
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import SQLAlchemyError
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
@@ -45,7 +45,8 @@ from core.images import decode_rgb, encode_output, thumbnail_jpeg
 from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
 from core.metrics import ImagingMetrics
-from core.models import Generation, Task
+from core.models import Generation, Task, UploadedFile
+from core.photo_analysis import analysis_from_json, analysis_to_json
 from core.settings import Settings
 from core.storage import Storage
 from core.tracing import StageSpans, in_current_context, tag_current_span
@@ -197,6 +198,33 @@ class ImagingActivities:
                 "The image is damaged or incomplete.", type="InputRejected", non_retryable=True
             ) from None
 
+    def _refuse_what_the_analysis_rules_out(self, inp: ImagingInput, photo: Image.Image) -> None:
+        """The upload's analysis (stored when it arrived, activities/photos.py) decides before
+        the engine runs: a photo it rules out for this service (two people or a back view for a
+        model swap, a landscape) fails the task at once with the reason, and the task is
+        refunded. A task submitted before the analysis was stored gets it made here, once, and
+        stored for the upload's next use; a re-render's input was analysed for its first run."""
+        if inp.placement is not None:
+            return
+        with self.sessions() as session:
+            stored = session.execute(
+                select(UploadedFile.analysis).where(UploadedFile.key == inp.input_key)
+            ).scalar_one_or_none()
+        if stored is None:
+            from engine.cpu import to_array
+            from engine.photo_analysis import analyse_photo
+
+            stored = analysis_to_json(analyse_photo(to_array(photo)))
+            with self.sessions.begin() as session:
+                session.execute(
+                    update(UploadedFile)
+                    .where(UploadedFile.key == inp.input_key, UploadedFile.analysis.is_(None))
+                    .values(analysis=stored)
+                )
+        refusal = analysis_from_json(stored).refusal(inp.service)
+        if refusal:
+            raise ApplicationError(refusal, type="EngineRejected", non_retryable=True)
+
     def _input_thumbnail(self, input_key: str, photo: Image.Image) -> None:
         key = thumbnail_key(input_key)
         if self.storage.stat(key) is None:
@@ -285,6 +313,7 @@ class ImagingActivities:
 
         with heartbeating(self.heartbeat_interval):
             photo = self._checked_input(inp)
+            self._refuse_what_the_analysis_rules_out(inp, photo)
             # The input's thumbnail for the progress view (usually the browser made it already),
             # beside the engine rather than before it.
             input_thumbnail = self._io.submit(

@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from PIL import Image
+from sqlalchemy import select, update
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
@@ -20,13 +21,15 @@ from core.contracts import ImagingInput
 from core.db import make_engine, make_session_factory
 from core.enums import Service
 from core.images import encode_jpeg
-from core.models import new_id
+from core.models import UploadedFile, new_id
+from core.photo_analysis import SEEN_FROM_BEHIND, SEEN_FROM_SIDE
 from core.settings import Settings
 from core.storage import Storage
 from ops.stack import Stack
 from ops.worker import build_engine
 from tests.support.api_client import Guest
-from tests.support.paths import fixture_images
+from tests.support.helpers import make_account, upload
+from tests.support.paths import FIXTURES, fixture_images
 from tests.support.stacks import running_stack
 from tests.unit.test_images import png_header_only
 
@@ -247,3 +250,60 @@ def test_the_imaging_step_refuses_a_gif_and_a_bomb_before_decoding(stack: Settin
     assert "far too many pixels; the limit is 40 megapixels" in refused.message
     # Decoded, its 400 million pixels would take 400 MB at least.
     assert peak_rss_mb(os.getpid()) - before < 100
+
+
+def run_imaging_on(
+    settings: Settings, data: bytes, service: Service, analysis: dict[str, object] | None = None
+) -> ApplicationError:
+    """Run the imaging step on `data` stored as an upload (with `analysis` stored on it when
+    given, as the upload's own analysis would be) and return how it refused."""
+    sessions = make_session_factory(make_engine(settings.resolved_database_url))
+    storage = Storage(settings)
+    account = make_account(sessions, free=1)
+    key = upload(sessions, storage, account, data)
+    if analysis is not None:
+        with sessions.begin() as session:
+            session.execute(
+                update(UploadedFile).where(UploadedFile.key == key).values(analysis=analysis)
+            )
+    imaging = ImagingActivities(sessions, storage, build_engine(settings), settings)
+    swap = service == Service.BODY_SWAP
+    inp = ImagingInput(generation_id=new_id(), task_id=new_id(), service=service,
+                       input_key=key, model_key="catalog/never-read.jpg" if swap else None,
+                       background_kind=None if swap else "white", background_key=None)
+    with pytest.raises(ApplicationError) as refused:
+        ActivityEnvironment().run(imaging.run_imaging, inp)
+    with sessions() as session:
+        stored = session.execute(
+            select(UploadedFile.analysis).where(UploadedFile.key == key)
+        ).scalar_one()
+    assert stored is not None, "the imaging step keeps the analysis for the upload"
+    return refused.value
+
+
+def test_the_imaging_step_refuses_a_swap_from_behind_that_was_never_analysed(
+    stack: Settings,
+) -> None:
+    """A submit that came before the upload's analysis (no createThumbnail): the imaging step
+    analyses the photo itself, refuses a model swap of a person seen from behind with the
+    reason (the task is then refunded), and never reaches the engine (the model's key is
+    never read)."""
+    for name in ("back-01.jpg", "back-03.jpg"):
+        photo = (FIXTURES / "people-back" / name).read_bytes()
+        refused = run_imaging_on(stack, photo, Service.BODY_SWAP)
+        assert refused.type == "EngineRejected" and refused.non_retryable, name
+        assert refused.message in (SEEN_FROM_BEHIND, SEEN_FROM_SIDE), (name, refused.message)
+
+
+def test_the_imaging_step_uses_the_stored_analysis_instead_of_repeating_it(
+    stack: Settings,
+) -> None:
+    """The upload's stored analysis decides: a front-facing person whose stored analysis (made
+    up here) refuses a new background is refused with exactly that stored reason."""
+    stored = {"kind": "person", "people": 2, "view": "front", "face": "full", "garment": None,
+              "can": {"burstreplace": {"ok": False, "reason": "The stored analysis said no."},
+                      "bodySwap": {"ok": False, "reason": "The stored analysis said no."}}}
+    photo = fixture_images("people")[0].read_bytes()
+    refused = run_imaging_on(stack, photo, Service.BURST_REPLACE, stored)
+    assert refused.message == "The stored analysis said no."
+    assert refused.type == "EngineRejected" and refused.non_retryable

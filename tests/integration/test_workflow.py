@@ -34,7 +34,7 @@ from core.db import SessionFactory
 from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
 from core.images import encode_jpeg
 from core.keys import thumbnail_key
-from core.models import Generation, LedgerEntry, OutboxMessage, Task
+from core.models import Generation, LedgerEntry, OutboxMessage, Task, UploadedFile
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
@@ -224,7 +224,8 @@ async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
 ) -> None:
     seed(sessions, storage, settings, FIXTURES)
     account = make_account(sessions, free=5)
-    # A plain grey card: no person, no garment. The real engine must refuse it.
+    # A plain grey card: no person, no garment. Never analysed at upload (no createThumbnail),
+    # so the imaging step analyses it, refuses it with the reason and never calls the engine.
     blank = encode_jpeg(Image.new("RGB", (768, 1024), (128, 128, 128)))
     key = upload(sessions, storage, account, blank)
     generation_id, (task_id,) = make_generation(
@@ -234,7 +235,7 @@ async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
     async with running_worker(temporal, settings, counting):
         result = await run_generation(temporal, settings, generation_id)
 
-    assert counting.calls == 1, "a non-retryable engine error must not be retried"
+    assert counting.calls == 0, "the analysis refuses it before the engine runs"
     assert (result.status, result.credits_charged, result.credits_refunded) == ("failed", 1, 1)
     with sessions() as session:
         task = session.get(Task, task_id)
@@ -243,6 +244,10 @@ async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
         assert task.status == "failed" and generation.status == "failed"
         assert task.error is not None
         assert any(word in task.error.lower() for word in ("person", "garment", "subject"))
+        stored = session.execute(
+            select(UploadedFile.analysis).where(UploadedFile.key == key)
+        ).scalar_one()
+        assert stored is not None and stored["kind"] == "neither"  # kept for the upload
     assert balance(sessions, account) == 5
     assert ledger_kinds(sessions, generation_id) == ["charge", "refund"]
     await assert_replays(temporal, generation_id)
