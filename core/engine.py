@@ -11,10 +11,10 @@ the engine returns RGB, or RGBA for the transparent background.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from PIL import Image
 
@@ -37,15 +37,25 @@ NOTE_LIMIT = 300  # characters kept of a task's notes (a sentence or two)
 _notes: ContextVar[list[str] | None] = ContextVar("engine_notes", default=None)
 
 
+Item = TypeVar("Item")
+
+
 @contextmanager
-def collecting_notes() -> Iterator[list[str]]:
-    """Collect the notes of every render inside the block (this thread/context)."""
-    notes: list[str] = []
-    token = _notes.set(notes)
+def collecting(into: ContextVar[list[Item] | None]) -> Iterator[list[Item]]:
+    """A fresh list in `into` for the block (this thread/context), yielded to the caller: how
+    the engine hands back what it found out on the side (notes here, quality reports in
+    engine/quality.py) without widening the ImageEngine interface."""
+    items: list[Item] = []
+    token = into.set(items)
     try:
-        yield notes
+        yield items
     finally:
-        _notes.reset(token)
+        into.reset(token)
+
+
+def collecting_notes() -> AbstractContextManager[list[str]]:
+    """Collect the notes of every render inside the block (this thread/context)."""
+    return collecting(_notes)
 
 
 def add_note(text: str) -> None:

@@ -18,15 +18,14 @@ line per output) and kept for `recording()`, which `ops/eval.py` can use to prin
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 
 import cv2
 import numpy as np
 
-from core.engine import EngineError
+from core.engine import EngineError, collecting
 from engine import matting
 
 log = logging.getLogger("engine.quality")
@@ -104,20 +103,14 @@ class QualityReport:
 _recorded: ContextVar[list[QualityReport] | None] = ContextVar("quality_reports", default=None)
 
 
-@contextmanager
-def recording() -> Iterator[list[QualityReport]]:
+def recording() -> AbstractContextManager[list[QualityReport]]:
     """Collect the reports of every output scored inside the block (this thread/context).
 
     For ops/eval.py:  with quality.recording() as reports: engine.body_swap(...)
     then reports[-1].summary(). A report is recorded before a failing check raises, so a refused
     output's scores are there too. The remote engine scores on its own side: nothing is recorded.
     """
-    reports: list[QualityReport] = []
-    token = _recorded.set(reports)
-    try:
-        yield reports
-    finally:
-        _recorded.reset(token)
+    return collecting(_recorded)
 
 
 def _lab(rgb: np.ndarray) -> np.ndarray:
