@@ -4,10 +4,17 @@ Scores (all 0..1 shares, except the skin shift in CIE ΔE76):
 - matte confidence: the share of the subject's matte that is undecided (alpha in 0.1-0.9);
 - residual backdrop: the share of the matte's inner edge band that still has the backdrop's
   colour (a halo of backdrop cut out with the subject);
-- change: for a person swap, the share of the person's pixels that changed visibly, and the mean
-  colour shift over the visible skin;
+- change: for a person swap, the share of the person's pixels that changed visibly, the mean
+  colour shift over the visible skin, and the largest change inside the person (in 8-bit levels,
+  the level reached by the top 0.1% of the person's pixels: a swap whose largest change is a
+  faint tint gives the customer their own photo back);
+- skin consistency: for a person swap, how much further apart the face's skin tone and the
+  neck's and arms' tone are after the swap than before (a face swapped to a darker tone over
+  arms that kept the old one);
 - garment fit: for a dressed model, the share of the body region the garment should cover that it
-  does cover, and the share of the garment that lands on the body.
+  does cover, the share of the garment that lands on the body, the holes through the placed
+  garment (inside its outline, on the body), and the share of the garment's region where the
+  model's own clothing still shows unchanged.
 
 An output below a threshold is not delivered: `enforce` raises QualityTooLow, an EngineError that
 is not retryable, so the imaging activity fails the task as "EngineRejected" and the workflow
@@ -41,6 +48,23 @@ MIN_CHANGED_SHARE = 0.02
 # Without a face swapped (the face cropped by the frame), the skin tone carries the whole identity
 # change: its mean shift over the visible skin must be clearly visible, not a faint tint.
 MIN_SKIN_SHIFT = 6.0
+# Largest change inside the person, in 8-bit levels (max over R, G, B), reached by the top 0.1%
+# of its pixels. A face swap moves features: 55-131 on every people/people-wild fixture with each
+# catalog model. A skin recolour alone (face cut by the frame) toward a similar tone reaches
+# 12-31 and the photo looks unchanged; the two near-unchanged swaps that were charged reached 24
+# and 16. Below this the output is refused.
+MIN_PEAK_CHANGE = 32.0
+PEAK_SHARE = 0.001
+# Skin consistency: ΔE76 between the median face skin and the median neck/arm skin, after the
+# swap minus before. Good swaps on the people and people-wild fixtures with every catalog model:
+# -7.1..+5.3 (lighting differs between face and arms in the photo itself, hence the difference
+# to the photo's own, not an absolute gap). A face recoloured to a model's tone over arms that
+# kept the photo's (the engine's skin mask missed them): up to +17 for a clearly different tone.
+MAX_SKIN_MISMATCH = 10.0
+# A skin tone is a median over at least MIN_TONE_PIXELS pixels (a neck on a full-length shot
+# has ~2000), taken from at most TONE_SAMPLES of them, evenly spread (a close-up face has 100k).
+MIN_TONE_PIXELS = 400
+TONE_SAMPLES = 5000
 # Matte: a good cut-out decides almost every pixel; hair leaves 1-10% undecided on the studio
 # fixtures, motion blur and groups up to 22% on people-wild. Above 35% the matte is guesswork
 # and the composite would show it.
@@ -56,6 +80,17 @@ SCORE_SIDE = 512  # the residual backdrop is measured at this long side
 MIN_GARMENT_FIT = 0.5
 # ... and most of the placed garment lies on the body, not in the air beside it.
 MIN_GARMENT_ON_BODY = 0.7
+# Holes through the placed garment where the body is (a torn armhole, a gap between a sleeve and
+# the body, a matte hole where the cloth matched the product backdrop), as a share of the
+# garment's filled outline on the body. The 84 garment x catalog-model fixture pairs measure
+# 0-0.007, except one striped long-sleeve top on two models (0.013, 0.027) whose sides show
+# the arm through a torn seam, visible by eye: those are refused.
+MAX_GARMENT_HOLES = 0.01
+# The model's own clothing still showing: the share of the torso (shoulders to hips) that is
+# neither the new garment nor skin, hands or hair, and kept the model photo's colour. The fixture
+# pairs measure 0-0.006; with the own top left on (its search disabled) a camisole leaves
+# 0.18-0.36 of the torso showing the old top, a fuller top 0.01-0.08.
+MAX_OLD_CLOTHING = 0.05
 
 
 class QualityTooLow(EngineError):
@@ -71,10 +106,14 @@ class QualityReport:
     residual_backdrop: float | None = None
     changed_share: float | None = None
     skin_shift: float | None = None
+    peak_change: float | None = None
+    skin_mismatch: float | None = None
     face_swapped: bool | None = None
     garment_kind: str | None = None
     garment_fit: float | None = None
     garment_on_body: float | None = None
+    garment_holes: float | None = None
+    old_clothing: float | None = None
     failures: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -159,6 +198,72 @@ def change_measure(
     return changed / total, skin_shift
 
 
+def peak_change(before: np.ndarray, after: np.ndarray, subject: np.ndarray) -> float:
+    """The largest change inside boolean mask `subject`, in 8-bit levels (the largest of R, G and
+    B per pixel): the level that the top PEAK_SHARE of the subject's pixels reach, so a few
+    stray pixels do not count. From a histogram over the box of the pixels that differ (the
+    rest are 0), so this stays cheap."""
+    total = int(np.count_nonzero(subject))
+    if total == 0:
+        return 0.0
+    diff = cv2.absdiff(before, after).max(axis=2)
+    x, y, w, h = cv2.boundingRect(((diff > 0) & subject).astype(np.uint8))
+    counts = np.zeros(256, np.int64)
+    if w and h:
+        box = (slice(y, y + h), slice(x, x + w))
+        counts = np.bincount(diff[box][subject[box]], minlength=256).astype(np.int64)
+        counts[0] += total - int(counts.sum())
+    else:
+        counts[0] = total
+    # The highest level at or above which at least PEAK_SHARE of the pixels lie.
+    at_or_above = np.cumsum(counts[::-1])[::-1]
+    levels = np.nonzero(at_or_above >= max(1, PEAK_SHARE * total))[0]
+    return float(levels[-1])
+
+
+def median_lab(rgb: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The median CIE Lab colour of the pixels of boolean mask `where` (of at most
+    TONE_SAMPLES of them, evenly spread: a median needs no more)."""
+    pixels = rgb[where]
+    step = max(1, len(pixels) // TONE_SAMPLES)
+    return np.asarray(np.median(_lab(pixels[::step].reshape(-1, 1, 3)).reshape(-1, 3), axis=0))
+
+
+
+def skin_mismatch(
+    before: np.ndarray, after: np.ndarray, face: np.ndarray, body: np.ndarray
+) -> float | None:
+    """How much further apart (ΔE76) the face's and the body's median skin tones are in `after`
+    than in `before`; None when either region is too small to measure."""
+    if int(np.count_nonzero(face)) < MIN_TONE_PIXELS or int(np.count_nonzero(body)) < (
+        MIN_TONE_PIXELS
+    ):
+        return None
+
+    def gap(rgb: np.ndarray) -> float:
+        return float(np.linalg.norm(median_lab(rgb, face) - median_lab(rgb, body)))
+
+    return gap(after) - gap(before)
+
+
+
+def holes_in(cover: np.ndarray, where: np.ndarray) -> float:
+    """The share of `cover`'s filled outline, inside boolean `where`, that is a hole in it."""
+    solid = cover.astype(np.uint8)
+    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(solid)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    inside = (filled > 0) & where
+    total = int(np.count_nonzero(inside))
+    return 0.0 if total == 0 else int(np.count_nonzero(inside & ~cover)) / total
+
+
+def unchanged_share(before: np.ndarray, after: np.ndarray, region: np.ndarray) -> float:
+    """The share of boolean `region` whose colour did not change visibly (ΔE ≤ CHANGE_DE)."""
+    shift = colour_shift(before, after, region)
+    return 0.0 if len(shift) == 0 else float(np.count_nonzero(shift <= CHANGE_DE)) / len(shift)
+
+
 def matte_uncertainty(alpha: np.ndarray) -> float:
     """The share of the subject's matte (alpha > 0.1) that is undecided (alpha below 0.9)."""
     subject = int(np.count_nonzero(alpha > 0.1))
@@ -210,6 +315,10 @@ def judge(report: QualityReport) -> QualityReport:
         failures.append("residual_backdrop")
     if report.changed_share is not None and report.changed_share < MIN_CHANGED_SHARE:
         failures.append("changed_share")
+    if report.peak_change is not None and report.peak_change < MIN_PEAK_CHANGE:
+        failures.append("peak_change")
+    if report.skin_mismatch is not None and report.skin_mismatch > MAX_SKIN_MISMATCH:
+        failures.append("skin_mismatch")
     if (
         report.face_swapped is False
         and report.skin_shift is not None
@@ -220,6 +329,10 @@ def judge(report: QualityReport) -> QualityReport:
         failures.append("garment_fit")
     if report.garment_on_body is not None and report.garment_on_body < MIN_GARMENT_ON_BODY:
         failures.append("garment_on_body")
+    if report.garment_holes is not None and report.garment_holes > MAX_GARMENT_HOLES:
+        failures.append("garment_holes")
+    if report.old_clothing is not None and report.old_clothing > MAX_OLD_CLOTHING:
+        failures.append("old_clothing")
     return QualityReport(**{**asdict(report), "failures": tuple(failures)})
 
 
@@ -253,6 +366,12 @@ REASONS = {
     "skin_shift": "We could not change the person in this photo enough to be worth charging "
     "for (the chosen model's skin tone is too close to theirs, and no face was visible to "
     "swap)",
+    "peak_change": "We could not change the person in this photo enough to be worth charging "
+    "for (the result would look like the original)",
+    "skin_mismatch": "We could not give the person one even skin tone (the face and the arms or "
+    "neck would not match)",
+    "garment_holes": "We could not fit this garment onto the model without holes showing",
+    "old_clothing": "We could not cover the model's own clothing with this garment",
     "matte_uncertain": "We could not separate the subject from the background cleanly enough",
     "residual_backdrop": "We could not separate the subject from the background cleanly enough "
     "(part of the backdrop stayed around the edges)",
@@ -283,7 +402,12 @@ __all__ = [
     "check_cutout",
     "cutout_report",
     "enforce",
+    "holes_in",
     "matte_uncertainty",
+    "median_lab",
+    "peak_change",
     "recording",
     "residual_backdrop",
+    "skin_mismatch",
+    "unchanged_share",
 ]

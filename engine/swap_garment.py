@@ -28,7 +28,7 @@ import numpy as np
 from core.engine import NoGarmentFound, ProgressFn
 from engine import matting, models, quality
 from engine.analysis import Subject
-from engine.digital_model import FACE_OVAL, Person
+from engine.digital_model import FACE_OVAL, LEFT_KNEE, RIGHT_KNEE, Person
 from engine.quality import QualityReport
 
 SCAN_WIDTH = 256  # garment key points are read from the matte at this width
@@ -930,20 +930,63 @@ def expected_region(model: Person, kind: str) -> np.ndarray:
     return (region > 0) & (model.subject.cutout.alpha > 0.5)
 
 
-def dressing_report(garment: Subject, model: Person, dressing: Dressing) -> QualityReport:
-    """The dressed model's self-check: the garment's matte, and how it sits on the body."""
+@dataclass(frozen=True)
+class WornOn:
+    """What dress_model found on the model (bool, model's size), reused by its self-check."""
+
+    hands: np.ndarray
+    hair: np.ndarray
+    top: np.ndarray  # the own top, bottoms excluded
+    bottoms: np.ndarray
+
+
+def dressing_report(
+    garment: Subject, model: Person, dressing: Dressing, out: np.ndarray, worn: WornOn
+) -> QualityReport:
+    """The dressed model's self-check: the garment's matte, how it sits on the body, the holes
+    through it and the model's own clothing still showing."""
     alpha = garment.cutout.alpha
     placed = dressing.coverage > 0.5
-    body = cv2.dilate(
-        (model.subject.cutout.alpha > 0.5).astype(np.uint8), np.ones((15, 15), np.uint8)
-    )
+    person = model.subject.cutout.alpha > 0.5
+    body = cv2.dilate(person.astype(np.uint8), np.ones((15, 15), np.uint8))
     matte = quality.cutout_report(garment.cutout.rgb, alpha, garment.backdrop, "dress_model")
     return dataclasses.replace(
         matte,
         garment_kind=dressing.kind.kind,
         garment_fit=quality.coverage_of(expected_region(model, dressing.kind.kind), placed),
         garment_on_body=quality.coverage_of(placed, body > 0),
+        garment_holes=quality.holes_in(placed, person),
+        old_clothing=old_clothing(model, dressing, out, worn),
     )
+
+
+def old_clothing(model: Person, dressing: Dressing, out: np.ndarray, worn: WornOn) -> float:
+    """The share of the body the garment replaces clothing on where the model's own clothing
+    still shows: not the new garment, not skin, hands or hair, and the colour the model photo
+    had there. That body is the torso (shoulders to hips) for a top, a dress or outerwear, and
+    hips to knees for a bottom, inside the person. What is worn on stays out of it: own bottoms
+    under a top, the own top over new bottoms. Measured on the output against the model photo,
+    not on the masks the dressing used: a top the own-top search missed would show here."""
+    h, w = out.shape[:2]
+    p = model.pose.points
+    if dressing.kind.kind == BOTTOM:
+        corners = p[[models.LEFT_HIP, models.RIGHT_HIP, RIGHT_KNEE, LEFT_KNEE]]
+    else:
+        corners = p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER, models.RIGHT_HIP,
+                     models.LEFT_HIP]]
+    quad = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(quad, corners.astype(np.int32), 1)
+    body = (quad > 0) & (model.subject.cutout.alpha > 0.5)
+    total = int(np.count_nonzero(body))
+    if total == 0:
+        return 0.0
+    region = body & (dressing.coverage <= 0.5) & (model.skin < 0.5) & ~worn.hands & ~worn.hair
+    if dressing.kind.kind == BOTTOM:
+        region &= ~worn.top
+    elif dressing.kind.kind != DRESS:
+        region &= ~worn.bottoms
+    shift = quality.colour_shift(model.rgb, out, region)
+    return int(np.count_nonzero(shift <= quality.CHANGE_DE)) / total
 
 
 # The model's own top (what the new garment replaces): not skin, inside the person, in the upper
@@ -1186,6 +1229,7 @@ def dress_model(
     light = shading(model, coverage)
     arms, hands = arm_masks(model)
     hair = hair_mask(model)
+    found_hands, found_hair = hands >= 0.5, hair >= 0.5  # before the face joins the hair
     if model.face is not None:
         # The face is always in front (a halter's neck tie must not cross it).
         head = np.zeros((h, w), np.uint8)
@@ -1235,6 +1279,7 @@ def dress_model(
         out += (lit - out) * visible[..., None]
     result = np.clip(out + 0.5, 0, 255).astype(np.uint8)
     progress(0.75, "checking the result")
-    quality.enforce(dressing_report(garment, model, dressing))
+    worn = WornOn(found_hands, found_hair, top, bottoms)
+    quality.enforce(dressing_report(garment, model, dressing, result, worn))
     person = np.maximum(person, coverage)
     return result, person.astype(np.float32)

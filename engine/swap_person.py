@@ -23,7 +23,7 @@ from scipy.spatial import Delaunay, QhullError
 
 from core.engine import ProgressFn
 from engine import quality
-from engine.digital_model import FACE_OVAL, Person, skin_mask
+from engine.digital_model import FACE_OVAL, Person, bare_regions, skin_mask
 from engine.quality import QualityReport
 
 # Lightness moves only partly toward the model's: the photo's own lighting still applies.
@@ -298,17 +298,43 @@ def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndar
     return out
 
 
+def tone_regions(photo: Person) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where the skin consistency is measured (bool masks): the face's skin, well inside the
+    face outline, and the skin of the neck, neckline, arms and hands, well outside it.
+
+    Skin here is the classic YCrCb skin ranges or the engine's own skin mask: the check must
+    see arms that the engine's mask missed (and so did not recolour), which is the failure it
+    exists for. None without a face."""
+    if photo.face is None:
+        return None
+    h, w = photo.rgb.shape[:2]
+    ycrcb = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2YCrCb)
+    generic = cv2.inRange(ycrcb, (20, 133, 77), (255, 180, 135)) > 0
+    skin = (generic | (photo.skin > 0.5)) & (photo.subject.cutout.alpha > 0.5)
+    oval = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(oval, cv2.convexHull(photo.face[FACE_OVAL].astype(np.int32)), 1)
+    width = float(np.linalg.norm(photo.face[234] - photo.face[454]))
+    inner = cv2.erode(oval, np.ones((max(3, int(width / 8)),) * 2, np.uint8)) > 0
+    outer = cv2.dilate(oval, np.ones((max(3, int(width / 6)),) * 2, np.uint8)) > 0
+    body = (bare_regions(photo.rgb.shape, photo.pose, photo.face) > 0) & ~outer
+    return skin & inner, skin & body
+
+
 def identity_report(photo: Person, out: np.ndarray, face_swapped: bool) -> QualityReport:
-    """The swap's self-check scores: how much of the person changed, and the photo's matte."""
+    """The swap's self-check scores: how much of the person changed and by how much at most,
+    whether face and body still share one skin tone, and the photo's matte."""
     alpha = photo.subject.cutout.alpha
-    changed, skin_shift = quality.change_measure(
-        photo.rgb, out, alpha > 0.5, photo.skin > 0.5
-    )
+    person = alpha > 0.5
+    changed, skin_shift = quality.change_measure(photo.rgb, out, person, photo.skin > 0.5)
+    regions = tone_regions(photo)
+    mismatch = None if regions is None else quality.skin_mismatch(photo.rgb, out, *regions)
     matte = quality.cutout_report(photo.rgb, alpha, photo.subject.backdrop, "identity_swap")
     return dataclasses.replace(
         matte,
         changed_share=changed,
         skin_shift=skin_shift,
+        peak_change=quality.peak_change(photo.rgb, out, person),
+        skin_mismatch=mismatch,
         face_swapped=face_swapped,
     )
 

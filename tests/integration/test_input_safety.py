@@ -307,3 +307,28 @@ def test_the_imaging_step_uses_the_stored_analysis_instead_of_repeating_it(
     refused = run_imaging_on(stack, photo, Service.BURST_REPLACE, stored)
     assert refused.message == "The stored analysis said no."
     assert refused.type == "EngineRejected" and refused.non_retryable
+
+
+def test_a_near_unchanged_model_swap_is_refused_and_refunded(stack: Settings) -> None:
+    """Past the upload's analysis (stored here as an older analysis might have left it: one
+    person, the whole face), the engine's own gate still measures the output: 049205_0 with
+    model-6 would change no pixel that counts by more than 17 levels, so the task fails with
+    the reason and the credit comes back."""
+    sessions = make_session_factory(make_engine(stack.resolved_database_url))
+    guest = Guest(stack.app_url)
+    key = guest.upload((FIXTURES / "people" / "049205_0.jpg").read_bytes())
+    allowed = {"kind": "person", "people": 1, "view": "front", "face": "full", "garment": None,
+               "can": {"burstreplace": {"ok": True, "reason": None},
+                       "bodySwap": {"ok": True, "reason": None}}}
+    with sessions.begin() as session:
+        stored = session.execute(
+            update(UploadedFile).where(UploadedFile.key == key).values(analysis=allowed)
+        )
+        assert stored.rowcount == 1
+    submitted = guest.submit("bodySwap", [key], modelId="model-6")
+    assert submitted.status_code == 200, submitted.text
+    (task,) = guest.wait(submitted.json()["data"]["taskIds"], timeout=120)
+    assert task["status"] == "failed" and not task["outputs"], task
+    assert "would look like the original" in (task["error"] or ""), task
+    assert guest.wait_service(submitted.json()["data"]["serviceId"])["status"] == "failed"
+    assert guest.credits() == guest.start_credits  # refunded in full

@@ -255,7 +255,13 @@ def test_no_white_outline_around_the_placed_garment() -> None:
         garment = find_subject(garment_rgb, want="garment")
         model = digital_model(model_rgb)
         dressing = place_garment(garment, model)
-        out, _ = dress_model(garment, model, no_progress)
+        try:
+            out, _ = dress_model(garment, model, no_progress)
+        except QualityTooLow:
+            # 00151_00 on model-3 is refused for its torn sides (tests/integration/engine/
+            # test_quality.py): nothing is delivered, so there is no outline to look at.
+            assert index == 2
+            continue
         placed = (dressing.coverage > 0.5).astype(np.uint8)
         ring = (cv2.dilate(placed, np.ones((5, 5), np.uint8)) > 0) & (placed == 0)
         white = lambda rgb: rgb.min(axis=2) > 225  # noqa: E731
@@ -302,6 +308,9 @@ def test_a_cropped_face_swap_changes_the_skin_measurably_or_is_refunded(name: st
                 ) or (
                     report.changed_share is not None
                     and report.changed_share < quality.MIN_CHANGED_SHARE
+                ) or (
+                    report.peak_change is not None
+                    and report.peak_change < quality.MIN_PEAK_CHANGE
                 )
                 assert "credits were returned" in refused.message
                 outcomes.append("refunded")
