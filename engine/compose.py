@@ -242,6 +242,48 @@ def light_wrap(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np
     return out
 
 
+# The cast shadow of a standing person under light from one side: the light's side is read from
+# the scene above its floor (the brighter of its left and right thirds). Below this contrast,
+# (right - left) / (right + left), the light counts as frontal or diffuse: no cast shadow.
+LIGHT_SIDE_MIN = 0.08
+CAST_SHADOW = 0.32  # darkening where the cast shadow is densest (at the feet)
+CAST_FLATTEN = 0.12  # the shadow lies on the floor: its length in the image, per body height
+CAST_LEAN = 0.9  # ... and leans away from the light this much per body height, at full contrast
+
+
+def light_side(background: np.ndarray) -> float:
+    """Where the scene's light comes from, horizontally: -1 (left) .. +1 (right), 0 when the
+    left and right thirds above the floor (the top 70%) are about as bright."""
+    h, w = background.shape[:2]
+    small = cv2.resize(background[: max(1, int(0.7 * h))], (48, 48), interpolation=cv2.INTER_AREA)
+    lightness = cv2.cvtColor(small, cv2.COLOR_RGB2Lab)[..., 0].astype(np.float32)
+    left, right = float(lightness[:, :16].mean()), float(lightness[:, 32:].mean())
+    contrast = (right - left) / max(1.0, right + left)
+    return 0.0 if abs(contrast) < LIGHT_SIDE_MIN else float(np.clip(contrast * 3.0, -1.0, 1.0))
+
+
+def cast_shadow(small: np.ndarray, side: float) -> np.ndarray:
+    """The silhouette `small` (alpha at the shadow's working size) laid on the floor from its
+    feet, away from the light at `side` (light_side): flattened and leaning to the dark side,
+    densest at the feet and fading toward the head's end, blurred wider as it goes."""
+    sh, sw = small.shape
+    x0, y0, x1, y1 = bbox(small)
+    height = max(1, y1 - y0)
+    feet = float(y1)
+    # A point `up` above the feet goes to `up * CAST_FLATTEN` behind them (up the image) and
+    # `up * lean` sideways: x' = x + lean * (feet - y), y' = feet - CAST_FLATTEN * (feet - y).
+    lean = -np.sign(side) * CAST_LEAN * abs(side)
+    matrix = np.array([[1.0, -lean, lean * feet],
+                       [0.0, CAST_FLATTEN, feet * (1.0 - CAST_FLATTEN)]], np.float32)
+    laid = cv2.warpAffine(small, matrix, (sw, sh), flags=cv2.INTER_LINEAR)
+    # Fading with the distance from the feet (in laid-down rows), then softened.
+    rows = np.arange(sh, dtype=np.float32)[:, None]
+    reach = max(1.0, CAST_FLATTEN * height)
+    fade = np.clip(1.0 - (feet - rows) / reach * 0.7, 0.0, 1.0)
+    laid = laid * fade * CAST_SHADOW
+    return np.asarray(cv2.GaussianBlur(laid, (0, 0), max(1.0, 0.015 * height)), np.float32)
+
+
 SHADOW_CORE = 0.6  # darkening right under the feet
 SHADOW_SOFT = 0.3  # and of the wider, softer pool around them
 DARK_FLOOR = 70.0  # mean L (of 255) below which a floor gets a stronger shadow
@@ -254,7 +296,8 @@ def contact_shadow(
 
     Drawn and blurred at a quarter of the size: a shadow has no detail, and a wide blur at
     full size would cost more than the whole matte. On a dark floor the same share of
-    darkening is hard to see, so it is stronger there.
+    darkening is hard to see, so it is stronger there. A standing person in a scene lit from
+    one side also casts a shadow along the floor, away from the light (cast_shadow).
     """
     h, w = alpha.shape
     if not (alpha > 0.5).any():
@@ -283,7 +326,11 @@ def contact_shadow(
         tight = np.zeros((sh, sw), np.float32)
         cv2.ellipse(tight, centre, core, 0, 0, 360, SHADOW_CORE * boost, -1)
         tight = np.asarray(cv2.GaussianBlur(tight, (0, 0), max(1.0, core[1] * 1.0)))
-        shadow = np.minimum(np.maximum(soft, tight), 0.85).astype(np.float32)
+        shadow = np.maximum(soft, tight)
+        side = light_side(background) if background is not None else 0.0
+        if side:
+            shadow = np.maximum(shadow, cast_shadow(small, side) * boost)
+        shadow = np.minimum(shadow, 0.85).astype(np.float32)
     else:
         # A soft drop shadow just below and behind the subject.
         offset = max(1, int(0.012 * sh))
