@@ -1,9 +1,11 @@
 """`make eval`: both operations over the fixture photos, as contact sheets you look at.
 
-Background replace: every people/*.jpg and garments/*.jpg on a rotating backgrounds/*.jpg, plus
-"transparent" and "white" for the first two people and the first two garments.
-Model swap: every people/*.jpg and garments/*.jpg with a rotating catalog-models/*.jpg and a
-rotating background, plus the first person and the first garment with no background.
+Background replace: every people, garments, people-wild and people-back photo on a rotating
+backgrounds/*.jpg, plus "transparent" and "white" for the first two people, the first two
+garments and the first back view, and each scenes/*.jpg with a standing person.
+Model swap: every people, garments, people-wild and people-back photo with a rotating
+catalog-models/*.jpg and a rotating background, the first person and the first garment with no
+background, and a person on each scenes/*.jpg.
 
 People in the wild: every people-wild/wild-NN.jpg is cut out (background replace, transparent)
 and its matte scored against wild-NN.mask.png: IoU (both thresholded at 0.5) and the mean
@@ -15,8 +17,13 @@ working tree or the repository changes): the tables and sheets show before/after
 Writes into out/eval/: `burstreplace.png` and `bodyswap.png` (one row per case: input | model |
 background | [before |] output; transparent outputs over a checkerboard; an engine error is
 written in the output cell), `wild.png` (input | reference mask | before | after cut-outs),
-`wild.md` (the people-wild table) and `timings.md` (engine time per image, warm-up excluded,
-and p50 per operation).
+`wild.md` (the people-wild table), `timings.md` (engine time per image, warm-up excluded,
+and p50 per operation) and `gate.md` (per fixture category: delivered, refused at upload,
+refused by the gate; then every output's gate scores). Each case runs as the product runs it:
+the upload's analysis first (what it refuses is a 422 at submit and never reaches the engine),
+then the engine with its quality gate; every output cell's caption says the gate's verdict.
+The categories: people, garments, people-wild and people-back (model swap and background
+replace each), and scenes (a person placed on each scenes/ photo, by both operations).
 The people-wild photos are also in the background-replace sheet. `python -m ops.eval
 --baseline HEAD` compares the working tree with the last commit.
 
@@ -70,6 +77,9 @@ class Case:
     photo: Path
     model: Path | None
     background: str | Path | None  # a photo, "transparent"/"white", or none
+    # The fixture folder the case stands for in the gate table: people, garments, people-wild,
+    # people-back or scenes (a person placed on a scene).
+    category: str = ""
 
     @property
     def background_label(self) -> str:
@@ -88,6 +98,20 @@ class Outcome:
     # The engine's self-check of this output (engine/quality.py): scores and verdict, also for
     # an output the gate refused; empty for a remote engine (it scores on its own side).
     quality: str = ""
+    # The upload's analysis refused the case before the engine ran (as the submit would): why.
+    refused_at_upload: str = ""
+    gate_passed: bool | None = None  # the gate's verdict, None where it did not score
+
+    @property
+    def verdict(self) -> str:
+        """delivered, refused at upload, refused by the gate, or error."""
+        if self.image is not None:
+            return "delivered"
+        if self.refused_at_upload:
+            return "refused at upload"
+        if self.gate_passed is False:
+            return "refused by the gate"
+        return "error"
 
 
 def _jpgs(folder: Path) -> list[Path]:
@@ -106,18 +130,32 @@ def build_cases(fixtures: Path) -> tuple[list[Case], list[Case]]:
     if missing:
         raise SystemExit(f"eval: no fixture photos in {fixtures} for {', '.join(missing)} "
                          "(set FIXTURES_DIR)")
+    backs = _jpgs(fixtures / "people-back")
+    scenes = _jpgs(fixtures / "scenes")
     photos = people + garments
-    replace = [Case("replace_background", photo, None, backgrounds[i % len(backgrounds)])
-               for i, photo in enumerate(photos + wild)]
-    for photo in people[:2] + garments[:2]:
-        replace += [Case("replace_background", photo, None, kind)
+
+    def category(photo: Path) -> str:
+        return photo.parent.name
+
+    replace = [Case("replace_background", photo, None, backgrounds[i % len(backgrounds)],
+                    category(photo))
+               for i, photo in enumerate(photos + wild + backs)]
+    for photo in people[:2] + garments[:2] + backs[:1]:
+        replace += [Case("replace_background", photo, None, kind, category(photo))
                     for kind in ("transparent", "white")]
+    # Each scene with a standing person (a rotating people or people-back photo): placement.
+    standing = people + backs
+    replace += [Case("replace_background", standing[i % len(standing)], None, scene, "scenes")
+                for i, scene in enumerate(scenes)]
     swap: list[Case] = [
         Case("body_swap", photo, models[i % len(models)],
-             backgrounds[(i + len(backgrounds) // 2) % len(backgrounds)])
-        for i, photo in enumerate(photos)
+             backgrounds[(i + len(backgrounds) // 2) % len(backgrounds)], category(photo))
+        for i, photo in enumerate(photos + wild + backs)
     ]
-    swap += [Case("body_swap", photo, models[0], None) for photo in (people[0], garments[0])]
+    swap += [Case("body_swap", photo, models[0], None, category(photo))
+             for photo in (people[0], garments[0])]
+    swap += [Case("body_swap", people[i % len(people)], models[i % len(models)], scene, "scenes")
+             for i, scene in enumerate(scenes)]
     return replace, swap
 
 
@@ -133,7 +171,19 @@ class Loader:
         return self.cache[path]
 
 
-def run_case(engine: ImageEngine, case: Case, load: Loader) -> Outcome:
+def upload_refusal(case: Case, photo: Image.Image) -> str:
+    """What the upload's analysis says against this case's service ("" when it allows it): the
+    submit answers 422 with it, so the engine never sees the photo."""
+    from core.photo_analysis import BODY_SWAP, BURST_REPLACE
+    from engine.photo_analysis import analyse_photo
+
+    service = BODY_SWAP if case.operation == "body_swap" else BURST_REPLACE
+    return analyse_photo(np.asarray(photo.convert("RGB"))).refusal(service) or ""
+
+
+def run_case(engine: ImageEngine, case: Case, load: Loader, analyse: bool = True) -> Outcome:
+    """One case as the product runs it: the upload's analysis first (with `analyse`; a remote
+    engine's own side does that), then the engine, its gate's report kept."""
     photo = load(case.photo)
     inputs = {"input": photo}
     background: Background | None = None
@@ -145,10 +195,17 @@ def run_case(engine: ImageEngine, case: Case, load: Loader) -> Outcome:
     model = load(case.model) if case.model is not None else None
     if model is not None:
         inputs["model"] = model
+    if analyse:
+        refusal = upload_refusal(case, photo)
+        if refusal:
+            return Outcome(case, 0.0, error=f"Refused at upload: {refusal}", inputs=inputs,
+                           refused_at_upload=refusal)
     start = time.perf_counter()
     with quality.recording() as reports:
         outcome = _timed_call(engine, case, photo, model, background, inputs, start)
-    outcome.quality = reports[-1].summary() if reports else ""
+    if reports:
+        outcome.quality = reports[-1].summary()
+        outcome.gate_passed = reports[-1].passed
     return outcome
 
 
@@ -218,12 +275,22 @@ def _caption(text: str, width: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def gate_caption(outcome: Outcome) -> str:
+    """The gate's verdict in a few words, for the caption under an output."""
+    if outcome.refused_at_upload:
+        return "refused at upload"
+    if outcome.gate_passed is None:
+        return "error" if outcome.image is None else "no gate"
+    report = outcome.quality.split(" -> ", 1)[-1]
+    return "gate ok" if outcome.gate_passed else "gate: " + report.removeprefix("FAILED ")
+
+
 def _output_cell(outcome: Outcome) -> tuple[Image.Image, str]:
     if outcome.image is not None:
         size = outcome.image.size
         note = "" if size == outcome.inputs["input"].size else f" {size[0]}x{size[1]}"
-        return outcome.image, f"{outcome.ms:.0f} ms {outcome.image.mode}{note}"
-    return _error_cell(outcome.error or "failed"), f"{outcome.ms:.0f} ms error"
+        return outcome.image, f"{outcome.ms:.0f} ms{note} {gate_caption(outcome)}"
+    return _error_cell(outcome.error or "failed"), gate_caption(outcome)
 
 
 def _draw_row(sheet: Image.Image, draw: ImageDraw.ImageDraw,
@@ -570,10 +637,43 @@ def timings_table(results: dict[str, list[Outcome]]) -> str:
     lines += ["", "| operation | cases | errors | p50 ms | mean ms | max ms |",
               "|---|---:|---:|---:|---:|---:|"]
     for operation, outcomes in results.items():
-        ms = [o.ms for o in outcomes]
+        # What the upload's analysis refused never reached the engine: no time to count.
+        ms = [o.ms for o in outcomes if not o.refused_at_upload] or [0.0]
         errors = sum(1 for o in outcomes if o.image is None)
         lines.append(f"| {operation} | {len(ms)} | {errors} | {statistics.median(ms):.0f} | "
                      f"{statistics.fmean(ms):.0f} | {max(ms):.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def gate_table(results: dict[str, list[Outcome]]) -> str:
+    """Per fixture category and operation: what was delivered and what was refused where, then
+    every output's gate scores."""
+    lines = ["# The quality gate over the fixtures", "",
+             "Each case as the product runs it: the upload's analysis first (a refusal there is a "
+             "422 at submit, nothing charged), then the engine and its gate (a refusal there is "
+             "refunded).", "",
+             "| category | operation | cases | delivered | refused at upload | "
+             "refused by the gate | errors |", "|---|---|---:|---:|---:|---:|---:|"]
+    every = [o for outcomes in results.values() for o in outcomes]
+    for category in sorted({o.case.category for o in every}):
+        for operation in results:
+            rows = [o for o in every if o.case.category == category
+                    and o.case.operation == operation]
+            if not rows:
+                continue
+            count = {v: sum(1 for o in rows if o.verdict == v) for v in (
+                "delivered", "refused at upload", "refused by the gate", "error")}
+            lines.append(f"| {category} | {operation} | {len(rows)} | {count['delivered']} | "
+                         f"{count['refused at upload']} | {count['refused by the gate']} | "
+                         f"{count['error']} |")
+    lines += ["", "| category | operation | input | model | background | verdict | gate scores |",
+              "|---|---|---|---|---|---|---|"]
+    for o in every:
+        why = o.refused_at_upload or (o.error if o.verdict == "error" else "") or ""
+        lines.append(f"| {o.case.category} | {o.case.operation} | {o.case.photo.name} | "
+                     f"{o.case.model.name if o.case.model else ''} | {o.case.background_label} | "
+                     f"{o.verdict}{': ' + why if why else ''} | "
+                     f"{(o.quality or '-').replace('|', '/')} |")
     return "\n".join(lines) + "\n"
 
 
@@ -621,17 +721,18 @@ def main() -> None:
     results: dict[str, list[Outcome]] = {}
     for operation, cases, sheet_name in (("replace_background", replace, "burstreplace.png"),
                                          ("body_swap", swap, "bodyswap.png")):
-        run_case(engine, cases[0], load)  # warm-up: models loaded before timing
+        run_case(engine, cases[0], load, analyse=False)  # warm-up: models loaded first
         outcomes = []
         for i, case in enumerate(cases, 1):
-            outcome = run_case(engine, case, load)
+            outcome = run_case(engine, case, load, analyse=not args.remote)
             status = "ok" if outcome.image is not None else outcome.error
             print(f"[{operation} {i}/{len(cases)}] {case.photo.name} "
                   f"bg={case.background_label} {outcome.ms:.0f} ms {status}", file=sys.stderr)
             outcomes.append(outcome)
         results[operation] = outcomes
+        engine_ms = [o.ms for o in outcomes if not o.refused_at_upload] or [0.0]
         title = (f"{operation}: {len(outcomes)} cases, p50 "
-                 f"{statistics.median(o.ms for o in outcomes):.0f} ms")
+                 f"{statistics.median(engine_ms):.0f} ms")
         before_cases = befores[operation] if args.baseline else None
         if before_cases is not None:
             title += f"; before = {args.baseline}"
@@ -640,6 +741,9 @@ def main() -> None:
     table = timings_table(results)
     (args.out / "timings.md").write_text(table)
     print(table)
+    gates = gate_table(results)
+    (args.out / "gate.md").write_text(gates)
+    print(gates)
 
 
 if __name__ == "__main__":
