@@ -85,6 +85,17 @@ HAIR_RUN = 4  # of the 40 samples along a ray: about 1/20 of a face height
 # nose bridge and tip, mouth corners and lips.
 ANCHORS = [33, 133, 362, 263, 70, 105, 107, 336, 334, 300, 168, 6, 1, 4, 61, 291, 0, 17, 13, 14]
 CENTRE = 168  # between the eyes: the rays to the outline start here
+# Mesh points of the features (brows, eyes, nose, lips): inside their hull the model's pixels
+# are always taken, skin or not.
+FEATURES = [70, 63, 105, 66, 107, 336, 296, 334, 293, 300, 33, 133, 362, 263, 145, 374,
+            1, 4, 48, 278, 61, 291, 0, 17, 13, 14]
+LIPS = [61, 291, 0, 17, 13, 14, 37, 267, 84, 314, 40, 270, 91, 321]
+INNER_LIPS = (13, 14)  # the upper and lower lip's inner middle: their gap is the mouth's opening
+# The mouth's opening (inner lip gap over the face's height, brow to chin) differs by more than
+# this between photo and model: an open smile under closed lips would leave two mouths, so the
+# photo keeps its own (recoloured) mouth. On the fixtures closed mouths measure 0-0.021 (the
+# models 0.004-0.017), parted lips 0.037-0.056, a laugh with teeth 0.098.
+MOUTH_GAP = 0.03
 
 
 @dataclass(frozen=True)
@@ -225,7 +236,63 @@ def face_patch(photo: Person, model: Person) -> FacePatch | None:
     core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     blurred = cv2.GaussianBlur(core.astype(np.float32) * (1.0 / 255.0), (0, 0), feather)
     alpha = np.where(mask > 0, blurred, 0.0).astype(np.float32)
+    alpha *= _model_skin_and_features(photo, model, warped, offset, feather)
+    if abs(mouth_gap(photo.face) - mouth_gap(model.face)) > MOUTH_GAP:
+        alpha *= 1.0 - _hull(photo.face[LIPS] - offset, alpha.shape, 0.06 * face_width, feather)
     return FacePatch((x0, y0, x1, y1), warped, mask, alpha)
+
+
+def _hull(points: np.ndarray, shape: tuple[int, ...], grow: float, soften: float) -> np.ndarray:
+    """The points' convex hull grown by `grow` pixels, softened (float32 0..1)."""
+    hull = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(np.round(points).astype(np.int32)), 1)
+    reach = max(3, int(2 * grow) | 1)
+    grown = cv2.dilate(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    return cv2.GaussianBlur(grown.astype(np.float32), (0, 0), soften)
+
+
+def _model_skin_and_features(
+    photo: Person, model: Person, warped: np.ndarray, offset: np.ndarray, soften: float
+) -> np.ndarray:
+    """Where the warped model face may be taken (float32 0..1): its skin and its features.
+
+    A model's fringe or a strand across the forehead lies inside the model's hairline points,
+    and pasted onto the photo's forehead it showed as dark streaks: there the photo keeps its
+    own (recoloured) forehead instead."""
+    assert photo.face is not None
+    if model.tone is None:
+        return np.ones(warped.shape[:2], np.float32)
+    skin = skin_mask(warped, np.ones(warped.shape[:2], np.float32), model.tone)
+    width = float(np.linalg.norm(photo.face[234] - photo.face[454]))
+    features = _hull(photo.face[FEATURES] - offset, warped.shape, 0.04 * width, soften)
+    # Thin strands with skin between them: the whole fringe goes, not each strand (the skin
+    # between strands, recoloured to the photo's light, showed the strands as pale streaks).
+    # Only above the brows, where a fringe falls: elsewhere the model's non-skin (a shadow, a
+    # beard) is the model's face, and holes there would each leave a seam.
+    axis = (photo.face[10] - photo.face[152]).astype(np.float32)
+    axis /= max(float(np.linalg.norm(axis)), 1.0)
+    brows = photo.face[[105, 334]].mean(axis=0) - offset
+    ys, xs = np.mgrid[0 : warped.shape[0], 0 : warped.shape[1]].astype(np.float32)
+    above = (xs - brows[0]) * axis[0] + (ys - brows[1]) * axis[1] > 0
+    strands = ((skin < 0.5) & (features < 0.5) & above).astype(np.uint8)
+    reach = max(3, int(0.08 * width) | 1)
+    hair = cv2.dilate(strands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    keep = np.maximum(1.0 - cv2.GaussianBlur(hair.astype(np.float32), (0, 0), soften), features)
+    return np.clip(keep, 0.0, 1.0).astype(np.float32)
+
+
+def mouth_gap(face: np.ndarray) -> float:
+    """The mouth's opening: the inner lips' gap over the face's height (brow to chin)."""
+    height = max(float(np.linalg.norm(face[152] - face[10])), 1.0)
+    return float(np.linalg.norm(face[INNER_LIPS[0]] - face[INNER_LIPS[1]])) / height
+
+
+def face_turn(face: np.ndarray) -> float:
+    """How far the face is turned: 0 facing the camera, 1 in profile (the nose tip's distances
+    to the two cheeks' edges)."""
+    left = float(np.linalg.norm(face[1] - face[234]))
+    right = float(np.linalg.norm(face[1] - face[454]))
+    return abs(left - right) / max(left + right, 1.0)
 
 
 # The blend's feather, in face widths (cheek to cheek), and the colour match's reach, in widths
@@ -275,18 +342,29 @@ def recolour_skin(photo: Person, model: Person) -> np.ndarray:
         )
     if photo_tone is None:
         return photo.rgb
-    delta = (model.tone - photo_tone).astype(np.float32)
-    delta[0] = 0.0
     # Lightness moves only partly: the photo's own lighting still applies.
-    gain = float((max(model.tone[0], 1.0) / max(photo_tone[0], 1.0)) ** LIGHTNESS_SHARE)
+    gain = float(np.clip(
+        (max(model.tone[0], 1.0) / max(photo_tone[0], 1.0)) ** LIGHTNESS_SHARE, 0.5, 2.0))
+    # The colour moves by the same share of the way as the lightness did. Real skin tones lie
+    # on one curve, darker skin with more colour: a dark photo lightened only part of the way
+    # but given a light model's full (lower) colour came out grey, ashen.
+    span = float(model.tone[0] - photo_tone[0])
+    share = 1.0 if abs(span) < 4.0 else float(np.clip(photo_tone[0] * (gain - 1.0) / span, 0, 1))
+    delta = (model.tone - photo_tone).astype(np.float32) * share
+    delta[0] = 0.0
     # The face too: the model's face is then matched to this recoloured face.
     body_skin = cv2.GaussianBlur(photo.skin, (0, 0), 1.5)
-    return shift_tone(photo.rgb, body_skin, delta, float(np.clip(gain, 0.5, 2.0)))
+    return shift_tone(photo.rgb, body_skin, delta, gain)
 
 
 def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndarray:
     """Case (a): the photo's person takes the model's face and skin tone."""
     assert model.tone is not None
+    if photo.face is not None and face_turn(photo.face) > quality.MAX_FACE_TURN:
+        # Refused before any work: a turned face takes the model's frontal one as a band.
+        quality.enforce(
+            quality.QualityReport("identity_swap", face_turn=face_turn(photo.face))
+        )
     progress(0.45, "matching faces")
     patch = face_patch(photo, model)
     progress(0.6, "matching skin tone")
@@ -336,6 +414,7 @@ def identity_report(photo: Person, out: np.ndarray, face_swapped: bool) -> Quali
         peak_change=quality.peak_change(photo.rgb, out, person),
         skin_mismatch=mismatch,
         face_swapped=face_swapped,
+        face_turn=None if photo.face is None else face_turn(photo.face),
     )
 
 

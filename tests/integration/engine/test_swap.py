@@ -26,7 +26,7 @@ from engine.swap_garment import (
     garment_shape,
     place_garment,
 )
-from engine.swap_person import identity_swap
+from engine.swap_person import identity_swap, recolour_skin
 from tests.support.paths import fixture_images
 
 ENGINE = CpuEngine()
@@ -115,12 +115,14 @@ def test_dressing_puts_the_garment_on_the_models_torso() -> None:
 
 
 def test_identity_swap_leaves_skin_coloured_trousers_alone() -> None:
-    """Beige satin trousers are close to skin in colour: they still must not change."""
+    """Beige satin trousers are close to skin in colour: they still must not change. (The
+    whole swap refuses this photo, whose face is turned too far; the skin recolour it would
+    have made is what could have touched the trousers.)"""
     photo_path = next(p for p in fixture_images("people") if p.name == "09597_00.jpg")
     photo = np.asarray(Image.open(photo_path).convert("RGB"))
     model = Image.open(fixture_images("catalog-models")[2]).convert("RGB")  # a fair-skinned model
-    out = np.asarray(ENGINE.body_swap(Image.fromarray(photo), model, None))
     subject = find_subject(photo)
+    out = recolour_skin(analyse_person(photo, subject), digital_model(np.asarray(model)))
     assert subject.pose is not None
     points = subject.pose.points
     hip_y = int(points[[models.LEFT_HIP, models.RIGHT_HIP], 1].max())
