@@ -318,37 +318,34 @@ def coverage_of(region: np.ndarray, cover: np.ndarray) -> float:
     return 1.0 if total == 0 else int(np.count_nonzero(region & cover)) / total
 
 
+# Each score's limit, in the order the reasons are given (the first failure names the refusal):
+# (field, limit, True when the score must stay at or under it, False at or over it).
+LIMITS: tuple[tuple[str, float, bool], ...] = (
+    ("matte_uncertain", MAX_UNCERTAIN_SHARE, True),
+    ("residual_backdrop", MAX_RESIDUAL_BACKDROP, True),
+    ("changed_share", MIN_CHANGED_SHARE, False),
+    ("peak_change", MIN_PEAK_CHANGE, False),
+    ("skin_mismatch", MAX_SKIN_MISMATCH, True),
+    ("face_turn", MAX_FACE_TURN, True),
+    ("skin_shift", MIN_SKIN_SHIFT, False),  # only when no face was swapped, see judge()
+    ("garment_fit", MIN_GARMENT_FIT, False),
+    ("garment_on_body", MIN_GARMENT_ON_BODY, False),
+    ("garment_holes", MAX_GARMENT_HOLES, True),
+    ("seam_gaps", MAX_SEAM_GAPS, True),
+    ("old_clothing", MAX_OLD_CLOTHING, True),
+)
+
+
 def judge(report: QualityReport) -> QualityReport:
     """The report with the names of the checks it fails filled in."""
     failures = []
-    if report.matte_uncertain is not None and report.matte_uncertain > MAX_UNCERTAIN_SHARE:
-        failures.append("matte_uncertain")
-    if report.residual_backdrop is not None and report.residual_backdrop > MAX_RESIDUAL_BACKDROP:
-        failures.append("residual_backdrop")
-    if report.changed_share is not None and report.changed_share < MIN_CHANGED_SHARE:
-        failures.append("changed_share")
-    if report.peak_change is not None and report.peak_change < MIN_PEAK_CHANGE:
-        failures.append("peak_change")
-    if report.skin_mismatch is not None and report.skin_mismatch > MAX_SKIN_MISMATCH:
-        failures.append("skin_mismatch")
-    if report.face_turn is not None and report.face_turn > MAX_FACE_TURN:
-        failures.append("face_turn")
-    if (
-        report.face_swapped is False
-        and report.skin_shift is not None
-        and report.skin_shift < MIN_SKIN_SHIFT
-    ):
-        failures.append("skin_shift")
-    if report.garment_fit is not None and report.garment_fit < MIN_GARMENT_FIT:
-        failures.append("garment_fit")
-    if report.garment_on_body is not None and report.garment_on_body < MIN_GARMENT_ON_BODY:
-        failures.append("garment_on_body")
-    if report.garment_holes is not None and report.garment_holes > MAX_GARMENT_HOLES:
-        failures.append("garment_holes")
-    if report.seam_gaps is not None and report.seam_gaps > MAX_SEAM_GAPS:
-        failures.append("seam_gaps")
-    if report.old_clothing is not None and report.old_clothing > MAX_OLD_CLOTHING:
-        failures.append("old_clothing")
+    for name, limit, at_most in LIMITS:
+        value = getattr(report, name)
+        if value is None or (name == "skin_shift" and report.face_swapped is not False):
+            # A swapped face is change enough: the skin shift only counts without one.
+            continue
+        if (value > limit) if at_most else (value < limit):
+            failures.append(name)
     return QualityReport(**{**asdict(report), "failures": tuple(failures)})
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(os.environ.get("FIXTURES_DIR", REPO.parent / "shared" / "fixtures" / "images"))
@@ -20,3 +22,9 @@ def fixture_images(folder: str) -> list[Path]:
     if not paths:
         pytest.skip(f"fixture photos not found in {FIXTURES / folder}")
     return paths
+
+
+def fixture_array(folder: str, name: str) -> np.ndarray:
+    """One fixture photo by name, decoded to an RGB array."""
+    path = next(p for p in fixture_images(folder) if p.name == name)
+    return np.asarray(Image.open(path).convert("RGB"))

@@ -9,7 +9,6 @@ from functools import cache
 import cv2
 import numpy as np
 import pytest
-from PIL import Image
 
 from core.engine import no_progress
 from engine import quality
@@ -24,24 +23,19 @@ from engine.swap_person import (
     mouth_gap,
     recolour_skin,
 )
-from tests.support.paths import fixture_images
+from tests.support.paths import fixture_array
 
 FRONTAL = ["01008_00.jpg", "01861_00.jpg", "05997_00.jpg", "07966_00.jpg", "14627_00.jpg"]
 
 
-def _load(folder: str, name: str) -> np.ndarray:
-    path = next(p for p in fixture_images(folder) if p.name == name)
-    return np.asarray(Image.open(path).convert("RGB"))
-
-
 @cache
 def _person(folder: str, name: str) -> Person:
-    return analyse_person(_load(folder, name))
+    return analyse_person(fixture_array(folder, name))
 
 
 @cache
 def _model(name: str) -> Person:
-    return digital_model(_load("catalog-models", name))
+    return digital_model(fixture_array("catalog-models", name))
 
 
 def test_a_face_turned_to_the_side_is_refused_before_any_work() -> None:

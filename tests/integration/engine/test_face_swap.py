@@ -9,13 +9,12 @@ from functools import cache
 import cv2
 import numpy as np
 import pytest
-from PIL import Image
 
 from core.engine import no_progress
 from engine import quality
 from engine.digital_model import FACE_OVAL, Person, analyse_person, digital_model, skin_mask
 from engine.swap_person import face_patch, identity_swap, recolour_skin
-from tests.support.paths import fixture_images
+from tests.support.paths import fixture_array
 
 # Full-face fixture photos with bare skin around the face (neck, shoulders; the other people
 # fixtures have the face cut by the frame) and catalog models: fair ones with a fringe and with
@@ -34,14 +33,9 @@ MAX_SEAM_OVERALL = 6.0
 MIN_FACE_CHANGE = 6.0
 
 
-def _load(folder: str, name: str) -> np.ndarray:
-    path = next(p for p in fixture_images(folder) if p.name == name)
-    return np.asarray(Image.open(path).convert("RGB"))
-
-
 @cache
 def _person(name: str) -> Person:
-    return analyse_person(_load("people", name))
+    return analyse_person(fixture_array("people", name))
 
 
 def _lab(rgb: np.ndarray) -> np.ndarray:
@@ -89,7 +83,7 @@ def seam(
 def _swap(photo_name: str, model_name: str) -> tuple[Person, np.ndarray, np.ndarray]:
     """The photo's person, the swap's output and the face blend's weight (full size)."""
     photo = _person(photo_name)
-    model = digital_model(_load("catalog-models", model_name))
+    model = digital_model(fixture_array("catalog-models", model_name))
     patch = face_patch(photo, model)
     assert patch is not None, "a full face must be swapped"
     alpha = np.zeros(photo.rgb.shape[:2], np.float32)
@@ -106,7 +100,7 @@ def test_full_face_swaps_have_no_seam_and_a_new_face() -> None:
     for photo_name in PHOTOS:
         for model_name in MODELS:
             photo, out, alpha = _swap(photo_name, model_name)
-            model = digital_model(_load("catalog-models", model_name))
+            model = digital_model(fixture_array("catalog-models", model_name))
             mean, _ = seam(photo, recolour_skin(photo, model), out, alpha)
             assert mean < MAX_SEAM, (photo_name, model_name, mean)
             seams.append(mean)
@@ -145,7 +139,7 @@ def test_the_blend_reaches_the_jaw_and_the_hairline() -> None:
     skin_above = covered_above = 0
     for photo_name in PHOTOS:
         photo = _person(photo_name)
-        model = digital_model(_load("catalog-models", MODELS[0]))
+        model = digital_model(fixture_array("catalog-models", MODELS[0]))
         patch = face_patch(photo, model)
         assert patch is not None and photo.face is not None and photo.tone is not None
         x0, y0, x1, y1 = patch.box

@@ -7,7 +7,6 @@ from functools import cache
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from core.engine import no_progress
 from engine import models, quality
@@ -15,7 +14,7 @@ from engine import swap_garment as garments
 from engine.analysis import Subject, find_subject
 from engine.digital_model import Person, digital_model
 from engine.quality import QualityTooLow
-from tests.support.paths import fixture_images
+from tests.support.paths import fixture_array
 
 # The garments whose sleeves opened a slit at the shoulder on every model, and three models
 # (two fair, one dark-skinned).
@@ -23,19 +22,14 @@ SLIT = ["00055_00.jpg", "00126_00.jpg", "03244_00.jpg", "049805_1.jpg"]
 MODELS = ["model-1.jpg", "model-2.jpg", "model-4.jpg"]
 
 
-def _load(folder: str, name: str) -> np.ndarray:
-    path = next(p for p in fixture_images(folder) if p.name == name)
-    return np.asarray(Image.open(path).convert("RGB"))
-
-
 @cache
 def _garment(name: str) -> Subject:
-    return find_subject(_load("garments", name))
+    return find_subject(fixture_array("garments", name))
 
 
 @cache
 def _model(name: str) -> Person:
-    return digital_model(_load("catalog-models", name))
+    return digital_model(fixture_array("catalog-models", name))
 
 
 @pytest.mark.parametrize("garment", SLIT)
