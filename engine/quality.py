@@ -13,8 +13,10 @@ Scores (all 0..1 shares, except the skin shift in CIE ΔE76):
   arms that kept the old one);
 - garment fit: for a dressed model, the share of the body region the garment should cover that it
   does cover, the share of the garment that lands on the body, the holes through the placed
-  garment (inside its outline, on the body), and the share of the garment's region where the
-  model's own clothing still shows unchanged.
+  garment (inside its outline, on the body), the share of the garment's region where the
+  model's own clothing still shows unchanged, the share of the neckline and shoulders that shows
+  skin painted where the model's own top was, and the share of the arms seen between the garment
+  and its own cloth further out (a sleeve hanging beside the arm instead of around it).
 
 An output below a threshold is not delivered: `enforce` raises QualityTooLow, an EngineError that
 is not retryable, so the imaging activity fails the task as "EngineRejected" and the workflow
@@ -101,6 +103,18 @@ MAX_OLD_CLOTHING = 0.05
 # once closed, except 00151 (torn seams, 3-18.5) and 00470 on model-5 (a 9.3 gap at the hip).
 MAX_SEAM_GAPS = 0.005
 SEAM_CHECK = 0.16
+# Skin painted where the model's own top was, inside the neckline and over the shoulders (see
+# swap_garment.painted_skin), as a share of that region. A crew or V neck on a model whose own
+# top reached higher shows a little: 0-0.13 on the 13 tops that fit, over the 6 catalog models.
+# A camisole, a boat neck or a top placed too low on a broad model leaves a flat bib of made-up
+# skin: 02015 0.33-0.62, 049940 0.22-0.33 on four models, 048554 on model-6 0.18.
+MAX_PAINTED_SKIN = 0.15
+# The model's arms seen between the garment's body and its own cloth further out (a sleeve that
+# hangs beside the arm, not around it; see swap_garment.arm_through), as a share of the arms.
+# Sleeves that follow the arms and sleeveless tops: 0-0.048; tiered ruffle sleeves placed as one
+# flat shape (049920) 0.78-0.84 on every model, a tee's sleeves cut off the arms (03032)
+# 0.16-0.21, a seam torn open at the hip 0.077.
+MAX_ARM_THROUGH = 0.06
 
 
 class QualityTooLow(EngineError):
@@ -126,6 +140,8 @@ class QualityReport:
     garment_holes: float | None = None
     seam_gaps: float | None = None
     old_clothing: float | None = None
+    painted_skin: float | None = None
+    arm_through: float | None = None
     failures: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -333,6 +349,8 @@ LIMITS: tuple[tuple[str, float, bool], ...] = (
     ("garment_holes", MAX_GARMENT_HOLES, True),
     ("seam_gaps", MAX_SEAM_GAPS, True),
     ("old_clothing", MAX_OLD_CLOTHING, True),
+    ("arm_through", MAX_ARM_THROUGH, True),
+    ("painted_skin", MAX_PAINTED_SKIN, True),
 )
 
 
@@ -388,6 +406,10 @@ REASONS = {
     "garment_holes": "We could not fit this garment onto the model without holes showing",
     "seam_gaps": "We could not fit this garment onto the model without gaps at its seams",
     "old_clothing": "We could not cover the model's own clothing with this garment",
+    "arm_through": "We could not fit this garment's sleeves around the model's arms (the arms "
+    "would show between the garment and its sleeves)",
+    "painted_skin": "We could not fit this garment's neckline onto the model (a large patch of "
+    "made-up skin would show where the model's own top was)",
     "matte_uncertain": "We could not separate the subject from the background cleanly enough",
     "residual_backdrop": "We could not separate the subject from the background cleanly enough "
     "(part of the backdrop stayed around the edges)",

@@ -1015,6 +1015,9 @@ class WornOn:
     hair: np.ndarray
     top: np.ndarray  # the own top, bottoms excluded
     bottoms: np.ndarray
+    painted: np.ndarray  # where skin was painted over the own clothing
+    arms: np.ndarray  # the model's bare arms (skin along the arm bones, hands apart)
+    arms_shown: np.ndarray  # ... where the output shows them (in front of or beside the cloth)
 
 
 def dressing_report(
@@ -1035,7 +1038,75 @@ def dressing_report(
         garment_holes=quality.holes_in(placed, person),
         seam_gaps=seam_gap_share(dressing, model),
         old_clothing=old_clothing(model, dressing, out, worn),
+        painted_skin=painted_skin(model, dressing, worn),
+        arm_through=arm_through(model, dressing, worn),
     )
+
+
+def _shoulder_frame(model: Person) -> tuple[float, float, float, float]:
+    """(left x, right x, the shoulders' y, the shoulder width) from the pose."""
+    p = model.pose.points
+    xs = sorted(float(v) for v in p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER], 0])
+    y = float(p[[models.LEFT_SHOULDER, models.RIGHT_SHOULDER], 1].mean())
+    width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
+    return xs[0], xs[1], y, width
+
+
+# The neckline and shoulders: between the shoulder joints, from this share of the torso's length
+# above their line down to this share below it.
+NECKLINE_UP = 0.15
+NECKLINE_DOWN = 0.4
+
+
+def painted_skin(model: Person, dressing: Dressing, worn: WornOn) -> float | None:
+    """The share of the neckline and shoulders (between the shoulder joints, from just above
+    their line to the top of the chest, inside the person) that shows skin painted where the
+    model's own top was: a garment placed too low or too narrow leaves a flat, texture-less
+    block of made-up skin there. None for a bottom (the top stays on)."""
+    if dressing.kind.kind == BOTTOM:
+        return None
+    h, w = worn.painted.shape
+    left, right, y, _ = _shoulder_frame(model)
+    _, _, torso = _body_axes(model)
+    region = np.zeros((h, w), bool)
+    region[int(np.clip(y - NECKLINE_UP * torso, 0, h)) : int(np.clip(y + NECKLINE_DOWN * torso,
+           0, h)), int(np.clip(left, 0, w)) : int(np.clip(right + 1, 0, w))] = True
+    region &= model.subject.cutout.alpha > 0.5
+    total = int(np.count_nonzero(region))
+    if total == 0:
+        return None
+    shown = worn.painted & (dressing.coverage <= 0.5) & region
+    return int(np.count_nonzero(shown)) / total
+
+
+# An arm seen through the garment: its visible skin with the garment beside it on the side away
+# from the body, within this share of the shoulder width.
+ARM_REACH = 0.35
+
+
+def arm_through(model: Person, dressing: Dressing, worn: WornOn) -> float | None:
+    """The share of the model's arms that shows between the garment's body and its own cloth
+    further out (a sleeve or a flared side that hangs beside the arm instead of around it):
+    visible arm skin with the garment within ARM_REACH shoulder widths outward in its row.
+    None for a bottom or where no arm is seen."""
+    if dressing.kind.kind == BOTTOM:
+        return None
+    total = int(np.count_nonzero(worn.arms))
+    if total < 200:
+        return None
+    left, right, _, width = _shoulder_frame(model)
+    centre = 0.5 * (left + right)
+    reach = max(1, int(ARM_REACH * width))
+    cloth = ((dressing.coverage > 0.5) & ~worn.arms_shown).astype(np.uint8)
+    h, w = cloth.shape
+    # Garment somewhere in the `reach` pixels to the right (for the image-right arm) or to the
+    # left (image-left): a running count along each row.
+    run = np.cumsum(np.pad(cloth, ((0, 0), (1, 0))), axis=1)
+    cols = np.arange(w)
+    to_right = run[:, np.minimum(cols + 1 + reach, w)] - run[:, cols + 1]
+    to_left = run[:, cols] - run[:, np.maximum(cols - reach, 0)]
+    outward = np.where(cols[None, :] >= centre, to_right, to_left) > 0
+    return int(np.count_nonzero(worn.arms_shown & outward)) / total
 
 
 def old_clothing(model: Person, dressing: Dressing, out: np.ndarray, worn: WornOn) -> float:
@@ -1306,6 +1377,7 @@ def dress_model(
     coverage = dressing.coverage
     light = shading(model, coverage)
     arms, hands = arm_masks(model)
+    arm_skin = (arms >= 0.5) & (hands < 0.5)
     hair = hair_mask(model)
     found_hands, found_hair = hands >= 0.5, hair >= 0.5  # before the face joins the hair
     if model.face is not None:
@@ -1357,7 +1429,10 @@ def dress_model(
         out += (lit - out) * visible[..., None]
     result = np.clip(out + 0.5, 0, 255).astype(np.uint8)
     progress(0.75, "checking the result")
-    worn = WornOn(found_hands, found_hair, top, bottoms)
+    # Arms are drawn in front of a sleeveless garment's body; with sleeves they show where no
+    # cloth is.
+    shown = arm_skin if sleeveless else arm_skin & (coverage <= 0.5)
+    worn = WornOn(found_hands, found_hair, top, bottoms, bare, arm_skin, shown)
     quality.enforce(dressing_report(garment, model, dressing, result, worn))
     person = np.maximum(person, coverage)
     return result, person.astype(np.float32)

@@ -201,7 +201,11 @@ def test_garment_photos_give_a_garment_mask() -> None:
 def test_every_output_decodes_at_the_input_size() -> None:
     backgrounds = fixture_images("backgrounds")
     models = fixture_images("catalog-models")
-    inputs = fixture_images("people")[:3] + fixture_images("garments")[:3]
+    # Garments that fit the models they meet here (00151_00, torn at the sides, is refused).
+    fitting = ("00055_00.jpg", "00126_00.jpg", "049805_1.jpg")
+    inputs = fixture_images("people")[:3] + [
+        path for path in fixture_images("garments") if path.name in fitting
+    ]
     for i, path in enumerate(inputs):
         photo = Image.open(path).convert("RGB")
         background = Background.photo(Image.open(backgrounds[i % len(backgrounds)]))

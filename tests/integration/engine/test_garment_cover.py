@@ -16,6 +16,7 @@ from engine.analysis import Subject, find_subject
 from engine.digital_model import Person, digital_model, skin_mask
 from engine.quality import QualityTooLow
 from engine.swap_garment import BOTTOM, DRESS, classify_garment, dress_model, place_garment
+from tests.support.gate import NECKLINE_AND_SLEEVES, without_checks
 from tests.support.paths import fixture_images
 
 NAVY = (40, 50, 110)
@@ -125,10 +126,15 @@ def test_the_synthetic_garments_are_dresses_and_bottoms() -> None:
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
-def test_the_models_own_bottoms_do_not_show_around_a_dress_or_a_new_bottom(name: str) -> None:
+def test_the_models_own_bottoms_do_not_show_around_a_dress_or_a_new_bottom(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Where the model's own jeans or skirt lay outside the new garment (beside it, between
     trouser legs, below a short hem), > 85% of it is now skin (legs, belly) or backdrop (the new
-    garment is the body's outline there), never the old cloth."""
+    garment is the body's outline there), never the old cloth. (The synthetic dresses' straight
+    tops leave a bib of painted skin on the broad models, which the neckline check refuses; the
+    bottoms are looked at here all the same.)"""
+    without_checks(monkeypatch, *NECKLINE_AND_SLEEVES)
     checked = 0
     for model_name, model in _models():
         dressed = _dress(name, model)
