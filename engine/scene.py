@@ -35,6 +35,7 @@ MIN_HEIGHT = 0.3
 HEAD_ROOM = 0.04  # the head stays this far below the frame's top
 ANALYSIS_WIDTH = 192  # thumbnails: a horizon has no detail
 WATER_MIN_BAND = 0.08  # a water strip thinner than this at the bottom is ignored
+WATER_STEADY = 3.0  # ripples' strength varies less than this between the lowest bands
 SHORE_MARGIN = 0.02  # feet stay this far above the waterline
 # Framed without ground (open sea to the horizon, ground too far away to stand on at a useful
 # size): the frame's bottom cuts the person just below the knees, where a photographer would
@@ -210,6 +211,7 @@ def water_top(rgb: np.ndarray, lab: np.ndarray) -> float | None:
     blue_rows, value_rows = blue.mean(axis=1), value.mean(axis=1)
     band = max(3, h // 25)
     top: int | None = None
+    streaks: list[float] = []
     for y1 in range(h, band - 1, -band):
         y0 = y1 - band
         mx, my = float(np.median(gx[y0:y1])), float(np.median(gy[y0:y1]))
@@ -218,7 +220,14 @@ def water_top(rgb: np.ndarray, lab: np.ndarray) -> float | None:
         if not water:
             break
         top = y0
+        streaks.append(my)
     if top is None or (h - top) < WATER_MIN_BAND * h:
+        return None
+    # Ripples are a texture: as strong in one band as in the next. A bed's or a step's edge
+    # under blue light streaks one or two bands several times more than those around it (bg-8,
+    # a blue-lit bedroom: 11, 49 and 92 in its lowest three bands; sea: 22-29 throughout).
+    first = streaks[: int(np.ceil(WATER_MIN_BAND * h / band))]
+    if max(first) > WATER_STEADY * min(first):
         return None
     # The band above failed as a whole, but its lower rows may still be water: the shoreline
     # is where the water's colour stops, row by row.

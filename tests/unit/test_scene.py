@@ -138,6 +138,24 @@ def test_plain_blue_backdrop_is_not_water() -> None:
     assert scene.analyse(image) == scene.BACKDROP
 
 
+def test_a_blue_lit_bedroom_floor_is_not_water() -> None:
+    """bg-8: under blue light, the beds' lower edges streak the lowest bands sideways as ripples
+    do, but one band several times more than the next; water's ripples are a steady texture.
+    (Read on the whole photo, as the composite does, where it had been taken for water from 0.85
+    down.)"""
+    photo = np.asarray(Image.open(next(
+        p for p in fixture_images("backgrounds") if p.stem == "bg-8")).convert("RGB"))
+    assert scene.cues(photo).water_top is None
+    # The same streaks as a steady texture are water: the sea of the synthetic beach, pasted
+    # over the bedroom's lowest fifth.
+    sea = cv2.resize(beach(water_from=0.42), (photo.shape[1], photo.shape[0]))
+    rows = int(0.8 * photo.shape[0])
+    mixed = photo.copy()
+    mixed[rows:] = sea[rows:]
+    found = scene.cues(mixed).water_top
+    assert found is not None and abs(found - 0.8) < 0.03
+
+
 @pytest.mark.parametrize("name", ["bg-4", "bg-6"])
 def test_studio_sets_keep_the_shop_framing(name: str) -> None:
     """Pink studio arch, smoke: no horizon to go by (the foot of a studio wall is not one), so
