@@ -8,6 +8,8 @@ Scores (all 0..1 shares, except the skin shift in CIE ΔE76):
   colour shift over the visible skin, and the largest change inside the person (in 8-bit levels,
   the level reached by the top 0.1% of the person's pixels: a swap whose largest change is a
   faint tint gives the customer their own photo back);
+- tone gap: for a person swap, how far the model's skin tone is from the photo's (checked
+  before any work, as is how far the face is turned);
 - skin consistency: for a person swap, how much further apart the face's skin tone and the
   neck's and arms' tone are after the swap than before (a face swapped to a darker tone over
   arms that kept the old one);
@@ -67,6 +69,13 @@ MAX_SKIN_MISMATCH = 10.0
 # swap_person.face_turn): on the fixtures a frontal face measures under 0.2, a three-quarter
 # view 0.4-0.5 and still swaps; 09597_00 at 0.86 came out as a band of two faces.
 MAX_FACE_TURN = 0.65
+# How far apart (CIE ΔE76, cheek to cheek) the photo's and the model's skin tones may be. The
+# recolour and the face blend carry a tone change evenly up to about this far: 2.4-17.2 between
+# the 8 people and people-wild photos whose faces swap and the catalog models of a related
+# tone. Light skin to model-4's dark tone, or dark skin to a light model, measures 23-33, and
+# every such output showed pale bands and blotches across the face (the photo's highlights
+# and the model's shading disagree): refused before any work.
+MAX_TONE_GAP = 20.0
 # A skin tone is a median over at least MIN_TONE_PIXELS pixels (a neck on a full-length shot
 # has ~2000), taken from at most TONE_SAMPLES of them, evenly spread (a close-up face has 100k).
 MIN_TONE_PIXELS = 400
@@ -134,6 +143,7 @@ class QualityReport:
     skin_mismatch: float | None = None
     face_swapped: bool | None = None
     face_turn: float | None = None
+    tone_gap: float | None = None
     garment_kind: str | None = None
     garment_fit: float | None = None
     garment_on_body: float | None = None
@@ -343,6 +353,7 @@ LIMITS: tuple[tuple[str, float, bool], ...] = (
     ("peak_change", MIN_PEAK_CHANGE, False),
     ("skin_mismatch", MAX_SKIN_MISMATCH, True),
     ("face_turn", MAX_FACE_TURN, True),
+    ("tone_gap", MAX_TONE_GAP, True),
     ("skin_shift", MIN_SKIN_SHIFT, False),  # only when no face was swapped, see judge()
     ("garment_fit", MIN_GARMENT_FIT, False),
     ("garment_on_body", MIN_GARMENT_ON_BODY, False),
@@ -401,6 +412,8 @@ REASONS = {
     "for (the result would look like the original)",
     "skin_mismatch": "We could not give the person one even skin tone (the face and the arms or "
     "neck would not match)",
+    "tone_gap": "We could not swap to this model: their skin tone is too far from the "
+    "person's in the photo for an even result (a model with a closer skin tone works best)",
     "face_turn": "We could not swap this face: it is turned too far to the side (a photo "
     "where the face looks toward the camera works best)",
     "garment_holes": "We could not fit this garment onto the model without holes showing",

@@ -357,14 +357,28 @@ def recolour_skin(photo: Person, model: Person) -> np.ndarray:
     return shift_tone(photo.rgb, body_skin, delta, gain)
 
 
+def tone_gap(photo: Person, model: Person) -> float | None:
+    """CIE ΔE76 between the photo's and the model's skin tones (OpenCV Lab, L rescaled to
+    0-100); None when the photo has no tone to go by."""
+    if photo.tone is None or model.tone is None:
+        return None
+    difference = photo.tone.astype(np.float64) - model.tone.astype(np.float64)
+    difference[0] *= 100.0 / 255.0
+    return float(np.linalg.norm(difference))
+
+
 def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndarray:
     """Case (a): the photo's person takes the model's face and skin tone."""
     assert model.tone is not None
-    if photo.face is not None and face_turn(photo.face) > quality.MAX_FACE_TURN:
-        # Refused before any work: a turned face takes the model's frontal one as a band.
-        quality.enforce(
-            quality.QualityReport("identity_swap", face_turn=face_turn(photo.face))
-        )
+    # Refused before any work: a turned face takes the model's frontal one as a band, and a
+    # tone carried too far comes out in patches.
+    early = quality.QualityReport(
+        "identity_swap",
+        face_turn=None if photo.face is None else face_turn(photo.face),
+        tone_gap=tone_gap(photo, model),
+    )
+    if quality.judge(early).failures:
+        quality.enforce(early)
     progress(0.45, "matching faces")
     patch = face_patch(photo, model)
     progress(0.6, "matching skin tone")
