@@ -114,9 +114,10 @@ MAX_SEAM_GAPS = 0.005
 SEAM_CHECK = 0.16
 # Skin painted where the model's own top was, inside the neckline and over the shoulders (see
 # swap_garment.painted_skin), as a share of that region. A crew or V neck on a model whose own
-# top reached higher shows a little: 0-0.13 on the 13 tops that fit, over the 6 catalog models.
-# A camisole, a boat neck or a top placed too low on a broad model leaves a flat bib of made-up
-# skin: 02015 0.33-0.62, 049940 0.22-0.33 on four models, 048554 on model-6 0.18.
+# top reached higher shows a little: 0-0.133 for the tops that fit (00055, 00126, 00470, 02305,
+# 03244, 049805 on all 6 catalog models, 048554 on five). A camisole, a boat neck or a top
+# placed too low on a broad model leaves a flat bib of made-up skin: 02015 0.33-0.62, 049940
+# 0.22-0.33 on four models, 03032 and 049920 0.17-0.32 on four, 048554 on model-6 0.18.
 MAX_PAINTED_SKIN = 0.15
 # The model's arms seen between the garment's body and its own cloth further out (a sleeve that
 # hangs beside the arm, not around it; see swap_garment.arm_through), as a share of the arms.
