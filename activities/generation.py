@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from core import credits, jobs
+from core import credits
 from core.catalog import background_kind, find_background, find_model
 from core.contracts import (
     CHARGE_CREDITS,
@@ -31,13 +31,14 @@ from core.contracts import (
 )
 from core.costs import generation_cost
 from core.db import SessionFactory
-from core.enums import Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.errors import DomainError
 from core.generations import tasks_of
 from core.inputs import check_pinned_version, check_stored_image, image_name
 from core.models import Generation, Task, utcnow
 from core.settings import Settings
 from core.storage import Storage
+from core.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class GenerationActivities:
             generation = session.get(Generation, ref.generation_id)
             if generation is None:
                 raise rejected("This generation no longer exists.")
-            if generation.status in jobs.TERMINAL:
+            if generation.status in TERMINAL:
                 # Given up by the sweeper (or finished by an earlier run): never charge it now.
                 raise rejected(generation.error or "This generation has already finished.")
             model_key = chosen_model_key(session, generation.model_id)
@@ -142,7 +143,7 @@ class GenerationActivities:
         its result and its charge: the person has the image."""
         with self.sessions() as session:
             task = session.get(Task, inp.task_id)
-            if task is not None and task.status == TaskStatus.COMPLETED:
+            if task is not None and task.status == GenerationStatus.COMPLETED:
                 return FailTaskOutput(refunded=0)
         refunded = credits.refund(
             self.sessions,
@@ -153,8 +154,8 @@ class GenerationActivities:
         )
         with self.sessions.begin() as session:
             task = session.get(Task, inp.task_id)
-            if task is not None and task.status not in jobs.TERMINAL:
-                task.status = TaskStatus.FAILED
+            if task is not None and task.status not in TERMINAL:
+                task.status = GenerationStatus.FAILED
                 task.stage = "failed"
                 task.error = inp.reason
         return FailTaskOutput(refunded=refunded)
@@ -175,17 +176,17 @@ class GenerationActivities:
             generation = session.get(Generation, inp.generation_id)
             if generation is None:
                 return
-            if generation.status not in jobs.TERMINAL:
+            if generation.status not in TERMINAL:
                 generation.status = inp.status
                 generation.error = inp.error
                 generation.completed_at = utcnow()
-            if inp.status == TaskStatus.FAILED:
-                jobs.fail_unfinished_tasks(
+            if inp.status == GenerationStatus.FAILED:
+                fail_unfinished_tasks(
                     session, generation.id, inp.error or "The generation failed."
                 )
-            queued = jobs.queue_completion_mail(session, generation, self.settings.app_url)
+            queued = queue_completion_mail(session, generation, self.settings.app_url)
 
-        if inp.status == TaskStatus.FAILED:
+        if inp.status == GenerationStatus.FAILED:
             credits.void_hold(self.sessions, inp.generation_id, then=record_end)
         else:
             with self.sessions.begin() as session:

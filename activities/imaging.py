@@ -27,7 +27,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from core import jobs
 from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import (
@@ -39,7 +38,7 @@ from core.engine import (
     ProgressFn,
     collecting_notes,
 )
-from core.enums import Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
 from core.inputs import check_stored_image
@@ -49,6 +48,7 @@ from core.models import Generation, Task, UploadedFile
 from core.photo_analysis import analysis_from_json, analysis_to_json
 from core.settings import Settings
 from core.storage import Storage
+from core.tasks import IMAGING_RANGE, complete_task, set_task_progress
 from core.tracing import StageSpans, in_current_context, tag_current_span
 
 CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
@@ -121,7 +121,7 @@ class ImagingActivities:
             row = session.execute(
                 select(Task.status, Task.output_key).where(Task.id == task_id)
             ).first()
-        if row is None or row.status != TaskStatus.COMPLETED or not row.output_key:
+        if row is None or row.status != GenerationStatus.COMPLETED or not row.output_key:
             return None
         key = row.output_key
         content_type = "image/png" if key.endswith(".png") else "image/jpeg"
@@ -272,7 +272,7 @@ class ImagingActivities:
         done = self._already_done(inp.task_id)
         if done is not None:
             return done
-        low, high = jobs.IMAGING_RANGE
+        low, high = IMAGING_RANGE
         # The engine's stages as child spans of this activity's span.
         stages = StageSpans("engine")
         # Progress writes go to one background thread, in order: the engine never waits for
@@ -280,7 +280,7 @@ class ImagingActivities:
         # moves a finished task).
         writes = [
             self._progress_writer.submit(
-                in_current_context(jobs.set_task_progress),
+                in_current_context(set_task_progress),
                 self.sessions, inp.task_id, low, "starting", generation_id=inp.generation_id,
             )
         ]
@@ -306,7 +306,7 @@ class ImagingActivities:
                 value = low + int((high - low) * min(max(fraction, 0.0), 1.0))
                 writes.append(
                     self._progress_writer.submit(
-                        in_current_context(jobs.set_task_progress),
+                        in_current_context(set_task_progress),
                         self.sessions, inp.task_id, value, stage,
                     )
                 )
@@ -329,7 +329,7 @@ class ImagingActivities:
             input_thumbnail.result()
         for write in writes:
             write.result()  # surfaces a failed write (the activity is retried) rather than lose it
-        jobs.complete_task(
+        complete_task(
             self.sessions, inp.task_id, key, thumb_key, note=" ".join(notes)[:NOTE_LIMIT] or None
         )
         return ImagingOutput(output_key=key, content_type=content_type)

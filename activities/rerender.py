@@ -10,7 +10,6 @@ from sqlalchemy import update
 from temporalio import activity
 
 from activities.generation import chosen_model_key, rejected
-from core import jobs
 from core.catalog import background_kind, find_background
 from core.contracts import (
     FAIL_RERENDER,
@@ -21,8 +20,9 @@ from core.contracts import (
     RerenderRef,
 )
 from core.db import SessionFactory
-from core.enums import Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.models import Generation, Task
+from core.tasks import TERMINAL
 
 
 class RerenderActivities:
@@ -75,9 +75,9 @@ class RerenderActivities:
         keeps it."""
         with self.sessions.begin() as session:
             task = session.get(Task, inp.task_id)
-            if task is None or task.status in jobs.TERMINAL:
+            if task is None or task.status in TERMINAL:
                 return False
-            task.status = TaskStatus.FAILED
+            task.status = GenerationStatus.FAILED
             task.stage = "failed"
             task.error = inp.reason
             if task.source_task_id is not None:

@@ -27,8 +27,7 @@ from core.enums import (
 T = TypeVar("T")
 
 # The shared enums, under the names the schemas have always used.
-ServiceType = Service
-TaskStatus = GenerationStatus
+GenerationStatus = GenerationStatus
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -122,7 +121,7 @@ class Thumbnail(Schema):
 
 
 class CostBody(Schema):
-    requestType: ServiceType
+    requestType: Service
     inputFiles: list[KeyText] = Field(min_length=1, max_length=20)
     modelId: IdText | None = None
     backgroundId: IdText | None = None
@@ -224,7 +223,7 @@ class RerenderView(Schema):
 
 class TaskView(Schema):
     taskId: str
-    status: TaskStatus
+    status: GenerationStatus
     progress: int
     stage: str
     inputKey: str
@@ -247,7 +246,7 @@ class TaskView(Schema):
 
 class ServiceView(Schema):
     serviceId: str
-    service: ServiceType
+    service: Service
     status: GenerationStatus
     credits: int
     modelId: str | None
@@ -360,7 +359,7 @@ class CreditsAvailable(Schema):
 class GalleryImage(Schema):
     taskId: str
     serviceId: str
-    service: ServiceType
+    service: Service
     createdAt: str
     inputThumbnailUrl: str
     output: Output
@@ -411,7 +410,7 @@ class ZipBody(Schema):
 
 class ShowcasePair(Schema):
     taskId: str
-    service: ServiceType
+    service: Service
     inputUrl: str
     inputThumbnailUrl: str
     outputUrl: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from api.schemas import Output, Placement, ServiceView, ShowcasePage, ShowcasePair, TaskView
-from core.enums import GenerationStatus, Rating, Service, TaskStatus
+from core.enums import GenerationStatus, Rating, Service
 from core.keys import thumbnail_key
 from core.models import Generation, Task
 from core.showcase import Pair, PairPage
@@ -30,11 +30,11 @@ def task_view(
     storage: Storage, task: Task, feedback: tuple[str, str] | None = None
 ) -> TaskView:
     outputs = []
-    if task.status == TaskStatus.COMPLETED and task.output_key:
+    if task.status == GenerationStatus.COMPLETED and task.output_key:
         outputs.append(output_view(storage, task.output_key, task.output_thumbnail_key))
     return TaskView(
         taskId=task.id,
-        status=TaskStatus(task.status),
+        status=GenerationStatus(task.status),
         progress=task.progress,
         stage=task.stage,
         inputKey=task.input_key,

@@ -175,7 +175,7 @@ class FailRerenderInput:
 
 @dataclass
 class RerenderResult:
-    status: str  # TaskStatus: completed | failed
+    status: str  # GenerationStatus: completed | failed
     error: str | None = None
 
 

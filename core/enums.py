@@ -17,15 +17,13 @@ class Service(StrEnum):
     BURST_REPLACE = "burstreplace"
 
 
+# The states of a generation, and of each of its tasks (the same ones).
 class GenerationStatus(StrEnum):
     QUEUED = "queued"
     RUNNING = "running"
     COMPLETED = "completed"
     FAILED = "failed"
 
-
-# Tasks go through the same states as their generation.
-TaskStatus = GenerationStatus
 
 TERMINAL_STATUSES = (GenerationStatus.COMPLETED, GenerationStatus.FAILED)
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from temporalio.client import Client
 from temporalio.common import WorkflowIDConflictPolicy
 
-from core import credits, jobs
+from core import credits
 from core.auth.tokens import Principal
 from core.catalog import find_background, find_model
 from core.contracts import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
@@ -43,6 +43,7 @@ from core.models import (
 from core.photo_analysis import analysis_from_json
 from core.settings import Settings
 from core.storage import Storage
+from core.tasks import fail_unfinished_tasks, queue_completion_mail
 from core.tracing import current_trace_id, tag_current_span
 from core.uploads import record_upload, sniffed_type
 from core.workflow_search import (
@@ -187,7 +188,7 @@ class Generations:
         with self.sessions.begin() as session:
             generation = owned_generation(session, principal, generation_id)
             generation.guest_email = email.strip()
-            jobs.queue_completion_mail(session, generation, self.settings.app_url)
+            queue_completion_mail(session, generation, self.settings.app_url)
 
     # Submitting
 
@@ -566,8 +567,8 @@ def give_up(sessions: SessionFactory, generation_id: str, app_url: str) -> bool:
         generation.status = GenerationStatus.FAILED
         generation.error = GAVE_UP
         generation.completed_at = utcnow()
-        jobs.fail_unfinished_tasks(session, generation_id, GAVE_UP)
-        jobs.queue_completion_mail(session, generation, app_url)
+        fail_unfinished_tasks(session, generation_id, GAVE_UP)
+        queue_completion_mail(session, generation, app_url)
 
     try:
         credits.void_hold(sessions, generation_id, then=fail)

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import TERMINAL_STATUSES, Rating, Service, TaskStatus
+from core.enums import TERMINAL_STATUSES, GenerationStatus, Rating, Service
 from core.errors import InvalidInput, NotFound
 from core.generations import tasks_of
 from core.keys import thumbnail_key
@@ -48,7 +48,7 @@ def _visible_outputs(account_id: str) -> Select[Task, Generation]:
         .where(
             Generation.account_id == account_id,
             Generation.deleted_at.is_(None),
-            Task.status == TaskStatus.COMPLETED,
+            Task.status == GenerationStatus.COMPLETED,
             Task.output_key.is_not(None),
         )
     )
@@ -74,7 +74,7 @@ def owned_task(
 def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[Task, Generation]:
     """The caller's completed image, or NotFound (also for someone else's)."""
     row = owned_task(session, principal, task_id)
-    if row is None or row[0].status != TaskStatus.COMPLETED or not row[0].output_key:
+    if row is None or row[0].status != GenerationStatus.COMPLETED or not row[0].output_key:
         raise NotFound(IMAGE_NOT_FOUND)
     return row[0], row[1]
 
@@ -193,7 +193,7 @@ class Library:
                 or generation.deleted_at is not None
             ):
                 raise NotFound("That generation was not found.")
-            if generation.status not in (TaskStatus.COMPLETED, TaskStatus.FAILED):
+            if generation.status not in (GenerationStatus.COMPLETED, GenerationStatus.FAILED):
                 raise InvalidInput("This generation is still running; delete it when it ends.")
             tasks = tasks_of(session, generation_id)
             if any(task.status not in TERMINAL_STATUSES for task in tasks):

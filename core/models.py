@@ -29,7 +29,6 @@ from core.enums import (
     HoldStatus,
     OrderStatus,
     SessionKind,
-    TaskStatus,
     UserRole,
 )
 
@@ -213,7 +212,7 @@ class Task(Base):
     input_etag: Mapped[str | None] = mapped_column(String(128), nullable=True)
     # The type the input was found to be (whatever the uploader claimed); served with it.
     input_mime: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default=TaskStatus.QUEUED)
+    status: Mapped[str] = mapped_column(String(16), default=GenerationStatus.QUEUED)
     progress: Mapped[int] = mapped_column(Integer, default=0)
     stage: Mapped[str] = mapped_column(String(64), default="queued")
     error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.billing.events import PAYMENT_MISMATCH_OUTCOME
 from core.db import SessionFactory
-from core.enums import HoldStatus, LedgerKind, OrderStatus, TaskStatus
+from core.enums import GenerationStatus, HoldStatus, LedgerKind, OrderStatus
 from core.models import Account, CreditHold, Generation, LedgerEntry, Order, PaymentEvent, Task
 
 BALANCE = "balance"
@@ -140,7 +140,9 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
         select(
             Task.generation_id.label("generation_id"),
             func.count().label("images"),
-            func.sum(case((Task.status == TaskStatus.COMPLETED, 1), else_=0)).label("delivered"),
+            func.sum(case((Task.status == GenerationStatus.COMPLETED, 1), else_=0)).label(
+                "delivered"
+            ),
         )
         # Re-renders with a placement adjustment are free (core/rerender.py): not priced.
         .where(Task.source_task_id.is_(None))
@@ -160,7 +162,7 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
         .outerjoin(tasks, tasks.c.generation_id == Generation.id)
         .outerjoin(money, money.c.generation_id == Generation.id)
         # Only finished ones: a running generation is charged before its images exist.
-        .where(Generation.status.in_((TaskStatus.COMPLETED, TaskStatus.FAILED)))
+        .where(Generation.status.in_((GenerationStatus.COMPLETED, GenerationStatus.FAILED)))
         .order_by(Generation.id)
     ).all()
     for generation_id, account_id, cost, images, delivered, charged, refunded in rows:

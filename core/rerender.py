@@ -32,7 +32,7 @@ from core.contracts import (
 )
 from core.db import SessionFactory
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE, Placement
-from core.enums import TaskStatus
+from core.enums import GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound, Unavailable
 from core.generations import WorkflowStarter
 from core.library import owned_task
@@ -69,8 +69,9 @@ def checked_placement(x: float, y: float, scale: float) -> Placement:
 
 def _check_adjustable(session: Session, task: Task, generation: Generation) -> None:
     """Only a finished image with a background behind the subject can be adjusted."""
-    if task.status != TaskStatus.COMPLETED or not task.output_key:
-        state = "could not be created" if task.status == TaskStatus.FAILED else "is not ready yet"
+    if task.status != GenerationStatus.COMPLETED or not task.output_key:
+        failed = task.status == GenerationStatus.FAILED
+        state = "could not be created" if failed else "is not ready yet"
         raise Conflict(f"This image {state}: only a finished image can be adjusted.")
     background = (
         find_background(session, generation.background_id) if generation.background_id else None
@@ -212,7 +213,7 @@ def stuck_rerenders(sessions: SessionFactory, older_than: timedelta) -> list[tup
             select(Task.id, Task.generation_id)
             .where(
                 Task.source_task_id.is_not(None),
-                Task.status == TaskStatus.QUEUED,
+                Task.status == GenerationStatus.QUEUED,
                 Task.created_at < utcnow() - older_than,
             )
             .order_by(Task.created_at)

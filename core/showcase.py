@@ -13,7 +13,7 @@ from sqlalchemy import Select, func, select
 
 from core import mail
 from core.db import SessionFactory
-from core.enums import Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.errors import InvalidInput, NotFound
 from core.generations import tasks_by_generation
 from core.images import check_image, thumbnail_from_bytes
@@ -48,7 +48,7 @@ def _shared_pairs(service: Service | None) -> Select[Task, Generation]:
         .join(Generation, Generation.id == Task.generation_id)
         .where(
             Task.shared_at.is_not(None),
-            Task.status == TaskStatus.COMPLETED,
+            Task.status == GenerationStatus.COMPLETED,
             Generation.deleted_at.is_(None),
         )
     )
@@ -124,7 +124,7 @@ class Showcase:
         )
         with self.sessions() as session:
             task = session.get(Task, task_id)
-            if task is None or task.status != TaskStatus.COMPLETED or not task.output_key:
+            if task is None or task.status != GenerationStatus.COMPLETED or not task.output_key:
                 raise NotFound("That image was not found.")
             generation = session.get(Generation, task.generation_id)
             if generation is None or generation.deleted_at is not None:

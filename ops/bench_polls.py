@@ -21,7 +21,7 @@ import jwt
 from sqlalchemy import update
 
 from core.db import make_session_factory
-from core.enums import Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.models import Generation, Task
 from core.settings import get_settings
 from ops.bench_stack import BenchStack
@@ -99,7 +99,7 @@ def make_tasks(
                     generation_id=generation.id,
                     position=position,
                     input_key=f"uploads/bench/{generation.id}-{position}.jpg",
-                    status=TaskStatus.COMPLETED if completed else TaskStatus.QUEUED,
+                    status=GenerationStatus.COMPLETED if completed else GenerationStatus.QUEUED,
                     progress=100 if completed else 0,
                     stage="done" if completed else "queued",
                     output_key=f"outputs/bench/{generation.id}-{position}.jpg"

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from core.db import SessionFactory
 from core.engine import Background, EngineError, ImageEngine
-from core.enums import AccountKind, GenerationStatus, Service, TaskStatus
+from core.enums import AccountKind, GenerationStatus, Service
 from core.errors import InvalidInput
 from core.images import check_image, decode_rgb, encode_output, thumbnail_jpeg
 from core.keys import output_key, thumbnail_key, upload_key
@@ -219,7 +219,7 @@ class ShowcaseSeeder:
                         input_key=input_key,
                         input_size=len(data),
                         input_mime=info.mime_type,
-                        status=TaskStatus.COMPLETED,
+                        status=GenerationStatus.COMPLETED,
                         progress=100,
                         stage="completed",
                         output_key=out_key,

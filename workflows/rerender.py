@@ -24,7 +24,7 @@ with workflow.unsafe.imports_passed_through():
         RerenderResult,
         StartRerender,
     )
-    from core.enums import TaskStatus
+    from core.enums import GenerationStatus
     from workflows.generation import (
         GENERIC_FAILURE,
         IMAGING_RETRY,
@@ -76,5 +76,5 @@ class RerenderWorkflow:
                 retry_policy=STEP_RETRY,
                 summary="Mark the re-render failed (nothing to refund)",
             )
-            return RerenderResult(TaskStatus.FAILED, reason)
-        return RerenderResult(TaskStatus.COMPLETED)
+            return RerenderResult(GenerationStatus.FAILED, reason)
+        return RerenderResult(GenerationStatus.COMPLETED)

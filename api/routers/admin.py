@@ -14,12 +14,12 @@ from api.schemas import (
     AdminGenerationList,
     CurateBody,
     Envelope,
-    ServiceType,
     ShowcasePage,
     ShowcasePair,
     TaskView,
 )
 from api.views import pair_view, service_view, showcase_page, task_view
+from core.enums import Service
 from core.errors import InvalidInput
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
@@ -31,7 +31,7 @@ TaskId = Annotated[str, Path(min_length=1, max_length=64)]
 def showcase_candidates(
     services: ServicesDep,
     _admin: CurrentAdmin,
-    serviceType: ServiceType | None = None,
+    serviceType: Service | None = None,
     pageNum: PageNum = 1,
     pageSize: PageSize = 24,
 ) -> Envelope[ShowcasePage]:

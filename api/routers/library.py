@@ -20,7 +20,6 @@ from api.schemas import (
     GalleryImage,
     GalleryPage,
     ServiceIdView,
-    ServiceType,
     ShareBody,
     Shared,
     ShowcasePage,
@@ -42,7 +41,7 @@ PageSize = Annotated[int, Query(ge=1, le=100)]
 def gallery(
     services: ServicesDep,
     principal: CurrentPrincipal,
-    serviceType: ServiceType | None = Service.BODY_SWAP,
+    serviceType: Service | None = Service.BODY_SWAP,
     pageNum: PageNum = 1,
     pageSize: PageSize = 90,
 ) -> Envelope[GalleryPage]:
@@ -121,7 +120,7 @@ def _lazy(open_stream: object, key: str) -> Iterator[bytes]:
 @router.get("/showCaseFromS3", response_model=Envelope[ShowcasePage])
 def showcase(
     services: ServicesDep,
-    serviceType: ServiceType | None = Service.BODY_SWAP,
+    serviceType: Service | None = Service.BODY_SWAP,
     pageNum: PageNum = 1,
     pageSize: PageSize = 12,
 ) -> Envelope[ShowcasePage]:

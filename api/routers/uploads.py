@@ -12,10 +12,10 @@ from api.schemas import (
     Envelope,
     PhotoAnalysisView,
     PresignedUpload,
-    ServiceType,
     Thumbnail,
     ThumbnailBody,
 )
+from core.enums import Service
 from core.errors import NotFound
 from core.images import check_image, check_size, thumbnail_from_bytes
 from core.keys import thumbnail_key
@@ -33,7 +33,7 @@ def presigned_url(
     principal: CurrentPrincipal,
     filename: Annotated[str, Query(min_length=1, max_length=255)],
     mimeType: MimeType,
-    requestType: ServiceType = ServiceType.BODY_SWAP,
+    requestType: Service = Service.BODY_SWAP,
     size: Annotated[
         int | None,
         Query(ge=0, le=2**53, description="The file's size in bytes; the URL then takes no other."),

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import update
 
 from core.db import SessionFactory
-from core.enums import Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.models import Generation, Task
 from core.settings import Settings
 from tests.support.accounts import sign_up
@@ -57,7 +57,7 @@ def running_task(db: SessionFactory, token: str) -> str:
         session.flush()
         task = Task(
             generation_id=generation.id, position=0, input_key=f"uploads/t/{generation.id}.jpg",
-            status=TaskStatus.RUNNING, progress=40, stage="engine",
+            status=GenerationStatus.RUNNING, progress=40, stage="engine",
         )
         session.add(task)
         session.commit()

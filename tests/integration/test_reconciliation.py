@@ -17,7 +17,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.reconciliation import ReconciliationActivities
 from core import reconciliation
 from core.db import SessionFactory
-from core.enums import TaskStatus
+from core.enums import GenerationStatus
 from core.models import Account, Task
 from core.reconciliation import Reconcile, ReconciliationReport
 from ops.stack import Stack
@@ -93,7 +93,7 @@ async def test_corrupted_balances_and_a_wrong_charge_are_found_logged_and_counte
                                 held_credits=Account.held_credits + 2))
         # A generation charged for an image it did not deliver (and never refunded).
         session.execute(update(Task).where(Task.generation_id == generation_id)
-                        .values(status=TaskStatus.FAILED))
+                        .values(status=GenerationStatus.FAILED))
     try:
         report = await reconcile(stack)
         found = sorted((m.kind, m.account_id, m.generation_id, m.expected, m.found)
@@ -133,5 +133,5 @@ async def test_corrupted_balances_and_a_wrong_charge_are_found_logged_and_counte
                             .values(free_credits=Account.free_credits - 7,
                                     held_credits=Account.held_credits - 2))
             session.execute(update(Task).where(Task.generation_id == generation_id)
-                            .values(status=TaskStatus.COMPLETED))
+                            .values(status=GenerationStatus.COMPLETED))
     assert (await reconcile(stack)).mismatches == []

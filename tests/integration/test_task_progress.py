@@ -1,13 +1,13 @@
-"""The task state writes of the imaging worker (core/jobs.py), on SQLite and PostgreSQL: progress
+"""The task state writes of the imaging worker (core/tasks.py), on SQLite and PostgreSQL: progress
 never goes backwards, a finished task never changes, and a generation leaves "queued" once."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from core import jobs
+from core import tasks
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service, TaskStatus
+from core.enums import GenerationStatus, Service
 from core.models import Account, Generation, Task
 
 
@@ -38,22 +38,24 @@ def state(sessions: SessionFactory, generation_id: str, task_id: str) -> tuple[s
 
 def test_progress_moves_forward_only_and_a_finished_task_stays(database: SessionFactory) -> None:
     generation_id, task_id = make_task(database)
-    jobs.set_task_progress(database, task_id, 10, "starting", generation_id=generation_id)
+    tasks.set_task_progress(database, task_id, 10, "starting", generation_id=generation_id)
     assert state(database, generation_id, task_id) == (
-        TaskStatus.RUNNING, 10, "starting", GenerationStatus.RUNNING
+        GenerationStatus.RUNNING, 10, "starting", GenerationStatus.RUNNING
     )
-    jobs.set_task_progress(database, task_id, 60, "placing")
+    tasks.set_task_progress(database, task_id, 60, "placing")
     # A retried attempt starts its stages again: the stage shows, the bar does not go back.
-    jobs.set_task_progress(database, task_id, 10, "starting", generation_id=generation_id)
-    assert state(database, generation_id, task_id)[:3] == (TaskStatus.RUNNING, 60, "starting")
+    tasks.set_task_progress(database, task_id, 10, "starting", generation_id=generation_id)
+    assert state(database, generation_id, task_id)[:3] == (GenerationStatus.RUNNING, 60, "starting")
 
-    jobs.complete_task(database, task_id, "outputs/a.jpg", "thumbs/outputs/a.jpg.jpg")
-    jobs.set_task_progress(database, task_id, 50, "late write")
-    jobs.complete_task(database, task_id, "outputs/b.jpg", "thumbs/outputs/b.jpg.jpg")
+    tasks.complete_task(database, task_id, "outputs/a.jpg", "thumbs/outputs/a.jpg.jpg")
+    tasks.set_task_progress(database, task_id, 50, "late write")
+    tasks.complete_task(database, task_id, "outputs/b.jpg", "thumbs/outputs/b.jpg.jpg")
     with database() as session:
         task = session.get(Task, task_id)
         assert task is not None
-        assert (task.status, task.progress, task.stage) == (TaskStatus.COMPLETED, 100, "completed")
+        assert (task.status, task.progress, task.stage) == (
+            GenerationStatus.COMPLETED, 100, "completed"
+        )
         assert task.output_key == "outputs/a.jpg"
 
 
@@ -64,7 +66,7 @@ def test_a_generation_that_finished_is_not_made_running_again(database: SessionF
         assert generation is not None
         generation.status = GenerationStatus.FAILED
         session.commit()
-    jobs.set_task_progress(database, task_id, 10, "starting", generation_id=generation_id)
+    tasks.set_task_progress(database, task_id, 10, "starting", generation_id=generation_id)
     assert state(database, generation_id, task_id)[3] == GenerationStatus.FAILED
 
 
@@ -72,6 +74,6 @@ def test_concurrent_progress_writes_keep_the_highest(database: SessionFactory) -
     generation_id, task_id = make_task(database)
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(
-            lambda p: jobs.set_task_progress(database, task_id, p, f"stage {p}"), range(10, 90)
+            lambda p: tasks.set_task_progress(database, task_id, p, f"stage {p}"), range(10, 90)
         ))
     assert state(database, generation_id, task_id)[1] == 89

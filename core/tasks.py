@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from core.db import SessionFactory
-from core.enums import TERMINAL_STATUSES, GenerationStatus, TaskStatus
+from core.enums import TERMINAL_STATUSES, GenerationStatus
 from core.models import Generation, OutboxMessage, Task, utcnow
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ def set_task_progress(
     task_id: str,
     progress: int,
     stage: str,
-    status: TaskStatus = TaskStatus.RUNNING,
+    status: GenerationStatus = GenerationStatus.RUNNING,
     generation_id: str | None = None,
 ) -> None:
     """Move a task forward. Never moves a finished task, and progress never goes backwards
@@ -75,7 +75,7 @@ def complete_task(
             update(Task)
             .where(Task.id == task_id, Task.status.not_in(TERMINAL))
             .values(
-                status=TaskStatus.COMPLETED,
+                status=GenerationStatus.COMPLETED,
                 stage="completed",
                 progress=100,
                 error=None,
@@ -91,7 +91,7 @@ def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> 
     session.execute(
         update(Task)
         .where(Task.generation_id == generation_id, Task.status.not_in(TERMINAL))
-        .values(status=TaskStatus.FAILED, error=reason, stage="failed", updated_at=utcnow())
+        .values(status=GenerationStatus.FAILED, error=reason, stage="failed", updated_at=utcnow())
     )
 
 
