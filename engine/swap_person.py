@@ -89,6 +89,9 @@ CENTRE = 168  # between the eyes: the rays to the outline start here
 # are always taken, skin or not.
 FEATURES = [70, 63, 105, 66, 107, 336, 296, 334, 293, 300, 33, 133, 362, 263, 145, 374,
             1, 4, 48, 278, 61, 291, 0, 17, 13, 14]
+# The brows' mesh points, left end to right end through the glabella (9): the line the model's
+# face is always taken along, above the brows' middle.
+BROW_LINE = [70, 63, 105, 66, 107, 9, 336, 296, 334, 293, 300]
 LIPS = [61, 291, 0, 17, 13, 14, 37, 267, 84, 314, 40, 270, 91, 321]
 INNER_LIPS = (13, 14)  # the upper and lower lip's inner middle: their gap is the mouth's opening
 # The mouth's opening (inner lip gap over the face's height, brow to chin) differs by more than
@@ -96,6 +99,9 @@ INNER_LIPS = (13, 14)  # the upper and lower lip's inner middle: their gap is th
 # photo keeps its own (recoloured) mouth. On the fixtures closed mouths measure 0-0.021 (the
 # models 0.004-0.017), parted lips 0.037-0.056, a laugh with teeth 0.098.
 MOUTH_GAP = 0.03
+# From the brows' middle up, the model's face fades out over this share of the face's width
+# (cheek to cheek): above it the photo keeps its own forehead.
+FOREHEAD_RAMP = 0.12
 
 
 @dataclass(frozen=True)
@@ -254,31 +260,40 @@ def _hull(points: np.ndarray, shape: tuple[int, ...], grow: float, soften: float
 def _model_skin_and_features(
     photo: Person, model: Person, warped: np.ndarray, offset: np.ndarray, soften: float
 ) -> np.ndarray:
-    """Where the warped model face may be taken (float32 0..1): its skin and its features.
+    """Where the warped model face may be taken (float32 0..1): its skin and its features,
+    up to the brows.
 
-    A model's fringe or a strand across the forehead lies inside the model's hairline points,
-    and pasted onto the photo's forehead it showed as dark streaks: there the photo keeps its
-    own (recoloured) forehead instead."""
+    Above the brows the photo keeps its own (recoloured) forehead. A model's fringe, or a
+    wisp of one, lies inside the model's hairline points: pasted, it drew dark strands or
+    pale streaks over the photo's forehead, and a wisp of thin light hair passes any skin
+    test. The forehead carries little of a face's identity; the brows and all below do."""
     assert photo.face is not None
-    if model.tone is None:
-        return np.ones(warped.shape[:2], np.float32)
-    skin = skin_mask(warped, np.ones(warped.shape[:2], np.float32), model.tone)
     width = float(np.linalg.norm(photo.face[234] - photo.face[454]))
     features = _hull(photo.face[FEATURES] - offset, warped.shape, 0.04 * width, soften)
-    # Thin strands with skin between them: the whole fringe goes, not each strand (the skin
-    # between strands, recoloured to the photo's light, showed the strands as pale streaks).
-    # Only above the brows, where a fringe falls: elsewhere the model's non-skin (a shadow, a
-    # beard) is the model's face, and holes there would each leave a seam.
     axis = (photo.face[10] - photo.face[152]).astype(np.float32)
     axis /= max(float(np.linalg.norm(axis)), 1.0)
     brows = photo.face[[105, 334]].mean(axis=0) - offset
     ys, xs = np.mgrid[0 : warped.shape[0], 0 : warped.shape[1]].astype(np.float32)
-    above = (xs - brows[0]) * axis[0] + (ys - brows[1]) * axis[1] > 0
-    strands = ((skin < 0.5) & (features < 0.5) & above).astype(np.uint8)
-    reach = max(3, int(0.08 * width) | 1)
-    hair = cv2.dilate(strands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    keep = np.maximum(1.0 - cv2.GaussianBlur(hair.astype(np.float32), (0, 0), soften), features)
-    return np.clip(keep, 0.0, 1.0).astype(np.float32)
+    above = (xs - brows[0]) * axis[0] + (ys - brows[1]) * axis[1]
+    below_brows = np.clip(1.0 - above / (FOREHEAD_RAMP * width), 0.0, 1.0)
+    # The features always come from the model, but above the brows only the brows themselves
+    # (a fringe falls onto the features' hull there).
+    brow_lines = np.zeros(warped.shape[:2], np.uint8)
+    line = np.round(photo.face[BROW_LINE] - offset).astype(np.int32)
+    cv2.polylines(brow_lines, [line], False, 1, max(1, int(0.05 * width)))
+    brow_band = cv2.GaussianBlur(brow_lines.astype(np.float32), (0, 0), soften)
+    features = np.maximum(features * (above < 0), brow_band)
+    keep = below_brows
+    if model.tone is not None:
+        # A strand of the model's hair across a cheek or a temple (the wisps that frame a face)
+        # is not the face: where the warped model is not skin, outside its features, the
+        # photo's own (recoloured) pixels stay, in one piece round each strand.
+        skin = skin_mask(warped, np.ones(warped.shape[:2], np.float32), model.tone)
+        strands = ((skin < 0.5) & (features < 0.5)).astype(np.uint8)
+        reach = max(3, int(0.05 * width) | 1)
+        hair = cv2.dilate(strands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+        keep = keep * (1.0 - cv2.GaussianBlur(hair.astype(np.float32), (0, 0), soften))
+    return np.clip(np.maximum(keep, features), 0.0, 1.0).astype(np.float32)
 
 
 def mouth_gap(face: np.ndarray) -> float:

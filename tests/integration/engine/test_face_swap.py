@@ -32,6 +32,18 @@ MAX_SEAM_OVERALL = 6.0
 # The face itself changed clearly: 8.8-19 mean over the fully blended face (the oval paste
 # measured 15-22 there, but over a smaller region inside the face).
 MIN_FACE_CHANGE = 6.0
+# The fully blended face's share of the mesh's face below the brows (above them the photo keeps
+# its own forehead).
+MIN_CORE = 0.4
+
+
+def _face_below_brows(photo: Person) -> np.ndarray:
+    """The face mesh's outline filled, from the brows' middle down."""
+    assert photo.face is not None
+    oval = np.zeros(photo.rgb.shape[:2], np.uint8)
+    cv2.fillPoly(oval, [np.round(photo.face[FACE_OVAL]).astype(np.int32)], (1,))
+    oval[: int(photo.face[[105, 334], 1].mean())] = 0
+    return oval > 0
 
 
 @cache
@@ -109,7 +121,10 @@ def test_full_face_swaps_have_no_seam_and_a_new_face(monkeypatch: pytest.MonkeyP
             assert mean < MAX_SEAM, (photo_name, model_name, mean)
             seams.append(mean)
             core = alpha > 0.9
-            assert core.sum() > 5_000, (photo_name, model_name)
+            # The model's face, brows down, is taken whole but for the model's strands of hair
+            # and a margin round them: 43-69% of the mesh's face below the brows.
+            below = _face_below_brows(photo)
+            assert (core & below).sum() > MIN_CORE * below.sum(), (photo_name, model_name)
             change = quality.colour_shift(photo.rgb, out, core).mean()
             assert change > MIN_FACE_CHANGE, (photo_name, model_name, change)
     assert float(np.mean(seams)) < MAX_SEAM_OVERALL, seams
