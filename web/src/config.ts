@@ -1,3 +1,5 @@
+import { BUILD_ENV } from './env'
+
 /** Storage keys. Names follow shared/spec/product-spec.md and the web brief exactly. */
 export const STORAGE_KEYS = {
   stepsFlow: 'mm:stepsflow', // sessionStorage
@@ -21,7 +23,7 @@ export const REMEMBER_EMAIL_COOKIE = 'mm_remember_email'
 export const REMEMBER_COOKIE_MAX_AGE_S = 3600
 
 /** Google sign-in (implicit flow). Empty → the Google button is shown disabled. */
-export const GOOGLE_CLIENT_ID = (import.meta.env.VITE_GOOGLE_CLIENT_ID ?? '').trim()
+export const GOOGLE_CLIENT_ID = BUILD_ENV.googleClientId
 export const GOOGLE_SCOPE = 'openid profile email'
 export const GOOGLE_USERINFO_URL = 'https://www.googleapis.com/oauth2/v3/userinfo'
 
@@ -53,6 +55,8 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 /** The image edit client (spec §9): requests may take up to 600000 ms before they are given up. */
 export const IMAGE_EDIT_TIMEOUT_MS = 600_000
 /** Sent as x-api-key to /imageedit when the deployment sets one (the API checks it when API_KEYS is set). */
-export const IMAGE_EDIT_API_KEY = (import.meta.env.VITE_IMAGE_EDIT_API_KEY ?? '').trim()
+export const IMAGE_EDIT_API_KEY = BUILD_ENV.imageEditApiKey
 /** Browser monitoring (spec §9): on only when a DSN is configured at build time. */
-export const SENTRY_DSN = (import.meta.env.VITE_SENTRY_DSN ?? '').trim()
+export const SENTRY_DSN = BUILD_ENV.sentryDsn
+/** Sentry's environment name: VITE_SENTRY_ENVIRONMENT, else Vite's mode. */
+export const SENTRY_ENVIRONMENT = BUILD_ENV.sentryEnvironment

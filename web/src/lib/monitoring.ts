@@ -7,7 +7,7 @@
  * origin, never to object storage (that would break presigned URLs) or to Google.
  */
 import { delegateTraceparent } from './traceparent'
-import { SENTRY_DSN } from '@/config'
+import { SENTRY_DSN, SENTRY_ENVIRONMENT } from '@/config'
 
 export interface MonitoringOptions {
   dsn: string
@@ -44,7 +44,7 @@ export async function startMonitoring(dsn: string = SENTRY_DSN): Promise<boolean
   Sentry.init({
     ...sentryOptions({
       dsn,
-      environment: import.meta.env.VITE_SENTRY_ENVIRONMENT ?? import.meta.env.MODE,
+      environment: SENTRY_ENVIRONMENT,
       origin: window.location.origin,
     }),
     integrations: [Sentry.browserTracingIntegration(), Sentry.replayIntegration()],

@@ -9,9 +9,9 @@ import {
   resetFlowAtom,
   stepsFlowAtom,
   updateFileAtom,
-  updateJobAtom,
+  updateGenerationAtom,
   type FlowFile,
-  type GeneratedJob,
+  type FlowGeneration,
 } from './stepsFlow'
 
 function file(_id: string, patch: Partial<FlowFile> = {}): FlowFile {
@@ -33,7 +33,7 @@ function file(_id: string, patch: Partial<FlowFile> = {}): FlowFile {
   }
 }
 
-function job(serviceId: string): GeneratedJob {
+function generation(serviceId: string): FlowGeneration {
   return {
     serviceId,
     requestType: 'bodySwap',
@@ -127,15 +127,30 @@ describe('steps flow store', () => {
     expect(store.get(stepsFlowAtom).stepUploadImages.files).toEqual([])
   })
 
-  it('adds a job, then replaces it by serviceId', () => {
-    store.set(updateJobAtom, job('s1'))
-    store.set(updateJobAtom, job('s2'))
-    store.set(updateJobAtom, { ...job('s1'), notifyEmail: 'a@b.co' })
-    const jobs = store.get(stepsFlowAtom).stepGenerateImage.generatedResponse
-    expect(jobs.map((j) => [j.serviceId, j.notifyEmail])).toEqual([
+  it('adds a generation, then replaces it by serviceId', () => {
+    store.set(updateGenerationAtom, generation('s1'))
+    store.set(updateGenerationAtom, generation('s2'))
+    store.set(updateGenerationAtom, { ...generation('s1'), notifyEmail: 'a@b.co' })
+    const generations = store.get(stepsFlowAtom).stepGenerateImage.generatedResponse
+    expect(generations.map((g) => [g.serviceId, g.notifyEmail])).toEqual([
       ['s1', 'a@b.co'],
       ['s2', null],
     ])
+  })
+
+  it('stores exactly the JSON of the flow, byte for byte', () => {
+    store.set(addFilesAtom, [file('a'), file('b', { status: 'error', key: null, error: 'Too small' })])
+    store.set(updateGenerationAtom, generation('s1'))
+    expect(sessionStorage.getItem('mm:stepsflow')).toBe(JSON.stringify(store.get(stepsFlowAtom)))
+  })
+
+  it('is not restored again when first subscribed: an upload under way stays under way', () => {
+    store.set(addFilesAtom, [file('a', { status: 'uploading', key: null })])
+    const before = store.get(stepsFlowAtom)
+    const unsubscribe = store.sub(stepsFlowAtom, () => undefined)
+    expect(store.get(stepsFlowAtom)).toBe(before)
+    expect(store.get(stepsFlowAtom).stepUploadImages.files[0]!.status).toBe('uploading')
+    unsubscribe()
   })
 
   it('resets to the defaults', () => {

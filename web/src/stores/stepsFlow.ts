@@ -3,8 +3,9 @@
  * sessionStorage) follow the product spec; every change is written through.
  */
 import { atom, type Getter, type Setter } from 'jotai'
+import { atomWithStorage } from 'jotai/utils'
 import { STORAGE_KEYS } from '@/config'
-import { readJson, writeJson } from '@/lib/storage'
+import { writeThroughJsonStorage } from '@/lib/storage'
 import { appStore } from './appStore'
 import type { PhotoAnalysis, RequestType, Task } from '@/types/api'
 
@@ -47,7 +48,8 @@ export interface SelectedBackground {
   builtin: boolean
 }
 
-export interface GeneratedJob {
+/** A generation this tab submitted, as the flow keeps it (the server's view is `Generation`). */
+export interface FlowGeneration {
   serviceId: string
   requestType: RequestType
   taskIds: string[]
@@ -70,7 +72,7 @@ export interface StepsFlow {
   }
   stepSelectModel: { selectedModel: SelectedModel | null }
   stepSelectBackground: { selectedBackground: SelectedBackground | null }
-  stepGenerateImage: { generatedResponse: GeneratedJob[] }
+  stepGenerateImage: { generatedResponse: FlowGeneration[] }
   isGeneratedClicked: boolean
 }
 
@@ -116,8 +118,9 @@ function withFiles(flow: StepsFlow, files: FlowFile[], filesChanged: boolean): S
   }
 }
 
-function loadFlow(): StepsFlow {
-  const saved = readJson<Partial<StepsFlow>>('session', STORAGE_KEYS.stepsFlow)
+/** The flow to start from, given what sessionStorage held (parsed; null when absent or unreadable). */
+function restoreFlow(stored: unknown): StepsFlow {
+  const saved = stored as Partial<StepsFlow> | null
   const base = defaultFlow()
   if (!saved || typeof saved !== 'object') return base
   const flow: StepsFlow = {
@@ -138,14 +141,19 @@ function loadFlow(): StepsFlow {
   return withFiles(flow, restored, false)
 }
 
-const flowBaseAtom = atom<StepsFlow>(loadFlow())
+/** The flow, restored from sessionStorage (mm:stepsflow) on start and written back on every change. */
+const flowBaseAtom = atomWithStorage<StepsFlow>(
+  STORAGE_KEYS.stepsFlow,
+  defaultFlow(),
+  writeThroughJsonStorage('session', restoreFlow),
+  { getOnInit: true },
+)
 
 /** Read-only view of the flow; change it only through the action atoms below. */
 export const stepsFlowAtom = atom((get) => get(flowBaseAtom))
 
 function commit(set: Setter, next: StepsFlow): void {
   set(flowBaseAtom, next)
-  writeJson('session', STORAGE_KEYS.stepsFlow, next)
 }
 
 function current(get: Getter): StepsFlow {
@@ -211,12 +219,12 @@ export const resetFlowAtom = atom(null, (_get, set) => {
   commit(set, defaultFlow())
 })
 
-/** Replace a generated job (by serviceId) with a newer snapshot. */
-export const updateJobAtom = atom(null, (get, set, job: GeneratedJob) => {
+/** Replace a generation (by serviceId) with a newer snapshot, or add it. */
+export const updateGenerationAtom = atom(null, (get, set, generation: FlowGeneration) => {
   const flow = current(get)
-  const jobs = flow.stepGenerateImage.generatedResponse
-  const exists = jobs.some((j) => j.serviceId === job.serviceId)
-  const next = exists ? jobs.map((j) => (j.serviceId === job.serviceId ? job : j)) : [...jobs, job]
+  const generations = flow.stepGenerateImage.generatedResponse
+  const exists = generations.some((g) => g.serviceId === generation.serviceId)
+  const next = exists ? generations.map((g) => (g.serviceId === generation.serviceId ? generation : g)) : [...generations, generation]
   set(mergeFlowAtom, { stepGenerateImage: { generatedResponse: next } })
 })
 

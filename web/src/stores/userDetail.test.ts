@@ -21,6 +21,29 @@ describe('user-detail context', () => {
     expect(saved).toMatchObject({ userCurrentStep: '/select-model', userIsLoggedIn: true, isDataClear: false })
   })
 
+  it('stores exactly the JSON of the state, byte for byte', async () => {
+    const { userDetailAtom } = await freshModule()
+    const store = createStore()
+    store.set(userDetailAtom, { type: 'PUTDATA', payload: { userCurrentStep: '/generate', userCurrentData: { files: 2 } } })
+    expect(localStorage.getItem(STORAGE_KEYS.userDetail)).toBe(
+      '{"userCurrentStep":"/generate","userCurrentData":{"files":2},"userIsLoggedIn":false,"isDataClear":false}',
+    )
+  })
+
+  it('keeps working in memory when storage is unavailable, also once subscribed', async () => {
+    const { userDetailAtom } = await freshModule()
+    const store = createStore()
+    const unavailable = vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new Error('SecurityError')
+    })
+    store.set(userDetailAtom, { type: 'PUTDATA', payload: { userCurrentStep: '/select-model' } })
+    const unsubscribe = store.sub(userDetailAtom, () => undefined)
+    expect(store.get(userDetailAtom).userCurrentStep).toBe('/select-model')
+    unsubscribe()
+    unavailable.mockRestore()
+    expect(localStorage.getItem(STORAGE_KEYS.userDetail)).toBeNull()
+  })
+
   it('CLEARDATA changes nothing', async () => {
     const { userDetailAtom } = await freshModule()
     const store = createStore()

@@ -6,8 +6,9 @@
  * names it but gives it no effect, so it only exists so callers can dispatch it).
  */
 import { atom } from 'jotai'
+import { atomWithStorage } from 'jotai/utils'
 import { STORAGE_KEYS } from '@/config'
-import { readJson, writeItem } from '@/lib/storage'
+import { writeThroughJsonStorage } from '@/lib/storage'
 
 export interface UserDetail {
   userCurrentStep: string
@@ -34,9 +35,10 @@ export function userDetailReducer(state: UserDetail, action: UserDetailAction): 
   }
 }
 
-/** What was stored, field by field, falling back to the defaults for anything missing or mistyped. */
-export function restoreUserDetail(): UserDetail {
-  const stored = readJson<Partial<Record<keyof UserDetail, unknown>>>('local', STORAGE_KEYS.userDetail)
+/** What was stored (parsed; null when absent or unreadable), field by field, falling back to
+ *  the defaults for anything missing or mistyped. */
+export function restoreUserDetail(saved: unknown): UserDetail {
+  const stored = saved as Partial<Record<keyof UserDetail, unknown>> | null
   if (!stored || typeof stored !== 'object') return { ...EMPTY_USER_DETAIL }
   const data = stored.userCurrentData
   return {
@@ -47,7 +49,13 @@ export function restoreUserDetail(): UserDetail {
   }
 }
 
-const baseAtom = atom<UserDetail>(restoreUserDetail())
+/** Restored from localStorage on start and written back (JSON) on every change. */
+const baseAtom = atomWithStorage<UserDetail>(
+  STORAGE_KEYS.userDetail,
+  EMPTY_USER_DETAIL,
+  writeThroughJsonStorage('local', restoreUserDetail),
+  { getOnInit: true },
+)
 
 export const userDetailAtom = atom(
   (get) => get(baseAtom),
@@ -55,6 +63,5 @@ export const userDetailAtom = atom(
     const next = userDetailReducer(get(baseAtom), action)
     if (next === get(baseAtom)) return
     set(baseAtom, next)
-    writeItem('local', STORAGE_KEYS.userDetail, JSON.stringify(next))
   },
 )

@@ -20,7 +20,8 @@ export type Seed = CatalogEntry
 export type TaskOutput = Schemas['Output']
 export type Task = Schemas['TaskView']
 export type ServiceSubmitted = Schemas['Submitted']
-export type ServiceJob = Schemas['ServiceView']
+/** A generation (one submitted request with its tasks), as the server reports it. */
+export type Generation = Schemas['ServiceView']
 export type UserInfo = Schemas['UserView']
 export type AuthResult = Schemas['LoggedIn']
 export type AppConfig = Schemas['AppConfig']

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Task } from '@/types/api'
-import { queuedTask } from './jobs'
+import { queuedTask } from './generations'
 import { canAdjust, dragged, groupVersions, isAdjusted, NO_PLACEMENT, normalise, previewTransform } from './placement'
 
 const task = (taskId: string, sourceTaskId?: string): Task => ({ ...queuedTask(taskId), sourceTaskId: sourceTaskId ?? null })

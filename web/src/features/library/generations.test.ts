@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ServiceJob, Task } from '@/types/api'
+import type { Generation, Task } from '@/types/api'
 import { libraryQueryOptions } from './api/getLibrary'
 import { anyActive, downloadable, imagesOf, LIBRARY_LIVE_MS, pageCount, parsePage, parseService, parseStatus } from './generations'
 
@@ -16,7 +16,7 @@ const task = (taskId: string, status: Task['status'], outputs = status === 'comp
   comment: '',
 })
 
-const job = (serviceId: string, status: ServiceJob['status'], tasks: Task[]): ServiceJob => ({
+const generation = (serviceId: string, status: Generation['status'], tasks: Task[]): Generation => ({
   serviceId,
   service: 'bodySwap',
   status,
@@ -31,20 +31,20 @@ const job = (serviceId: string, status: ServiceJob['status'], tasks: Task[]): Se
 
 describe('library generations', () => {
   it('keeps refreshing only while a generation or one of its images is queued or running', () => {
-    const done = job('a', 'completed', [task('a1', 'completed')])
-    const running = job('b', 'running', [task('b1', 'completed'), task('b2', 'running')])
+    const done = generation('a', 'completed', [task('a1', 'completed')])
+    const running = generation('b', 'running', [task('b1', 'completed'), task('b2', 'running')])
     expect(anyActive([done])).toBe(false)
     expect(anyActive([done, running])).toBe(true)
     expect(anyActive(undefined)).toBe(false)
 
     const options = libraryQueryOptions('me@example.com', { service: '', status: '', pageNumber: 1 })
-    const interval = options.refetchInterval as (q: { state: { data?: { items: ServiceJob[] } } }) => number | false
+    const interval = options.refetchInterval as (q: { state: { data?: { items: Generation[] } } }) => number | false
     expect(interval({ state: { data: { items: [done, running] } } })).toBe(LIBRARY_LIVE_MS)
     expect(interval({ state: { data: { items: [done] } } })).toBe(false)
   })
 
   it('one tile per image; only finished images with an output can be downloaded', () => {
-    const images = imagesOf([job('a', 'completed', [task('a1', 'completed'), task('a2', 'failed')])])
+    const images = imagesOf([generation('a', 'completed', [task('a1', 'completed'), task('a2', 'failed')])])
     expect(images.map((i) => [i.task.taskId, i.position])).toEqual([
       ['a1', 1],
       ['a2', 2],

@@ -1,7 +1,7 @@
 /** Pure helpers over the server's generations (ServiceView) for My Images. */
-import type { RequestType, ServiceJob, Task, TaskStatus } from '@/types/api'
+import type { Generation, RequestType, Task, TaskStatus } from '@/types/api'
 
-/** The spec's job list page size (§9). */
+/** The spec's generation list page size (§9). */
 export const LIBRARY_PAGE_SIZE = 90
 /** How often the list is refetched while a generation is queued or running. */
 export const LIBRARY_LIVE_MS = 2000
@@ -37,25 +37,25 @@ export function isActive(status: TaskStatus): boolean {
 }
 
 /** Whether a generation, or any of its images, is still queued or running. */
-export function generationActive(job: ServiceJob): boolean {
-  return isActive(job.status) || job.tasks.some((t) => isActive(t.status))
+export function generationActive(generation: Generation): boolean {
+  return isActive(generation.status) || generation.tasks.some((t) => isActive(t.status))
 }
 
 /** Whether the list should keep refreshing itself. */
-export function anyActive(jobs: readonly ServiceJob[] | undefined): boolean {
-  return Boolean(jobs?.some(generationActive))
+export function anyActive(generations: readonly Generation[] | undefined): boolean {
+  return Boolean(generations?.some(generationActive))
 }
 
 /** One tile of the grid: an image of a generation. */
 export interface LibraryImage {
-  job: ServiceJob
+  generation: Generation
   task: Task
   /** 1-based position of the image within its generation. */
   position: number
 }
 
-export function imagesOf(jobs: readonly ServiceJob[]): LibraryImage[] {
-  return jobs.flatMap((job) => job.tasks.map((task, i) => ({ job, task, position: i + 1 })))
+export function imagesOf(generations: readonly Generation[]): LibraryImage[] {
+  return generations.flatMap((generation) => generation.tasks.map((task, i) => ({ generation, task, position: i + 1 })))
 }
 
 /** An image that can be downloaded (and so selected for a ZIP): finished with an output. */

@@ -5,9 +5,8 @@ import type { ApiData } from '@/types/api'
 const PATH = '/imageedit/service/all'
 
 export type GenerationPage = ApiData<typeof PATH, 'get'>
-export type Generation = GenerationPage['items'][number]
 
-/** The job list's page size (spec §9). */
+/** The generation list's page size (spec §9). */
 export const GENERATIONS_PAGE_SIZE = 90
 
 export function getGenerations(signal?: AbortSignal): Promise<GenerationPage> {

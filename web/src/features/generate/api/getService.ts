@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { POLL_INTERVAL_MS } from '@/config'
 import { api } from '@/lib/api'
-import type { ServiceJob } from '@/types/api'
-import { serviceSettled } from '../jobs'
+import type { Generation } from '@/types/api'
+import { serviceSettled } from '../generations'
 
 /** How often the output page asks again while the generation is still going. */
 export const SERVICE_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
 
-export function getService(serviceId: string, signal?: AbortSignal): Promise<ServiceJob> {
-  return api.get<ServiceJob>(`/imageedit/service/${encodeURIComponent(serviceId)}`, undefined, signal)
+export function getService(serviceId: string, signal?: AbortSignal): Promise<Generation> {
+  return api.get<Generation>(`/imageedit/service/${encodeURIComponent(serviceId)}`, undefined, signal)
 }
 
 /**

@@ -3,9 +3,9 @@ import { LONG_POLL_WAIT_MS, POLL_INTERVAL_MS } from '@/config'
 import { api } from '@/lib/api'
 import { shouldRetry } from '@/lib/queryClient'
 import { appStore } from '@/stores/appStore'
-import { stepsFlowAtom, type GeneratedJob } from '@/stores/stepsFlow'
+import { stepsFlowAtom, type FlowGeneration } from '@/stores/stepsFlow'
 import type { Task } from '@/types/api'
-import { jobFinished, mergeTasks, taskState } from '../jobs'
+import { generationFinished, mergeTasks, taskState } from '../generations'
 
 /** The longest pause between polls after errors. */
 const MAX_BACKOFF_MS = 10_000
@@ -30,8 +30,8 @@ export interface TaskSnapshot {
   changed: boolean
 }
 
-function latestJob(serviceId: string): GeneratedJob | undefined {
-  return appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((j) => j.serviceId === serviceId)
+function latestGeneration(serviceId: string): FlowGeneration | undefined {
+  return appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.serviceId === serviceId)
 }
 
 /** The delay before the next poll: at once after a change (the server holds the
@@ -49,23 +49,23 @@ export function nextPollDelay(state: {
 }
 
 /**
- * Follows a job's tasks with long polls, as a query that refetches itself until
+ * Follows a generation's tasks with long polls, as a query that refetches itself until
  * every task is completed or failed. Network and server errors are retried with
  * a back-off (failureCount tells how many in a row).
  */
-export function useTaskPolling(job: GeneratedJob | null) {
-  const serviceId = job?.serviceId ?? ''
-  const active = job ? !jobFinished(job) : false
+export function useTaskPolling(generation: FlowGeneration | null) {
+  const serviceId = generation?.serviceId ?? ''
+  const active = generation ? !generationFinished(generation) : false
   return useQuery({
     queryKey: ['pollTasks', serviceId],
     enabled: active,
     queryFn: async ({ signal }): Promise<TaskSnapshot> => {
-      const job = latestJob(serviceId)
-      if (!job) return { tasks: [], changed: false }
-      const since = taskState(job.taskIds, job.tasks)
-      const fresh = await pollTasks(job.taskIds, signal, since)
-      const tasks = mergeTasks(latestJob(serviceId) ?? job, fresh)
-      return { tasks, changed: taskState(job.taskIds, tasks) !== since }
+      const generation = latestGeneration(serviceId)
+      if (!generation) return { tasks: [], changed: false }
+      const since = taskState(generation.taskIds, generation.tasks)
+      const fresh = await pollTasks(generation.taskIds, signal, since)
+      const tasks = mergeTasks(latestGeneration(serviceId) ?? generation, fresh)
+      return { tasks, changed: taskState(generation.taskIds, tasks) !== since }
     },
     refetchInterval: (query) => nextPollDelay(query.state),
     refetchIntervalInBackground: true,

@@ -4,8 +4,8 @@ import { Provider } from 'jotai'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { appStore } from '@/stores/appStore'
-import { resetFlowAtom, updateJobAtom, type FlowFile, type GeneratedJob } from '@/stores/stepsFlow'
-import type { ServiceJob, Task } from '@/types/api'
+import { resetFlowAtom, updateGenerationAtom, type FlowFile, type FlowGeneration } from '@/stores/stepsFlow'
+import type { Generation, Task } from '@/types/api'
 import { GeneratePage } from './GeneratePage'
 import { OutputImagePage } from './OutputImagePage'
 import { TaskCard } from './TaskCard'
@@ -38,7 +38,7 @@ const failed = (taskId: string, error: string, extra: Partial<Task> = {}): Task 
   ...extra,
 })
 
-const job = (tasks: Task[], credits: number): GeneratedJob => ({
+const generation = (tasks: Task[], credits: number): FlowGeneration => ({
   serviceId: 'svc-1',
   requestType: 'bodySwap',
   taskIds: tasks.map((t) => t.taskId),
@@ -50,7 +50,7 @@ const job = (tasks: Task[], credits: number): GeneratedJob => ({
   notifyEmail: null,
 })
 
-const service = (tasks: Task[], credits: number): ServiceJob => ({
+const service = (tasks: Task[], credits: number): Generation => ({
   serviceId: 'svc-1',
   service: 'bodySwap',
   status: 'completed',
@@ -107,14 +107,14 @@ function renderAt(path: string) {
 
 describe('GeneratePage after a batch', () => {
   it('shows no failure banner when every image was made', () => {
-    appStore.set(updateJobAtom, job([done('t-1'), done('t-2')], 2))
+    appStore.set(updateGenerationAtom, generation([done('t-1'), done('t-2')], 2))
     renderAt('/generate')
     expect(screen.getByTestId('job-summary').textContent).toBe('2 of 2 done')
     expect(screen.queryByTestId('failure-banner')).toBeNull()
   })
 
   it('names the one failed image and its credit back', () => {
-    appStore.set(updateJobAtom, job([done('t-1'), failed('t-2', 'No person found in the photo.'), done('t-3')], 3))
+    appStore.set(updateGenerationAtom, generation([done('t-1'), failed('t-2', 'No person found in the photo.'), done('t-3')], 3))
     renderAt('/generate')
     const banner = screen.getByTestId('failure-banner')
     expect(banner.textContent).toContain('Some images could not be generated')
@@ -122,7 +122,7 @@ describe('GeneratePage after a batch', () => {
   })
 
   it('counts several failures and their credits', () => {
-    appStore.set(updateJobAtom, job([failed('t-1', 'a'), done('t-2'), failed('t-3', 'b'), done('t-4'), done('t-5')], 10))
+    appStore.set(updateGenerationAtom, generation([failed('t-1', 'a'), done('t-2'), failed('t-3', 'b'), done('t-4'), done('t-5')], 10))
     renderAt('/generate')
     expect(screen.getByTestId('failure-banner').textContent).toContain(
       '2 of 5 images failed; their 4 credits were returned to your balance.',
@@ -130,7 +130,7 @@ describe('GeneratePage after a batch', () => {
   })
 
   it('when all failed: says so, and each tile shows its input and its reason', () => {
-    appStore.set(updateJobAtom, job([failed('t-1', 'The photo is too dark.'), failed('t-2', 'No person found in the photo.')], 2))
+    appStore.set(updateGenerationAtom, generation([failed('t-1', 'The photo is too dark.'), failed('t-2', 'No person found in the photo.')], 2))
     renderAt('/generate')
     const banner = screen.getByTestId('failure-banner')
     expect(banner.textContent).toContain('No image could be generated')
@@ -147,7 +147,7 @@ describe('GeneratePage after a batch', () => {
   it('moves on to the results with the failed images still in view', async () => {
     const finished = [done('t-1'), failed('t-2', 'No person found in the photo.'), done('t-3')]
     const running = finished.map((t) => ({ ...t, status: 'running' as const, progress: 50, outputs: [], error: null }))
-    appStore.set(updateJobAtom, job(running, 3))
+    appStore.set(updateGenerationAtom, generation(running, 3))
     routes.push((url) => (url.startsWith('/api/v1/task/pollTasks') ? json(200, { data: finished }) : undefined))
     routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: service(finished, 3) }) : undefined))
     renderAt('/generate')

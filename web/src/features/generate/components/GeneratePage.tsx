@@ -11,12 +11,12 @@ import { ApiError, errorMessage } from '@/lib/api'
 import { failureSummary } from '@/lib/failures'
 import { formatCredits, pluralize } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
-import { mergeFlowAtom, stepsFlowAtom, updateJobAtom, usableFiles } from '@/stores/stepsFlow'
+import { mergeFlowAtom, stepsFlowAtom, updateGenerationAtom, usableFiles } from '@/stores/stepsFlow'
 import type { RequestType } from '@/types/api'
 import { useCost, type CostRequest } from '../api/getCost'
 import { useSubmitGeneration } from '../api/submitGeneration'
-import { useJobPolling } from '../hooks/useJobPolling'
-import { jobFinished, queuedTask } from '../jobs'
+import { useGenerationPolling } from '../hooks/useGenerationPolling'
+import { generationFinished, queuedTask } from '../generations'
 import { NotifyEmailForm } from './NotifyEmailForm'
 import { TaskCard } from './TaskCard'
 
@@ -62,7 +62,7 @@ export function GeneratePage() {
   const flow = useAtomValue(stepsFlowAtom)
   const { data: credits } = useCredits()
   const merge = useSetAtom(mergeFlowAtom)
-  const updateJob = useSetAtom(updateJobAtom)
+  const updateGeneration = useSetAtom(updateGenerationAtom)
   const navigate = useNavigate()
   const submit = useSubmitGeneration()
   const submitting = submit.isPending
@@ -88,26 +88,26 @@ export function GeneratePage() {
   const costCredits = cost.data?.credits
   const costError = cost.error && !cost.isFetching ? errorMessage(cost.error) : null
 
-  const jobs = flow.stepGenerateImage.generatedResponse
-  const job = jobs.length ? jobs[jobs.length - 1]! : null
-  const pollWarning = useJobPolling(job)
-  const running = job ? !jobFinished(job) : false
+  const generations = flow.stepGenerateImage.generatedResponse
+  const generation = generations.length ? generations[generations.length - 1]! : null
+  const pollWarning = useGenerationPolling(generation)
+  const running = generation ? !generationFinished(generation) : false
 
   // A generation this page saw running opens on the output page (from the server, by its id)
   // once it has ended with at least one image (its failed images are shown there too, with their
   // input, reason and the credits returned); if every image failed, the reasons stay here.
   const watched = useRef<string | null>(null)
   useEffect(() => {
-    if (!job) return
-    if (!jobFinished(job)) {
-      watched.current = job.serviceId
+    if (!generation) return
+    if (!generationFinished(generation)) {
+      watched.current = generation.serviceId
       return
     }
-    if (watched.current === job.serviceId && job.tasks.some((t) => t.status === 'completed')) {
+    if (watched.current === generation.serviceId && generation.tasks.some((t) => t.status === 'completed')) {
       watched.current = null
-      navigate(`/output-image?serviceId=${encodeURIComponent(job.serviceId)}`)
+      navigate(`/output-image?serviceId=${encodeURIComponent(generation.serviceId)}`)
     }
-  }, [job, navigate])
+  }, [generation, navigate])
 
   const generate = async () => {
     if (!requestType || submitting) return
@@ -122,7 +122,7 @@ export function GeneratePage() {
         idempotencyKey: idempotencyKey.current,
       })
       idempotencyKey.current = null
-      updateJob({
+      updateGeneration({
         serviceId: res.serviceId,
         requestType,
         taskIds: res.taskIds,
@@ -143,11 +143,11 @@ export function GeneratePage() {
 
   const balance = credits?.total
   const short = costCredits !== undefined && balance !== undefined && costCredits > balance
-  const overall = job && job.tasks.length ? job.tasks.reduce((s, t) => s + (t.status === 'completed' || t.status === 'failed' ? 100 : t.progress || 0), 0) / job.tasks.length : 0
-  const completed = job?.tasks.filter((t) => t.status === 'completed').length ?? 0
-  const failed = job?.tasks.filter((t) => t.status === 'failed').length ?? 0
+  const overall = generation && generation.tasks.length ? generation.tasks.reduce((s, t) => s + (t.status === 'completed' || t.status === 'failed' ? 100 : t.progress || 0), 0) / generation.tasks.length : 0
+  const completed = generation?.tasks.filter((t) => t.status === 'completed').length ?? 0
+  const failed = generation?.tasks.filter((t) => t.status === 'failed').length ?? 0
   // Failures are final (and refunded) as they happen; the banner waits for the whole batch.
-  const failure = job && !running ? failureSummary(job.tasks, job.credits) : null
+  const failure = generation && !running ? failureSummary(generation.tasks, generation.credits) : null
   const inputByKey = new Map(flow.stepUploadImages.files.map((f) => [f.key, f]))
 
   return (
@@ -160,9 +160,9 @@ export function GeneratePage() {
           <button type="button" className="btn btn--ghost" onClick={() => navigate('/select-background')}>
             <IconArrowLeft size={18} /> Back
           </button>
-          {job && !running && completed > 0 && (
+          {generation && !running && completed > 0 && (
             <Link
-              to={`/output-image?serviceId=${encodeURIComponent(job.serviceId)}`}
+              to={`/output-image?serviceId=${encodeURIComponent(generation.serviceId)}`}
               className="btn btn--secondary"
               data-testid="view-results"
             >
@@ -277,7 +277,7 @@ export function GeneratePage() {
                 data-testid="generate-button"
               >
                 {submitting ? <Spinner label="Submitting" /> : <IconSparkle size={18} />}
-                {submitting ? 'Starting…' : running ? 'Generating…' : job ? 'Generate again' : 'Generate'}
+                {submitting ? 'Starting…' : running ? 'Generating…' : generation ? 'Generate again' : 'Generate'}
               </button>
             </>
           )}
@@ -288,14 +288,14 @@ export function GeneratePage() {
         <SubmitError error={submitError} onRetry={() => void generate()} />
       )}
 
-      {job && (
+      {generation && (
         <section className="section" aria-labelledby="job-heading" data-testid="job">
           <div className="job__header">
             <h2 id="job-heading" className="section__title">
               {running ? 'Generating…' : 'Results'}
             </h2>
             <p className="muted" aria-live="polite" data-testid="job-summary">
-              {completed} of {job.tasks.length} done{failed ? `, ${failed} failed` : ''}
+              {completed} of {generation.tasks.length} done{failed ? `, ${failed} failed` : ''}
             </p>
           </div>
           {running && <ProgressBar value={overall} label="Overall progress" testId="overall-progress" />}
@@ -313,11 +313,11 @@ export function GeneratePage() {
             </Alert>
           )}
           <ul className="task-grid">
-            {job.tasks.map((t, i) => (
+            {generation.tasks.map((t, i) => (
               <TaskCard key={t.taskId} task={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
             ))}
           </ul>
-          {running && <NotifyEmailForm job={job} />}
+          {running && <NotifyEmailForm generation={generation} />}
         </section>
       )}
     </FlowShell>

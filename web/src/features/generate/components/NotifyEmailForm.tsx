@@ -5,14 +5,14 @@ import { useForm, useWatch } from 'react-hook-form'
 import { z } from 'zod'
 import { errorMessage } from '@/lib/api'
 import { emailSchema } from '@/lib/validation'
-import { updateJobAtom, type GeneratedJob } from '@/stores/stepsFlow'
+import { updateGenerationAtom, type FlowGeneration } from '@/stores/stepsFlow'
 import { useUpdateGuestEmail } from '../api/updateGuestEmail'
 
 const notifySchema = z.object({ email: emailSchema })
 type NotifyValues = z.infer<typeof notifySchema>
 
-export function NotifyEmailForm({ job }: { job: GeneratedJob }) {
-  const updateJob = useSetAtom(updateJobAtom)
+export function NotifyEmailForm({ generation }: { generation: FlowGeneration }) {
+  const updateGeneration = useSetAtom(updateGenerationAtom)
   const update = useUpdateGuestEmail()
   const inputId = useId()
   const errorId = useId()
@@ -31,18 +31,18 @@ export function NotifyEmailForm({ job }: { job: GeneratedJob }) {
   const error = errors.email?.message
   const empty = !useWatch({ control, name: 'email' }).trim()
 
-  if (job.notifyEmail) {
+  if (generation.notifyEmail) {
     return (
       <p className="notify notify--done" role="status" data-testid="notify-confirmation">
-        We will email <strong>{job.notifyEmail}</strong> when your images are ready.
+        We will email <strong>{generation.notifyEmail}</strong> when your images are ready.
       </p>
     )
   }
 
   const onSubmit = handleSubmit(async ({ email }) => {
     try {
-      await update.mutateAsync({ email, serviceId: job.serviceId })
-      updateJob({ ...job, notifyEmail: email })
+      await update.mutateAsync({ email, serviceId: generation.serviceId })
+      updateGeneration({ ...generation, notifyEmail: email })
     } catch (err) {
       setError('email', { message: errorMessage(err) })
     }

@@ -12,15 +12,15 @@ import { failedImageNote, failureSummary } from '@/lib/failures'
 import { pluralize } from '@/lib/format'
 import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
-import { resetFlowAndUploads, stepsFlowAtom, updateJobAtom } from '@/stores/stepsFlow'
-import type { ServiceJob, Task, TaskOutput } from '@/types/api'
+import { resetFlowAndUploads, stepsFlowAtom, updateGenerationAtom } from '@/stores/stepsFlow'
+import type { Generation, Task, TaskOutput } from '@/types/api'
 import { useService } from '../api/getService'
-import { downloadImages, isTerminal, mergeTasks } from '../jobs'
+import { downloadImages, isTerminal, mergeTasks } from '../generations'
 import { canAdjust, groupVersions } from '../placement'
 import { PlacementEditor } from './PlacementEditor'
 import '../output.css'
 
-const SERVICE_TEXT: Record<ServiceJob['service'], string> = {
+const SERVICE_TEXT: Record<Generation['service'], string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background replace',
 }
@@ -64,7 +64,7 @@ function AdjustButton({ label, onClick }: { label: string; onClick: () => void }
   )
 }
 
-function Results({ service }: { service: ServiceJob }) {
+function Results({ service }: { service: Generation }) {
   const { isAuthenticated } = useAuth()
   const [adjusting, setAdjusting] = useState<Adjusting | null>(null)
   const done = service.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
@@ -257,19 +257,19 @@ function Results({ service }: { service: ServiceJob }) {
 
 function Generation({ serviceId }: { serviceId: string }) {
   const query = useService(serviceId)
-  const updateJob = useSetAtom(updateJobAtom)
+  const updateGeneration = useSetAtom(updateGenerationAtom)
   const mergeDownloads = useSetAtom(mergeDownloadAtom)
   const resetDownloads = useSetAtom(resetDownloadAtom)
   const service = query.data
 
   // The download store (spec: generatedImages, manualEditingImages) follows what is shown;
-  // this tab's copy of the job too, so going back to /generate shows the same state.
+  // this tab's copy of the generation too, so going back to /generate shows the same state.
   useEffect(() => {
     if (!service) return
     mergeDownloads(downloadImages(service))
-    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((j) => j.serviceId === service.serviceId)
-    if (known && service.tasks.length) updateJob({ ...known, tasks: mergeTasks(known, service.tasks) })
-  }, [service, mergeDownloads, updateJob])
+    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.serviceId === service.serviceId)
+    if (known && service.tasks.length) updateGeneration({ ...known, tasks: mergeTasks(known, service.tasks) })
+  }, [service, mergeDownloads, updateGeneration])
   useEffect(() => () => resetDownloads(), [serviceId, resetDownloads])
 
   if (query.isPending) return <LoadingBlock label="Loading your images…" />
@@ -300,8 +300,8 @@ function Generation({ serviceId }: { serviceId: string }) {
 export function OutputImagePage() {
   const [params] = useSearchParams()
   const serviceId = params.get('serviceId')?.trim() || null
-  const jobs = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
-  const latest = jobs.length ? jobs[jobs.length - 1]!.serviceId : null
+  const generations = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
+  const latest = generations.length ? generations[generations.length - 1]!.serviceId : null
   const navigate = useNavigate()
   const createAnother = () => {
     // A new image starts a new flow; these results stay reachable through the link and My Images.

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toast } from '@/lib/toast'
-import type { ServiceJob, Task } from '@/types/api'
+import type { Generation, Task } from '@/types/api'
 import { OutputImagePage } from './OutputImagePage'
 import { PlacementEditor } from './PlacementEditor'
 
@@ -31,7 +31,7 @@ const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
   ...extra,
 })
 
-const service = (tasks: Task[], backgroundId: string | null = 'bg-1'): ServiceJob => ({
+const service = (tasks: Task[], backgroundId: string | null = 'bg-1'): Generation => ({
   serviceId: 'svc-1',
   service: 'burstreplace',
   status: 'completed',

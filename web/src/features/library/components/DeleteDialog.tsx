@@ -4,15 +4,15 @@ import { Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import { pluralize } from '@/lib/format'
 import { toast } from '@/lib/toast'
-import type { ServiceJob } from '@/types/api'
+import type { Generation } from '@/types/api'
 import { useDeleteGeneration } from '../api/deleteGeneration'
 
 /** Asks before deleting a generation (all its images); the list refreshes after. */
-export function DeleteDialog({ job, onClose, onDeleted }: { job: ServiceJob; onClose: () => void; onDeleted: () => void }) {
+export function DeleteDialog({ generation, onClose, onDeleted }: { generation: Generation; onClose: () => void; onDeleted: () => void }) {
   const remove = useDeleteGeneration()
-  const count = job.tasks.length
+  const count = generation.tasks.length
   const confirm = () =>
-    remove.mutate(job.serviceId, {
+    remove.mutate(generation.serviceId, {
       onSuccess: () => {
         toast.success(count > 1 ? 'The generation and its images were deleted.' : 'The image was deleted.')
         onDeleted()

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ServiceJob, Task } from '@/types/api'
+import type { Generation, Task } from '@/types/api'
 import { ImageTile } from './ImageTile'
 
 const task = (taskId: string, sourceTaskId: string | null): Task => ({
@@ -18,7 +18,7 @@ const task = (taskId: string, sourceTaskId: string | null): Task => ({
   sourceTaskId,
 })
 
-const job = (tasks: Task[]): ServiceJob => ({
+const generationOf = (tasks: Task[]): Generation => ({
   serviceId: 'g1',
   service: 'burstreplace',
   status: 'completed',
@@ -31,12 +31,12 @@ const job = (tasks: Task[]): ServiceJob => ({
   tasks,
 })
 
-function renderTile(t: Task, generation: ServiceJob = job([t])) {
+function renderTile(t: Task, generation: Generation = generationOf([t])) {
   const noop = () => undefined
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ul>
-        <ImageTile image={{ job: generation, task: t, position: 1 }} number={1} selected={false}
+        <ImageTile image={{ generation, task: t, position: 1 }} number={1} selected={false}
           onToggleSelect={noop} onOpen={noop} onDelete={noop} />
       </ul>
     </QueryClientProvider>,
@@ -58,7 +58,7 @@ describe('ImageTile', () => {
 
   it('a failed image shows its input, the reason and the credits it gave back', () => {
     const broken: Task = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/in/t1', error: 'No person found in the photo.' }
-    renderTile(broken, { ...job([broken, task('t2', null)]), credits: 4 })
+    renderTile(broken, { ...generationOf([broken, task('t2', null)]), credits: 4 })
     expect(screen.getByAltText('Input of image 1').getAttribute('src')).toBe('http://s3/in/t1')
     expect(screen.getByTestId('library-failure').textContent).toBe('No person found in the photo.')
     expect(screen.getByTestId('library-failure-credits').textContent).toBe('Its 2 credits were returned to your balance.')
@@ -79,7 +79,7 @@ describe('ImageTile', () => {
   it('a failed re-render says it cost nothing; a finished image has no failure note', () => {
     const original = task('t1', null)
     const rerender: Task = { ...task('t2', 't1'), status: 'failed', outputs: [], error: 'Re-render failed.' }
-    renderTile(rerender, job([original, rerender]))
+    renderTile(rerender, generationOf([original, rerender]))
     expect(screen.getByTestId('library-failure-credits').textContent).toBe('Re-renders are free: nothing was charged for this one.')
     cleanup()
     renderTile(original)

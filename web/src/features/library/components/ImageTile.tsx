@@ -18,7 +18,7 @@ interface ImageTileProps {
 
 /** One image of a generation: the output with its input beside it, and what can be done with it. */
 export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onDelete }: ImageTileProps) {
-  const { job, task } = image
+  const { generation, task } = image
   const output = task.outputs[0]
   const ready = downloadable(task) && output
   const edited = ready ? task.edited : null
@@ -31,7 +31,7 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
       className={`lib-tile lib-tile--${task.status}${selected ? ' lib-tile--selected' : ''}`}
       data-testid="library-image"
       data-task-id={task.taskId}
-      data-service-id={job.serviceId}
+      data-service-id={generation.serviceId}
       data-status={task.status}
     >
       <div className="lib-tile__media">
@@ -74,18 +74,18 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
 
       <div className="lib-tile__body">
         <p className="lib-tile__meta">
-          <strong>{SERVICE_LABELS[job.service]}</strong>
-          <span className="muted">{formatWhen(job.createdAt)}</span>
+          <strong>{SERVICE_LABELS[generation.service]}</strong>
+          <span className="muted">{formatWhen(generation.createdAt)}</span>
         </p>
 
         {active && <ProgressBar value={task.status === 'queued' ? 0 : pct} label={`Progress of ${name}`} />}
         {task.status === 'failed' && (
           <>
             <p className="task__error" role="note" data-testid="library-failure">
-              {task.error || job.error || 'The image could not be generated.'}
+              {task.error || generation.error || 'The image could not be generated.'}
             </p>
             <p className="muted lib-tile__note" data-testid="library-failure-credits">
-              {failedImageNote(task, job.tasks, job.credits)}
+              {failedImageNote(task, generation.tasks, generation.credits)}
             </p>
           </>
         )}
@@ -124,9 +124,9 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
             type="button"
             className="icon-btn icon-btn--small lib-tile__delete"
             onClick={onDelete}
-            disabled={generationActive(job)}
+            disabled={generationActive(generation)}
             aria-label={`Delete the generation of ${name}`}
-            title={generationActive(job) ? 'You can delete it when it has finished' : 'Delete'}
+            title={generationActive(generation) ? 'You can delete it when it has finished' : 'Delete'}
             data-testid="library-delete"
           >
             <IconTrash size={18} />

@@ -5,7 +5,7 @@ import { formatWhen, SERVICE_LABELS, type LibraryImage } from '../generations'
 
 /** The full-size image (or its edited version) with the input beside it. Escape closes. */
 export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: () => void }) {
-  const { job, task } = image
+  const { generation, task } = image
   const output = task.outputs[0]
   const edited = task.edited ?? null
   const [showEdited, setShowEdited] = useState(false)
@@ -14,7 +14,7 @@ export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: 
 
   return (
     <Dialog
-      title={`${SERVICE_LABELS[job.service]} · ${formatWhen(job.createdAt)}`}
+      title={`${SERVICE_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`}
       titleClassName="lib-dialog__title"
       className="lib-dialog lib-dialog--wide"
       onClose={onClose}

@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { appStore } from '@/stores/appStore'
 import { authStateAtom, initialAuthState } from '@/stores/auth'
-import type { ServiceJob, Task } from '@/types/api'
+import type { Generation, Task } from '@/types/api'
 import { MyImagesPage } from './MyImagesPage'
 
 function json(status: number, body: unknown): Response {
@@ -26,7 +26,7 @@ const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
   ...extra,
 })
 
-const generation: ServiceJob = {
+const generation: Generation = {
   serviceId: 'svc-1',
   service: 'bodySwap',
   status: 'completed',

@@ -7,7 +7,7 @@ import { IconArrowLeft, IconArrowRight, IconImages, IconLogin, IconPlus } from '
 import { useAuth } from '@/hooks/useAuth'
 import { errorMessage } from '@/lib/api'
 import { pluralize } from '@/lib/format'
-import type { ServiceJob } from '@/types/api'
+import type { Generation } from '@/types/api'
 import { useLibrary, type LibraryFilters } from '../api/getLibrary'
 import {
   anyActive,
@@ -70,10 +70,10 @@ function Library({ userEmail }: { userEmail: string }) {
   const list = useLibrary(userEmail, filters)
   const [chosen, setChosen] = useState<Selection>(() => new Set())
   const [viewing, setViewing] = useState<string | null>(null)
-  const [deleting, setDeleting] = useState<ServiceJob | null>(null)
+  const [deleting, setDeleting] = useState<Generation | null>(null)
 
-  const jobs = useMemo(() => list.data?.items ?? [], [list.data])
-  const images = useMemo(() => imagesOf(jobs), [jobs])
+  const generations = useMemo(() => list.data?.items ?? [], [list.data])
+  const images = useMemo(() => imagesOf(generations), [generations])
   const selectable = useMemo(() => images.filter((i) => downloadable(i.task)).map((i) => i.task.taskId), [images])
   // Only what is on screen and downloadable can be chosen (a delete or a filter drops the rest).
   const selection = prune(chosen, selectable)
@@ -84,7 +84,7 @@ function Library({ userEmail }: { userEmail: string }) {
   const total = list.data?.total ?? 0
   const pages = pageCount(total, LIBRARY_PAGE_SIZE)
   const filtered = Boolean(filters.service || filters.status)
-  const live = anyActive(jobs)
+  const live = anyActive(generations)
 
   const update = (changes: Partial<Record<'service' | 'status' | 'page', string>>) => {
     const next = new URLSearchParams(params)
@@ -195,7 +195,7 @@ function Library({ userEmail }: { userEmail: string }) {
         >
           {errorMessage(list.error)}
         </Alert>
-      ) : jobs.length === 0 ? (
+      ) : generations.length === 0 ? (
         filtered || filters.pageNumber > 1 ? (
           <div className="empty-state" data-testid="library-empty-filtered">
             <p className="empty-state__title">Nothing here</p>
@@ -230,7 +230,7 @@ function Library({ userEmail }: { userEmail: string }) {
                 selected={selection.has(image.task.taskId)}
                 onToggleSelect={() => setChosen(toggle(selection, image.task.taskId))}
                 onOpen={() => setViewing(image.task.taskId)}
-                onDelete={() => setDeleting(image.job)}
+                onDelete={() => setDeleting(image.generation)}
               />
             ))}
           </ul>
@@ -263,7 +263,7 @@ function Library({ userEmail }: { userEmail: string }) {
       {viewed && <ImageViewer image={viewed} onClose={() => setViewing(null)} />}
       {deleting && (
         <DeleteDialog
-          job={deleting}
+          generation={deleting}
           onClose={() => setDeleting(null)}
           onDeleted={() => {
             setChosen((s) => prune(s, selectable.filter((id) => !deleting.tasks.some((t) => t.taskId === id))))

@@ -143,7 +143,7 @@ export async function awaitAnalysis(
 
 /** Adds picked/dropped files to the flow and starts uploading the valid ones. */
 export function addLocalFiles(files: Iterable<File>): void {
-  const jobs: Array<[FlowFile, File]> = []
+  const toUpload: Array<[FlowFile, File]> = []
   const entries: FlowFile[] = []
   for (const file of files) {
     const problem = validate(file)
@@ -164,12 +164,12 @@ export function addLocalFiles(files: Iterable<File>): void {
     }
     entries.push(entry)
     if (!problem) {
-      jobs.push([entry, file])
+      toUpload.push([entry, file])
       setPreview(entry._id, URL.createObjectURL(file))
     }
   }
   appStore.set(addFilesAtom, entries)
-  for (const [entry, file] of jobs) void upload(entry, file)
+  for (const [entry, file] of toUpload) void upload(entry, file)
 }
 
 /** A sample is already in storage: it joins the flow as an uploaded file. */

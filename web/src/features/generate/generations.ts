@@ -1,6 +1,6 @@
 import type { DownloadData } from '@/stores/download'
-import type { GeneratedJob } from '@/stores/stepsFlow'
-import type { ServiceJob, Task } from '@/types/api'
+import type { FlowGeneration } from '@/stores/stepsFlow'
+import type { Generation, Task } from '@/types/api'
 
 /** A task the server has not reported yet. */
 export function queuedTask(taskId: string): Task {
@@ -22,14 +22,14 @@ export function isTerminal(task: Task): boolean {
   return task.status === 'completed' || task.status === 'failed'
 }
 
-export function jobFinished(job: GeneratedJob): boolean {
-  return job.tasks.length > 0 && job.tasks.every(isTerminal)
+export function generationFinished(generation: FlowGeneration): boolean {
+  return generation.tasks.length > 0 && generation.tasks.every(isTerminal)
 }
 
-/** Keeps the job's task order and any task the server did not mention. */
-export function mergeTasks(job: GeneratedJob, fresh: Task[]): Task[] {
+/** Keeps the generation's task order and any task the server did not mention. */
+export function mergeTasks(generation: FlowGeneration, fresh: Task[]): Task[] {
   const byId = new Map(fresh.map((t) => [t.taskId, t]))
-  return job.taskIds.map((id) => byId.get(id) ?? job.tasks.find((t) => t.taskId === id) ?? queuedTask(id))
+  return generation.taskIds.map((id) => byId.get(id) ?? generation.tasks.find((t) => t.taskId === id) ?? queuedTask(id))
 }
 
 /** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
@@ -44,12 +44,12 @@ export function taskState(taskIds: string[], tasks: Task[]): string {
 }
 
 /** A generation as the server reports it is over: its status and every task are terminal. */
-export function serviceSettled(service: ServiceJob): boolean {
+export function serviceSettled(service: Generation): boolean {
   return (service.status === 'completed' || service.status === 'failed') && service.tasks.every(isTerminal)
 }
 
 /** The images of a generation for the download store: originals, and retouched versions. */
-export function downloadImages(service: ServiceJob): DownloadData {
+export function downloadImages(service: Generation): DownloadData {
   return {
     generatedImages: service.tasks.flatMap((t) => t.outputs.map((o) => ({ ...o, taskId: t.taskId }))),
     manualEditingImages: service.tasks.flatMap((t) => (t.edited ? [{ ...t.edited, taskId: t.taskId }] : [])),

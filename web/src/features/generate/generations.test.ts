@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import type { GeneratedJob } from '@/stores/stepsFlow'
-import type { ServiceJob, Task } from '@/types/api'
+import type { FlowGeneration } from '@/stores/stepsFlow'
+import type { Generation, Task } from '@/types/api'
 import { nextPollDelay } from './api/pollTasks'
-import { downloadImages, jobFinished, mergeTasks, queuedTask, serviceSettled, taskState } from './jobs'
+import { downloadImages, generationFinished, mergeTasks, queuedTask, serviceSettled, taskState } from './generations'
 
 const task = (taskId: string, status: Task['status'], progress = 0): Task => ({ ...queuedTask(taskId), status, progress })
 
-const job = (tasks: Task[]): GeneratedJob => ({
+const generation = (tasks: Task[]): FlowGeneration => ({
   serviceId: 's',
   requestType: 'bodySwap',
   taskIds: ['a', 'b'],
@@ -18,23 +18,23 @@ const job = (tasks: Task[]): GeneratedJob => ({
   notifyEmail: null,
 })
 
-describe('jobs', () => {
+describe('generations', () => {
   it('the long-poll `since` lists status:progress in taskIds order, unknown tasks as queued:0', () => {
     expect(taskState(['a', 'b'], [task('b', 'running', 40)])).toBe('queued:0,running:40')
   })
 
-  it('merging keeps the job order and tasks the server left out', () => {
-    const merged = mergeTasks(job([task('a', 'running', 10)]), [task('b', 'completed', 100)])
+  it('merging keeps the task order and tasks the server left out', () => {
+    const merged = mergeTasks(generation([task('a', 'running', 10)]), [task('b', 'completed', 100)])
     expect(merged.map((t) => [t.taskId, t.status])).toEqual([
       ['a', 'running'],
       ['b', 'completed'],
     ])
   })
 
-  it('a job is finished when every task completed or failed', () => {
-    expect(jobFinished(job([]))).toBe(false)
-    expect(jobFinished(job([task('a', 'completed'), task('b', 'running')]))).toBe(false)
-    expect(jobFinished(job([task('a', 'completed'), task('b', 'failed')]))).toBe(true)
+  it('a generation is finished when every task completed or failed', () => {
+    expect(generationFinished(generation([]))).toBe(false)
+    expect(generationFinished(generation([task('a', 'completed'), task('b', 'running')]))).toBe(false)
+    expect(generationFinished(generation([task('a', 'completed'), task('b', 'failed')]))).toBe(true)
   })
 })
 
@@ -58,7 +58,7 @@ describe('long-poll pacing', () => {
 
 describe('the output page (from the server)', () => {
   const output = (key: string) => ({ key, url: `https://s3/${key}`, thumbnailUrl: `https://s3/t/${key}` })
-  const service = (status: ServiceJob['status'], tasks: Task[]): ServiceJob => ({
+  const service = (status: Generation['status'], tasks: Task[]): Generation => ({
     serviceId: 's',
     service: 'bodySwap',
     status,
