@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from temporalio import activity
 
-from core.contracts import COUNT_PEOPLE, CountPeopleInput
+from core.contracts.catalog_check import COUNT_PEOPLE, CountPeopleInput
 from core.images import decode_rgb
 from core.storage import Storage
 

@@ -16,7 +16,7 @@ from temporalio.exceptions import ApplicationError
 
 from core import credits
 from core.catalog import background_kind, find_background, find_model
-from core.contracts import (
+from core.contracts.generation import (
     CHARGE_CREDITS,
     FAIL_TASK,
     NOTIFY,

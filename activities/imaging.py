@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from core.contracts import RUN_IMAGING, ImagingInput, ImagingOutput
+from core.contracts.generation import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import (
     NOTE_LIMIT,

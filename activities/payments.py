@@ -10,7 +10,7 @@ from temporalio import activity
 
 from activities.generation import rejected_by_rule
 from core.billing import orders
-from core.contracts import GRANT_ORDER_CREDITS, MARK_ORDER_PAID, FulfilOrder
+from core.contracts.fulfilment import GRANT_ORDER_CREDITS, MARK_ORDER_PAID, FulfilOrder
 from core.db import SessionFactory
 from core.errors import NotFound
 

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import update
 from temporalio import activity
 
-from core.contracts import ANALYSE_PHOTO, AnalysePhotoInput
+from core.contracts.photo_analysis import ANALYSE_PHOTO, AnalysePhotoInput
 from core.db import SessionFactory
 from core.images import decode_rgb
 from core.models import UploadedFile

@@ -11,14 +11,8 @@ from temporalio import activity
 
 from activities.generation import chosen_model_key, rejected
 from core.catalog import background_kind, find_background
-from core.contracts import (
-    FAIL_RERENDER,
-    PLAN_RERENDER,
-    FailRerenderInput,
-    ImagingInput,
-    PlacementSpec,
-    RerenderRef,
-)
+from core.contracts.generation import ImagingInput, PlacementSpec
+from core.contracts.rerender import FAIL_RERENDER, PLAN_RERENDER, FailRerenderInput, RerenderRef
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.models import Generation, Task

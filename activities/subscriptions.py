@@ -15,7 +15,8 @@ from temporalio import activity
 
 from activities.generation import rejected_by_rule
 from core.billing import subscriptions
-from core.contracts import (
+from core.contracts.fulfilment import FulfilOrder
+from core.contracts.subscription import (
     CHARGE_SUBSCRIPTION_PERIOD,
     CHARGE_SUBSCRIPTION_UPGRADE,
     GRANT_SUBSCRIPTION_CREDITS,
@@ -24,7 +25,6 @@ from core.contracts import (
     ChargeOutcome,
     ChargePeriod,
     ChargeUpgrade,
-    FulfilOrder,
     GrantSubscriptionCredits,
     SubscriptionState,
     subscription_upgrade_order_id,

@@ -20,7 +20,7 @@ import anyio
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.contracts import CATALOG_CHECK_WORKFLOW, CountPeopleInput
+from core.contracts.catalog_check import CATALOG_CHECK_WORKFLOW, CountPeopleInput
 from core.db import SessionFactory
 from core.enums import CatalogKind, CatalogVisibility
 from core.errors import InvalidInput, NotFound, Refused, Unavailable

@@ -24,7 +24,7 @@ from temporalio.common import WorkflowIDConflictPolicy
 from core import credits
 from core.auth.tokens import Principal
 from core.catalog import find_background, find_model
-from core.contracts import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
+from core.contracts.generation import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
 from core.costs import generation_cost
 from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationStatus, Service

@@ -59,7 +59,7 @@ QUALITY_GATE_REJECTIONS = "mm_quality_gate_rejections"
 # Counted by activities/reconciliation.py (its name, kept here for the README's queries).
 RECONCILIATION_MISMATCHES = "metamodel_reconciliation_mismatches"
 
-# Error types of a failure that is the input's, not ours (see core/contracts.py).
+# Error types of a failure that is the input's, not ours (see core/contracts/generation.py).
 QUALITY_GATE_ERRORS = frozenset({"InputRejected", "EngineRejected"})
 
 # Seconds. The first-progress SLO is p95 ≤ 1 s: fine buckets around it.

@@ -17,7 +17,11 @@ from typing import Any
 import anyio
 from temporalio.common import WorkflowIDConflictPolicy
 
-from core.contracts import PHOTO_ANALYSIS_WORKFLOW, AnalysePhotoInput, photo_analysis_workflow_id
+from core.contracts.photo_analysis import (
+    PHOTO_ANALYSIS_WORKFLOW,
+    AnalysePhotoInput,
+    photo_analysis_workflow_id,
+)
 from core.generations import WorkflowStarter
 from core.settings import Settings
 

@@ -24,12 +24,8 @@ from temporalio.common import WorkflowIDConflictPolicy
 
 from core.auth.tokens import Principal
 from core.catalog import background_kind, find_background
-from core.contracts import (
-    RERENDER_WORKFLOW,
-    GenerationOptions,
-    StartRerender,
-    rerender_workflow_id,
-)
+from core.contracts.generation import GenerationOptions
+from core.contracts.rerender import RERENDER_WORKFLOW, StartRerender, rerender_workflow_id
 from core.db import SessionFactory
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE, Placement
 from core.enums import GenerationStatus

@@ -22,8 +22,9 @@ Scores (all 0..1 shares, except the skin shift in CIE ΔE76):
 
 An output below a threshold is not delivered: `enforce` raises QualityTooLow, an EngineError that
 is not retryable, so the imaging activity fails the task as "EngineRejected" and the workflow
-refunds it (core/contracts.py NON_RETRYABLE_ERRORS). The scores are logged (one `engine quality`
-line per output) and kept for `recording()`, which `ops/eval.py` can use to print them.
+refunds it (core/contracts/generation.py NON_RETRYABLE_ERRORS). The scores are logged (one
+`engine quality` line per output) and kept for `recording()`, which `ops/eval.py` can use to
+print them.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from core.billing import events, signature
 from core.billing.money import format_amount
 from core.billing.orders import CANCELED, failure_path, success_path
 from core.billing.provider import CheckoutOrder, CheckoutSession, PaymentEvent, WebhookSink
-from core.contracts import ChargeOutcome, PlanTerms
+from core.contracts.subscription import ChargeOutcome, PlanTerms
 from core.db import SessionFactory
 from core.enums import OrderStatus
 from core.errors import InvalidInput, NotFound

@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from core.billing import events, signature
 from core.billing.provider import CheckoutOrder, CheckoutSession, PaymentEvent
-from core.contracts import PlanTerms
+from core.contracts.subscription import PlanTerms
 from core.db import SessionFactory
 from core.enums import PlanKind, RateInterval
 from core.errors import NotFound, PaymentDeclined, Unavailable, UpstreamFailed

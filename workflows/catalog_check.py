@@ -7,7 +7,7 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.catalog import CatalogActivities
-    from core.contracts import CATALOG_CHECK_WORKFLOW, CountPeopleInput
+    from core.contracts.catalog_check import CATALOG_CHECK_WORKFLOW, CountPeopleInput
     from workflows.imaging_question import ask_imaging
 
 

@@ -19,12 +19,8 @@ from temporalio.workflow import ParentClosePolicy
 with workflow.unsafe.imports_passed_through():
     from activities.payments import PaymentActivities
     from activities.subscriptions import SubscriptionActivities
-    from core.contracts import (
-        ORDER_FULFILMENT_WORKFLOW,
-        FulfilmentResult,
-        FulfilOrder,
-        subscription_workflow_id,
-    )
+    from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW, FulfilmentResult, FulfilOrder
+    from core.contracts.subscription import subscription_workflow_id
     from workflows.subscription import SubscriptionWorkflow
 
 # Fulfilments recorded before subscriptions existed replay without the subscription step.

@@ -23,7 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.generation import GenerationActivities
     from activities.imaging import ImagingActivities
     from core import workflow_search
-    from core.contracts import (
+    from core.contracts.generation import (
         GENERATION_WORKFLOW,
         NON_RETRYABLE_ERRORS,
         ChargeInput,

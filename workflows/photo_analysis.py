@@ -9,7 +9,7 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.photos import PhotoActivities
-    from core.contracts import PHOTO_ANALYSIS_WORKFLOW, AnalysePhotoInput
+    from core.contracts.photo_analysis import PHOTO_ANALYSIS_WORKFLOW, AnalysePhotoInput
     from workflows.imaging_question import ask_imaging
 
 

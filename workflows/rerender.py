@@ -17,7 +17,7 @@ from temporalio.exceptions import ActivityError, ApplicationError
 with workflow.unsafe.imports_passed_through():
     from activities.imaging import ImagingActivities
     from activities.rerender import RerenderActivities
-    from core.contracts import (
+    from core.contracts.rerender import (
         RERENDER_WORKFLOW,
         FailRerenderInput,
         RerenderRef,

@@ -43,7 +43,7 @@ from temporalio.exceptions import ApplicationError
 with workflow.unsafe.imports_passed_through():
     from activities.subscriptions import SubscriptionActivities
     from core import workflow_search
-    from core.contracts import (
+    from core.contracts.subscription import (
         PLAN_DECLINED,
         PLAN_DOWNGRADE_SCHEDULED,
         PLAN_REFUSED,

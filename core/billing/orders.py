@@ -29,7 +29,7 @@ from core.billing import events, subscription_events
 from core.billing.catalog import find_rate
 from core.billing.provider import CheckoutOrder, PaymentEvent, PaymentProvider
 from core.billing.subscriptions import ensure_can_subscribe
-from core.contracts import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, order_workflow_id
+from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, order_workflow_id
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus, RateInterval
 from core.errors import InvalidInput, NotFound, Unavailable

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from core.contracts import PlanTerms
+    from core.contracts.subscription import PlanTerms
     from core.db import SessionFactory
     from core.settings import Settings
 

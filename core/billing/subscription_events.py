@@ -23,7 +23,7 @@ from sqlalchemy import select
 from core.billing import events, subscriptions
 from core.billing.catalog import find_rate
 from core.billing.provider import PaymentEvent, SubscriptionFacts
-from core.contracts import (
+from core.contracts.subscription import (
     SIGNAL_CANCEL_AT_PERIOD_END,
     SIGNAL_CHANGE_PLAN,
     SIGNAL_ENDED,

@@ -48,7 +48,7 @@ from core import credits
 from core.auth.tokens import Principal
 from core.billing.catalog import find_rate
 from core.billing.provider import PaymentProvider
-from core.contracts import (
+from core.contracts.subscription import (
     PLAN_DECLINED,
     PLAN_REFUSED,
     SUBSCRIPTION_WORKFLOW,

@@ -17,7 +17,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.imaging import ImagingActivities
-from core.contracts import ImagingInput
+from core.contracts.generation import ImagingInput
 from core.db import make_engine, make_session_factory
 from core.enums import Service
 from core.images import encode_jpeg

@@ -18,7 +18,7 @@ from temporalio.client import Client, WorkflowExecution
 from temporalio.worker import Replayer
 
 from core import workflow_search as ws
-from core.contracts import subscription_workflow_id
+from core.contracts.subscription import subscription_workflow_id
 from core.db import SessionFactory
 from core.models import User
 from ops.search_attributes import missing_search_attributes

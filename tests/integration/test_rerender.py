@@ -22,7 +22,7 @@ from temporalio.worker import Replayer
 
 from activities.sweeper import SweeperActivities, SweepStuck
 from core import credits
-from core.contracts import RERENDER_WORKFLOW, rerender_workflow_id
+from core.contracts.rerender import RERENDER_WORKFLOW, rerender_workflow_id
 from core.db import SessionFactory
 from core.models import Generation, LedgerEntry, Task, new_id, utcnow
 from core.reconciliation import reconcile

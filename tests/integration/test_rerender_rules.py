@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from temporalio.client import Client
 
 from core.auth.tokens import Principal
-from core.contracts import rerender_workflow_id
+from core.contracts.rerender import rerender_workflow_id
 from core.db import SessionFactory
 from core.engine import Placement
 from core.errors import Conflict

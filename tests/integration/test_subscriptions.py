@@ -21,7 +21,7 @@ from temporalio.client import Client
 from temporalio.worker import Replayer
 
 from core.billing.subscriptions import replace_card_on_file
-from core.contracts import subscription_upgrade_order_id, subscription_workflow_id
+from core.contracts.subscription import subscription_upgrade_order_id, subscription_workflow_id
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
 from core.models import LedgerEntry, Order, Subscription, User

@@ -22,7 +22,7 @@ from temporalio.worker import Replayer
 from activities.generation import GenerationActivities
 from activities.imaging import ImagingActivities
 from core import credits
-from core.contracts import (
+from core.contracts.generation import (
     GENERATION_WORKFLOW,
     FailTaskInput,
     GenerationOptions,

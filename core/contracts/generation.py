@@ -1,0 +1,137 @@
+"""The generation workflow (workflows/generation.py): its names, input and result, and its
+activities' inputs and outputs. The API starts it by name with these dataclasses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.enums import GenerationStatus, Service
+
+GENERATION_WORKFLOW = "Generation"
+
+# Activity names: the orchestration ones run on the `task_queue`, imaging on `imaging_task_queue`.
+VERIFY_UPLOADS = "verify_uploads"
+CHARGE_CREDITS = "charge_credits"
+RUN_IMAGING = "run_imaging"
+FAIL_TASK = "fail_task"
+NOTIFY = "notify"
+
+# Error types the workflow must not retry: the same input fails the same way again.
+NON_RETRYABLE_ERRORS = ["InputRejected", "InsufficientCredits", "EngineRejected"]
+
+
+@dataclass
+class GenerationOptions:
+    """Per-deployment knobs the starter passes in (workflow code must not read settings)."""
+
+    imaging_task_queue: str = "imaging"
+    imaging_timeout_seconds: float = 300.0
+    heartbeat_timeout_seconds: float = 30.0
+
+
+@dataclass
+class StartGeneration:
+    """The workflow's input. Its workflow id is the generation id."""
+
+    generation_id: str
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+
+
+@dataclass
+class GenerationResult:
+    status: GenerationStatus  # completed | failed
+    completed_tasks: int
+    failed_tasks: int
+    credits_charged: int
+    credits_refunded: int
+
+
+@dataclass
+class GenerationRef:
+    generation_id: str
+
+
+@dataclass
+class TaskPlan:
+    task_id: str
+    input_key: str
+    # The checked version of the input: imaging refuses any other (see core/inputs.py).
+    input_size: int | None = None
+    input_etag: str | None = None
+
+
+@dataclass
+class GenerationPlan:
+    """What verify_uploads found: the work to do, read once from the database."""
+
+    generation_id: str
+    account_id: str
+    service: Service
+    model_key: str | None
+    background_kind: str | None  # image | transparent | white | None
+    background_key: str | None
+    cost: int = 0  # credits for the whole generation, from core.costs
+    tasks: list[TaskPlan] = field(default_factory=list)
+
+
+@dataclass
+class ChargeInput:
+    generation_id: str
+    account_id: str
+    credits: int
+
+
+@dataclass
+class PlacementSpec:
+    """The user's placement adjustment of a re-render (core.engine.Placement as plain data):
+    offsets as fractions of the frame, a scale around the subject's ground point."""
+
+    x: float = 0.0
+    y: float = 0.0
+    scale: float = 1.0
+
+
+@dataclass
+class ImagingInput:
+    generation_id: str
+    task_id: str
+    service: Service
+    input_key: str
+    model_key: str | None
+    background_kind: str | None
+    background_key: str | None
+    input_size: int | None = None
+    input_etag: str | None = None
+    # A re-render's adjustment (workflows/rerender.py); None for a generation's own tasks.
+    placement: PlacementSpec | None = None
+    # Whose image it is: only for the log lines (activities/observe.py binds it to each line).
+    account_id: str | None = None
+
+
+@dataclass
+class ImagingOutput:
+    output_key: str
+    content_type: str
+
+
+@dataclass
+class FailTaskInput:
+    """Mark a task failed and give back its share of the charge."""
+
+    generation_id: str
+    account_id: str
+    task_id: str
+    reason: str
+    refund_credits: int
+
+
+@dataclass
+class FailTaskOutput:
+    refunded: int
+
+
+@dataclass
+class NotifyInput:
+    generation_id: str
+    status: GenerationStatus
+    error: str | None = None
