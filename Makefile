@@ -21,6 +21,7 @@ test: deps web/dist/index.html chromium lint web-check
 lint: deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	cd web && npm run --silent lint && npm run --silent typecheck
 
 # The web app's API types come from the API's OpenAPI document (web/openapi.json →

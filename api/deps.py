@@ -16,7 +16,7 @@ from api.temporal_link import TemporalLink
 from api.validation import AuthorizationHeader, DistributorHeader
 from core.auth.accounts import Accounts
 from core.auth.tokens import Principal
-from core.billing.orders import Billing
+from core.billing.billing import Billing
 from core.billing.provider import ProviderFactory
 from core.billing.subscriptions import Subscriptions
 from core.catalog_admin import CatalogAdmin, people_counter

@@ -16,13 +16,13 @@ same workflow id, so the later checkout event finds it running or done and chang
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
 from core.billing import events, subscriptions
 from core.billing.catalog import find_rate
-from core.billing.provider import PaymentEvent, SubscriptionFacts
+from core.billing.provider import PaymentEvent, PaymentProvider, SubscriptionFacts
 from core.contracts.subscription import (
     SIGNAL_CANCEL_AT_PERIOD_END,
     SIGNAL_CHANGE_PLAN,
@@ -34,12 +34,26 @@ from core.contracts.subscription import (
     PaymentFailed,
     PlanTerms,
 )
+from core.db import SessionFactory
 from core.enums import OrderStatus, SubscriptionStatus
 from core.errors import DomainError, Unavailable
+from core.generations import WorkflowStarter
 from core.models import Order, Subscription
+from core.settings import Settings
 
-if TYPE_CHECKING:
-    from core.billing.orders import Billing
+
+class Billing(Protocol):
+    """What these handlers use of Billing (core/billing/billing.py), which calls them: named
+    here so that this module does not import that one (billing.py imports this)."""
+
+    sessions: SessionFactory
+    settings: Settings
+    temporal: WorkflowStarter
+    provider: PaymentProvider
+
+    def fulfil_paid_order(
+        self, order: Order, event: PaymentEvent, provider_subscription_id: str | None = None
+    ) -> str: ...
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import func, select
 
 from core import credits
-from core.billing import orders, signature
+from core.billing import billing, orders, signature
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
 from core.models import (
@@ -343,7 +343,7 @@ def test_a_mismatched_payment_is_never_final(
         recorded = session.execute(select(PaymentEvent).where(
             PaymentEvent.event_id == event_id)).scalar_one()
     assert (recorded.amount, recorded.currency) == (100, "INR")
-    assert recorded.outcome == orders.MISMATCH_OUTCOME and recorded.processed_at is not None
+    assert recorded.outcome == billing.MISMATCH_OUTCOME and recorded.processed_at is not None
     assert mismatches_counted(api) == counted + 1
     # The hourly reconciliation lists it for a person, with both amounts.
     listed = [m for m in reconcile(buyer.db).mismatches if m.kind == "payment"]
@@ -381,7 +381,7 @@ def test_mismatched_and_real_events_racing_credit_once(
     with buyer.db() as session:
         outcomes = Counter(session.execute(select(PaymentEvent.outcome).where(
             PaymentEvent.order_id == order_id)).scalars())
-    assert outcomes[orders.MISMATCH_OUTCOME] == 5 and sum(outcomes.values()) == 6
+    assert outcomes[billing.MISMATCH_OUTCOME] == 5 and sum(outcomes.values()) == 6
 
 
 # Enterprise inquiries
