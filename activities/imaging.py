@@ -43,13 +43,13 @@ from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
 from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
-from core.metrics import ImagingMetrics
 from core.models import Generation, Task, UploadedFile
+from core.observability.metrics import ImagingMetrics
+from core.observability.tracing import StageSpans, in_current_context, tag_current_span
 from core.photo_analysis import analysis_from_json, analysis_to_json
 from core.settings import Settings
 from core.storage import Storage
 from core.tasks import IMAGING_RANGE, complete_task, set_task_progress
-from core.tracing import StageSpans, in_current_context, tag_current_span
 
 CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
 
@@ -254,8 +254,8 @@ class ImagingActivities:
 
     def _record_first_progress(self, inp: ImagingInput, metrics: ImagingMetrics) -> None:
         """How long after the submit the task's first progress showed (the first service
-        level; see core/metrics.py). Runs on the progress writer right after that write; a
-        metric never fails the task."""
+        level; see core/observability/metrics.py). Runs on the progress writer right after that
+        write; a metric never fails the task."""
         try:
             with self.sessions() as session:
                 created_at = session.execute(

@@ -1,15 +1,15 @@
 """What every activity's run leaves behind: log lines that name its generation, and a Sentry
 report when it fails.
 
-`ActivityObserver` is a Temporal worker interceptor (the worker's composition root,
-ops/worker.py, installs it). For the duration of an activity it binds to the log context
-(core/logs.py) the workflow id, the activity type, the attempt and, from the activity's input,
-`service_id` (its `generation_id`) and `account_id`; so every line the activity logs, in its
-thread too, carries them, next to the trace id of the activity's span. It logs one line when the
-activity ends (INFO for a generation's activities, DEBUG for the schedules' chores) and reports a
-failure to Sentry with the workflow id, activity type and attempt as tags. A non-retryable
-ApplicationError is a decided outcome (input rejected, credits short), not a fault: logged,
-not reported.
+`ActivityObserver` is a Temporal worker interceptor (the worker's composition root, ops/worker.py,
+installs it). For the duration of an activity it binds to the log context
+(core/observability/logs.py) the workflow id, the activity type, the attempt and, from the
+activity's input, `service_id` (its `generation_id`) and `account_id`; so every line the activity
+logs, in its thread too, carries them, next to the trace id of the activity's span. It logs one line
+when the activity ends (INFO for a generation's activities, DEBUG for the schedules' chores) and
+reports a failure to Sentry with the workflow id, activity type and attempt as tags. A non-retryable
+ApplicationError is a decided outcome (input rejected, credits short), not a fault: logged, not
+reported.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from temporalio.worker import (
     Interceptor,
 )
 
-from core.error_reports import report_exception
-from core.logs import log_context
+from core.observability.error_reports import report_exception
+from core.observability.logs import log_context
 
 log = logging.getLogger("activities")
 

@@ -25,8 +25,8 @@ from core.enums import AccountKind, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
 from core.generations import Generations
 from core.library import Library
-from core.logs import bind_log_context
 from core.models import User
+from core.observability.logs import bind_log_context
 from core.photo_check import PhotoAnalyser, photo_analyser
 from core.settings import Settings
 from core.showcase import Showcase
@@ -128,7 +128,7 @@ async def get_principal(
     principal = accounts.recently_authenticated(token, x_distributor_id)
     if principal is None:
         principal = await run_in_threadpool(accounts.authenticate, token, x_distributor_id)
-    # Every later log line of this request names the account (core/logs.py).
+    # Every later log line of this request names the account (core/observability/logs.py).
     bind_log_context(account_id=principal.account_id)
     return principal
 

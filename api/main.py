@@ -44,8 +44,8 @@ from api.tracing import TracingMiddleware
 from api.validation import RejectNul, form_without_nul
 from core.billing.provider import PaymentProvider, WebhookSink
 from core.db import SessionFactory, make_engine, make_session_factory
-from core.logs import configure_logging
-from core.observability import setup_observability
+from core.observability.logs import configure_logging
+from core.observability.setup import setup_observability
 from core.settings import Settings, get_settings
 from core.storage import Storage
 

@@ -1,10 +1,10 @@
 """One log line per API request, in a log context of its own.
 
-The middleware opens a fresh log context (core/logs.py) for each request, so what the request's
-code binds (the account in api/deps.py, the generation in the services routes) lands on every
-later line of that request and on its closing line: method, route template, status and
-duration. It runs inside the tracing middleware, so each line carries the request's trace id.
-Health checks and static assets are not logged.
+The middleware opens a fresh log context (core/observability/logs.py) for each request, so what the
+request's code binds (the account in api/deps.py, the generation in the services routes) lands on
+every later line of that request and on its closing line: method, route template, status and
+duration. It runs inside the tracing middleware, so each line carries the request's trace id. Health
+checks and static assets are not logged.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from core.logs import log_context
+from core.observability.logs import log_context
 
 log = logging.getLogger("api.requests")
 SKIPPED_PREFIXES = ("/assets/", "/api/health")

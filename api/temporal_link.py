@@ -20,7 +20,7 @@ from typing import Any
 from temporalio.client import Client, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
-from core.observability import temporal_interceptors
+from core.observability.setup import temporal_interceptors
 from core.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from opentelemetry import propagate, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from core.tracing import traceresponse
+from core.observability.tracing import traceresponse
 
 SKIPPED_PREFIXES = ("/assets/", "/api/health")
 

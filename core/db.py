@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.tracing import trace_engine
+from core.observability.tracing import trace_engine
 
 SessionFactory = sessionmaker[Session]
 
@@ -28,7 +28,7 @@ def make_engine(url: str) -> Engine:
     else:
         kwargs.update(pool_pre_ping=True, pool_size=10, max_overflow=20)
     engine = create_engine(url, **kwargs)
-    # Its statements as spans when this process traces (core/tracing.py).
+    # Its statements as spans when this process traces (core/observability/tracing.py).
     trace_engine(engine)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)

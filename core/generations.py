@@ -40,11 +40,11 @@ from core.models import (
     new_id,
     utcnow,
 )
+from core.observability.tracing import current_trace_id, tag_current_span
 from core.photo_analysis import analysis_from_json
 from core.settings import Settings
 from core.storage import Storage
 from core.tasks import fail_unfinished_tasks, queue_completion_mail
-from core.tracing import current_trace_id, tag_current_span
 from core.uploads import record_upload, sniffed_type
 from core.workflow_search import (
     GenerationFacts,

@@ -160,7 +160,7 @@ class Settings(BaseSettings):
     seller_name: str = "MetaModel"
     seller_address: str = "MetaModel Technologies; Bengaluru, Karnataka 560001; India"
 
-    # Traces (core/tracing.py): "file" (OTLP JSON lines under data_dir/traces, read by
+    # Traces (core/observability/tracing.py): "file" (OTLP JSON lines under data_dir/traces, read by
     # `python -m ops.trace`), "otlp" (a collector at OTEL_EXPORTER_OTLP_ENDPOINT), "console"
     # or "none". Context propagates whatever this says; the exporter only decides where spans
     # go, and the sample ratio which traces are kept.
@@ -170,10 +170,10 @@ class Settings(BaseSettings):
     otel_file_max_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
     otel_file_backups: int = Field(default=5, ge=0)
     sentry_dsn: str = ""
-    # Metrics for Prometheus (core/metrics.py; the README's "Service levels"): the API serves
-    # its own at /metrics; each worker process serves the Temporal SDK's and ours on its port
-    # (0 = off) at METRICS_HOST (0.0.0.0 in containers); the embedded Temporal dev server its
-    # own on TEMPORAL_METRICS_PORT (0 = a port of its choosing, not scraped).
+    # Metrics for Prometheus (core/observability/metrics.py; the README's "Service levels"): the API
+    # serves its own at /metrics; each worker process serves the Temporal SDK's and ours on its port
+    # (0 = off) at METRICS_HOST (0.0.0.0 in containers); the embedded Temporal dev server its own on
+    # TEMPORAL_METRICS_PORT (0 = a port of its choosing, not scraped).
     metrics_host: str = "127.0.0.1"
     orchestration_metrics_port: int = Field(default=9101, ge=0, le=65535)
     imaging_metrics_port: int = Field(default=9102, ge=0, le=65535)
@@ -184,8 +184,8 @@ class Settings(BaseSettings):
     prometheus_port: int = Field(default=9090, ge=1, le=65535)
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    # Log lines (core/logs.py): "json", "console" (readable), or "auto": JSON in production and
-    # when the output is not a terminal (the data/logs files), console on a terminal.
+    # Log lines (core/observability/logs.py): "json", "console" (readable), or "auto": JSON in
+    # production and when the output is not a terminal (the data/logs files), console on a terminal.
     log_format: Literal["auto", "json", "console"] = "auto"
     # The release Sentry reports; empty means the git commit, else the package version.
     release: str = ""

@@ -27,7 +27,7 @@ from pathlib import Path
 from PIL import Image
 
 from core.engine import Background, ImageEngine, Placement, ProgressFn, no_progress
-from core.logs import configure_logging
+from core.observability.logs import configure_logging
 from core.settings import Settings, get_settings
 
 # Thread names (comm) of threads that are not the engine's (tokio: the Temporal SDK core).

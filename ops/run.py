@@ -9,8 +9,8 @@ from __future__ import annotations
 import signal
 import threading
 
-from core.error_reports import setup_error_reports
-from core.logs import configure_logging
+from core.observability.error_reports import setup_error_reports
+from core.observability.logs import configure_logging
 from core.settings import get_settings
 from ops.stack import Stack
 from ops.supervise import Supervisor

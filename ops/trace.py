@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from core.observability.tracing import TRACES_DIR
 from core.settings import Settings, get_settings
-from core.tracing import TRACES_DIR
 
 # Attributes that tie a span to a generation: ours, and the workflow id Temporal's tracing
 # interceptor records (the workflow id is the generation id).

@@ -35,9 +35,9 @@ from activities.subscriptions import CardCharger, SubscriptionActivities
 from activities.sweeper import SweeperActivities, SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
-from core.logs import configure_logging
-from core.metrics import ActivityMetrics, worker_runtime
-from core.observability import setup_observability, temporal_interceptors
+from core.observability.logs import configure_logging
+from core.observability.metrics import ActivityMetrics, worker_runtime
+from core.observability.setup import setup_observability, temporal_interceptors
 from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
 from core.storage import Storage
@@ -258,7 +258,8 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
 
 def metrics_runtime(settings: Settings, queues: tuple[str, ...]) -> Runtime | None:
     """The Temporal runtime serving this process's metrics for Prometheus (the SDK's and ours,
-    core/metrics.py) on its queue's metrics port; None (the default runtime) when that is 0."""
+    core/observability/metrics.py) on its queue's metrics port; None (the default runtime) when
+    that is 0."""
     port = (
         settings.orchestration_metrics_port
         if "orchestration" in queues

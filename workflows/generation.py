@@ -39,7 +39,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from core.costs import task_share
     from core.enums import GenerationStatus
-    from core.metrics import record_charge, record_generation, record_refund
+    from core.observability.metrics import record_charge, record_generation, record_refund
 
 
 # Database and storage steps: quick, and transient failures (a restarting database) are
@@ -89,9 +89,9 @@ def is_user_error(error: BaseException) -> bool:
     return isinstance(cause, ApplicationError) and cause.type in NON_RETRYABLE_ERRORS
 
 
-# Not sandboxed: the sandbox re-imports modules and proxies every call for each new workflow,
-# which measured as a third of the orchestration worker's CPU under a burst. This module only
-# imports the contracts (plain dataclasses), core.costs (pure arithmetic) and core.metrics (the
+# Not sandboxed: the sandbox re-imports modules and proxies every call for each new workflow, which
+# measured as a third of the orchestration worker's CPU under a burst. This module only imports the
+# contracts (plain dataclasses), core.costs (pure arithmetic) and core.observability.metrics (the
 # SDK's workflow meter, silent during replays), and uses no clock, randomness or I/O of its own;
 # tests/test_workflow.py replays real histories to keep it honest.
 @workflow.defn(name=GENERATION_WORKFLOW, sandboxed=False)

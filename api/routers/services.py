@@ -21,7 +21,7 @@ from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
 from core.enums import GenerationStatus, Service
 from core.generations import NewFile, SubmitRequest
-from core.logs import bind_log_context
+from core.observability.logs import bind_log_context
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/imageedit/service", tags=["services"])

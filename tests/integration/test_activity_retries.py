@@ -15,7 +15,7 @@ from temporalio.client import Client
 from temporalio.common import RetryPolicy
 from temporalio.worker import Worker
 
-from core.metrics import ActivityMetrics, worker_runtime
+from core.observability.metrics import ActivityMetrics, worker_runtime
 from core.settings import Settings
 from ops.stack import free_port
 

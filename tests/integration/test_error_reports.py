@@ -24,7 +24,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
 from activities.observe import ActivityObserver
-from core.error_reports import release_name, setup_error_reports
+from core.observability.error_reports import release_name, setup_error_reports
 from core.settings import Settings
 
 EMAIL = "bob.jones@example.org"

@@ -1,4 +1,5 @@
-"""Log lines (core/logs.py): the JSON format and its fields, the console format, and redaction."""
+"""Log lines (core/observability/logs.py): the JSON format and its fields, the console format,
+and redaction."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 import structlog
 from opentelemetry.sdk.trace import TracerProvider
 
-from core.error_reports import scrub_event
-from core.logs import (
+from core.observability.error_reports import scrub_event
+from core.observability.logs import (
     bind_log_context,
     configure_logging,
     current_log_context,

@@ -10,7 +10,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from core.trace_file import RotatingFileSpanExporter
+from core.observability.trace_file import RotatingFileSpanExporter
 from ops import trace as trace_cli
 
 

@@ -4,8 +4,8 @@ The tracer provider is always set up and Temporal's tracing interceptor is alway
 trace context always travels (API request → workflow start → workflow → activities → database
 and storage calls); the sampler and the exporter (OTEL_EXPORTER) decide only what is written:
 
-- `file`: OTLP JSON lines under DATA_DIR/traces (core/trace_file.py), read by `python -m
-  ops.trace`; the embedded default.
+- `file`: OTLP JSON lines under DATA_DIR/traces (core/observability/trace_file.py), read by
+  `python -m ops.trace`; the embedded default.
 - `otlp`: to a collector at OTEL_EXPORTER_OTLP_ENDPOINT; `console`: to stdout; `none`: nowhere.
 
 Database calls are traced by OpenTelemetry's SQLAlchemy instrumentation and storage calls (the
@@ -45,7 +45,7 @@ def sampler(ratio: float) -> Sampler:
 def _exporter(service_name: str, settings: Settings) -> SpanExporter | None:
     kind = settings.otel_exporter
     if kind == "file":
-        from core.trace_file import RotatingFileSpanExporter
+        from core.observability.trace_file import RotatingFileSpanExporter
 
         return RotatingFileSpanExporter(
             settings.data_dir / TRACES_DIR / f"{service_name}.jsonl",

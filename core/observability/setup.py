@@ -1,6 +1,6 @@
 """Traces (OpenTelemetry) and errors (Sentry), set up once per process from settings.
 
-Traces are set up by core/tracing.py (exporters, sampling, database and storage
+Traces are set up by core/observability/tracing.py (exporters, sampling, database and storage
 instrumentation); Temporal's tracing interceptor carries the trace from the API's start_workflow
 into the workflow and its activities, so one request can be followed end to end.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from core import error_reports, tracing
+from core.observability import error_reports, tracing
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ def setup_observability(service_name: str, settings: Settings) -> None:
         return
     _configured = True
     tracing.setup_tracing(service_name, settings)
-    # Sentry (SENTRY_DSN), with release, environment and no personal data: core/error_reports.py.
+    # Sentry (SENTRY_DSN), with release, environment and no personal data (error_reports.py).
     error_reports.setup_error_reports(settings, service_name)
 
 

@@ -3,7 +3,7 @@
 No personal data beyond the account id: the SDK's default of none (no IP addresses, cookies or
 request bodies; see `setup_error_reports`), and every event and breadcrumb goes through
 `scrub_event`, which redacts sensitive keys and e-mail addresses and bearer tokens in any text
-(core/logs.py's rules).
+(core/observability/logs.py's rules).
 Activity failures are reported by the workers' interceptor (activities/observe.py) with the
 workflow id, the activity type and the attempt as tags.
 """
@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from core.logs import scrub
+from core.observability.logs import scrub
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ def setup_error_reports(settings: Settings, process_name: str) -> bool:
         before_send=scrub_event,
         before_send_transaction=scrub_event,
         before_breadcrumb=scrub_event,
-        # Traces are OpenTelemetry's (core/tracing.py); Sentry reports errors only.
+        # Traces are OpenTelemetry's (core/observability/tracing.py); Sentry reports errors only.
         traces_sample_rate=None,
     )
     sentry_sdk.set_tag("process", process_name)
