@@ -221,7 +221,7 @@ class Stack:
             # The dev server has one history shard, and its transfer queue (which hands every
             # workflow and activity task to matching) is read at most 20 times a second by
             # default: past a burst of a few tasks, each waited about 50 ms for its turn, and
-            # a one-activity workflow took 150 ms instead of 15 (ops/bench_floor.py).
+            # a one-activity workflow took 150 ms instead of 15 (ops/bench/floor.py).
             "--dynamic-config-value", "history.transferProcessorMaxPollRPS=1000",
             "--log-level", "warn",
         ]  # fmt: skip

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ops.bench import TARGETS
+from ops.bench.run import TARGETS
 from tests.conftest import postgres_available
 from tests.support.paths import FIXTURES, REPO
 

@@ -7,8 +7,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from ops.bench_stack import BenchStack, control_plane_cpu
-from ops.bench_support import p50, percentile
+from ops.bench.stack import BenchStack, control_plane_cpu
+from ops.bench.support import p50, percentile
 
 
 def single_p50(stack: BenchStack, keys: list[str], count: int) -> float:

@@ -1,5 +1,5 @@
 """A private stack for the benchmark: the real processes (ops/stack.py) with the bench's own
-imaging workers (ops/bench_worker.py), any number of workers of each kind, SQLite or a fresh
+imaging workers (ops/bench/worker.py), any number of workers of each kind, SQLite or a fresh
 PostgreSQL database for the app."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from core.db import make_engine, make_session_factory
 from core.enums import LedgerKind
 from core.models import LedgerEntry
 from core.settings import Settings
-from ops.bench_support import Client, cpu_seconds
+from ops.bench.support import Client, cpu_seconds
 from ops.stack import Stack, private_settings
 
 POSTGRES_URL = os.environ.get(
@@ -103,7 +103,7 @@ class BenchStack:
             [
                 sys.executable,
                 "-m",
-                "ops.bench_worker",
+                "ops.bench.worker",
                 "--engine",
                 self.engine,
                 "--stats",

@@ -24,8 +24,8 @@ from core.db import make_session_factory
 from core.enums import GenerationStatus, Service
 from core.models import Generation, Task
 from core.settings import get_settings
-from ops.bench_stack import BenchStack
-from ops.bench_support import Client, p50, percentile, rss_mb
+from ops.bench.stack import BenchStack
+from ops.bench.support import Client, p50, percentile, rss_mb
 from ops.stack import REPO, free_port, uvicorn_options, wait_for_port
 
 
@@ -277,7 +277,7 @@ def requests_per_second(
     host, port = stack.settings.app_host, stack.settings.app_port
     poll = request_bytes(host, port, poll_path([task_id]), token)
     bare_port = free_port()
-    bare_proc = start_uvicorn(["ops.bench_bare:app"], bare_port, dict(os.environ))
+    bare_proc = start_uvicorn(["ops.bench.bare:app"], bare_port, dict(os.environ))
     bare = request_bytes("127.0.0.1", bare_port, "/bare")
     figures: dict[str, float] = {}
     try:

@@ -6,7 +6,7 @@ ours: a workflow whose only step is an activity that returns at once, on a queue
 second process, against the bench stack's own Temporal server. No database, no storage, no
 API, no tracing, no interceptors.
 
-    python -m ops.bench_floor serve --queue Q --address HOST:PORT --namespace NS --role R
+    python -m ops.bench.floor serve --queue Q --address HOST:PORT --namespace NS --role R
 
 Singles: start until the client has the result, one at a time, p50. Burst: `count` at once,
 the CPU the Temporal server and the two floor workers spent per workflow. And the singles
@@ -33,8 +33,8 @@ from temporalio import activity, workflow
 from temporalio.client import Client
 from temporalio.worker import Worker
 
-from ops.bench_stack import BenchStack
-from ops.bench_support import cpu_seconds, p50
+from ops.bench.stack import BenchStack
+from ops.bench.support import cpu_seconds, p50
 
 FLOOR_WORKFLOW = "BenchFloor"
 
@@ -126,7 +126,7 @@ def floor(stack: BenchStack, singles: int, burst: int) -> dict[str, float]:
         stack.stack.spawn(
             name,
             [
-                sys.executable, "-m", "ops.bench_floor", "serve",
+                sys.executable, "-m", "ops.bench.floor", "serve",
                 "--address", settings.temporal_address,
                 "--namespace", settings.temporal_namespace,
                 "--queue", f"{queue}-{role}", "--role", role,

@@ -1,5 +1,5 @@
 """The yardstick for pollTasks' requests per second: a bare FastAPI JSON endpoint, served by
-uvicorn with the API's settings in a process of its own (ops/bench_polls.py starts it)."""
+uvicorn with the API's settings in a process of its own (ops/bench/polls.py starts it)."""
 
 from __future__ import annotations
 

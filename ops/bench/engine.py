@@ -1,7 +1,7 @@
 """Engine speed on one core: p50/p90 per 768x1024 image with models loaded, beside the cost of
 only decoding and encoding the same image with Pillow (as a ratio, since machines are noisy).
 
-    python -m ops.engine_bench            # pins itself to one core
+    python -m ops.bench.engine            # pins itself to one core
 
 `__main__` pins the process to one CPU (sched_setaffinity) and sets OMP/OpenBLAS threads to 1
 before anything heavy is imported; OpenCV gets cv2.setNumThreads(1). mediapipe's TFLite runtime
@@ -138,7 +138,7 @@ def main() -> None:
     fixtures = fixtures_dir()
     # People every service accepts (a whole face: the quality gate refuses a near-unchanged
     # swap of a face cut by the frame, and the upload's analysis refuses it before that).
-    from ops.bench import BENCH_GARMENTS, BENCH_PHOTOS
+    from ops.bench.support import BENCH_GARMENTS, BENCH_PHOTOS
 
     images = [fixtures / "people" / name for name in BENCH_PHOTOS[:4]] + [
         fixtures / "garments" / name for name in BENCH_GARMENTS

@@ -14,6 +14,13 @@ from pathlib import Path
 import httpx
 from PIL import Image
 
+# People photos every service accepts (a whole face, facing the camera).
+BENCH_PHOTOS = ("01008_00.jpg", "01861_00.jpg", "02849_00.jpg", "05997_00.jpg", "07966_00.jpg")
+# Garments the quality gate passes on a catalog model (ops/bench/engine.py gives each bench photo
+# the first model, in rotation, whose swap the gate delivers); a garment refused on every model
+# would stop the bench.
+BENCH_GARMENTS = ("00055_00.jpg", "00126_00.jpg", "049805_1.jpg", "00470_00.jpg")
+
 
 def p50(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")

@@ -1,7 +1,7 @@
 """The benchmark's imaging worker: the real imaging worker (ops.worker) with an engine the bench
 chooses, metered.
 
-    python -m ops.bench_worker --engine noop|cpu --stats FILE
+    python -m ops.bench.worker --engine noop|cpu --stats FILE
 
 `noop` is a bench-only engine that returns its input: with it the stack's own cost (API,
 Temporal, workers, storage, decode/encode) is all there is. It exists only here, in a process

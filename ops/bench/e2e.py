@@ -11,8 +11,8 @@ from pathlib import Path
 
 from core.engine import Background, ImageEngine
 from core.images import decode_rgb
-from ops.bench_stack import BenchStack, control_plane_cpu
-from ops.bench_support import p50
+from ops.bench.stack import BenchStack, control_plane_cpu
+from ops.bench.support import p50
 
 SERVICES = ("burstreplace", "bodySwap")
 

@@ -21,10 +21,10 @@ same run (absolute milliseconds differ 2x between machines). Sections:
   answer, API memory), and pollTasks requests/s / a bare FastAPI endpoint's (64 connections);
 - scale: the same with 2 orchestration and 2 imaging workers, CPU and no-op engine, counting
   images rendered twice and generations charged twice;
-- floor: Temporal alone (ops.bench_floor): a workflow whose one step is an activity in another
+- floor: Temporal alone (ops.bench.floor): a workflow whose one step is an activity in another
   process that returns at once, on the same Temporal server; its start->result p50 and the CPU
   per workflow of the server and the two workers: what no change of ours can go below;
-- engine: the engine's own one-core figures (ops.engine_bench).
+- engine: the engine's own one-core figures (ops.bench.engine).
 The machine is shared and has two cores: run twice before believing a difference.
 """
 
@@ -44,12 +44,12 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import Settings
-from ops.bench_capacity import single_p50, sustained
-from ops.bench_e2e import EngineOnly, burst, many_images, singles
-from ops.bench_floor import floor
-from ops.bench_polls import long_polls, requests_per_second
-from ops.bench_stack import BenchStack, postgres_database
-from ops.bench_support import pillow_unit, raise_open_files_limit
+from ops.bench.capacity import single_p50, sustained
+from ops.bench.e2e import EngineOnly, burst, many_images, singles
+from ops.bench.floor import floor
+from ops.bench.polls import long_polls, requests_per_second
+from ops.bench.stack import BenchStack, postgres_database
+from ops.bench.support import BENCH_PHOTOS, pillow_unit, raise_open_files_limit
 from ops.seed import fixtures_dir
 from ops.stack import REPO
 from ops.worker import build_engine
@@ -57,10 +57,6 @@ from ops.worker import build_engine
 # Figure name -> value (numbers, and the targets table under "targets").
 Figures = dict[str, Any]
 
-BENCH_PHOTOS = ("01008_00.jpg", "01861_00.jpg", "02849_00.jpg", "05997_00.jpg", "07966_00.jpg")
-# Garments the quality gate passes on the catalog models they meet in ops.engine_bench (the
-# 5th to 8th images: model-5, model-6, model-1, model-2); a refused one would stop the bench.
-BENCH_GARMENTS = ("00055_00.jpg", "00126_00.jpg", "049805_1.jpg", "00470_00.jpg")
 # The second, lighter load of the capacity section (see noop_section).
 FEW_CLIENTS = 2
 
@@ -418,7 +414,7 @@ def main(argv: list[str] | None = None) -> None:
         # Its own process pinned to one core, so threads cannot borrow the second core.
         env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
         subprocess.run(
-            ["taskset", "-c", "0", sys.executable, "-m", "ops.engine_bench"], env=env, check=True
+            ["taskset", "-c", "0", sys.executable, "-m", "ops.bench.engine"], env=env, check=True
         )
 
 
