@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from temporalio import activity
 
+from activities.registry import Queue, Registration
 from core.contracts.catalog_check import COUNT_PEOPLE, CountPeopleInput
 from core.images import decode_rgb
 from core.storage import Storage
@@ -23,3 +24,8 @@ class CatalogActivities:
 
         data = self.storage.get_bytes(inp.key, inp.max_bytes)
         return count_people(decode_rgb(data))
+
+
+REGISTRATION = Registration(
+    Queue.IMAGING, lambda deps: [CatalogActivities(deps.storage).count_people]
+)

@@ -14,6 +14,7 @@ from datetime import timedelta
 from sqlalchemy import Exists, delete, exists, select
 from temporalio import activity
 
+from activities.registry import Queue, Registration
 from core.db import SessionFactory
 from core.keys import thumbnail_key
 from core.models import Task, UploadedFile, utcnow
@@ -96,3 +97,9 @@ class CleanupActivities:
                 .execution_options(synchronize_session=False)
             )
         return True
+
+
+REGISTRATION = Registration(
+    Queue.ORCHESTRATION,
+    lambda deps: [CleanupActivities(deps.sessions, deps.storage).clean_up_uploads],
+)

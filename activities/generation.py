@@ -9,11 +9,14 @@ block the worker's event loop. Each one is idempotent: Temporal may run it again
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy.orm import Session
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from activities.registry import Queue, Registration, WorkerDeps
 from core import credits
 from core.catalog import background_kind, find_background, find_model
 from core.contracts.generation import (
@@ -192,3 +195,11 @@ class GenerationActivities:
             with self.sessions.begin() as session:
                 record_end(session)
         return queued
+
+
+def _generation_activities(deps: WorkerDeps) -> list[Callable[..., Any]]:
+    steps = GenerationActivities(deps.sessions, deps.storage, deps.settings)
+    return [steps.verify_uploads, steps.charge_credits, steps.fail_task, steps.notify]
+
+
+REGISTRATION = Registration(Queue.ORCHESTRATION, _generation_activities)

@@ -17,9 +17,10 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import Any
 
 from PIL import Image
 from sqlalchemy import select, update
@@ -27,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from activities.registry import Queue, Registration, WorkerDeps
 from core.contracts.generation import RUN_IMAGING, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import (
@@ -333,3 +335,17 @@ class ImagingActivities:
             self.sessions, inp.task_id, key, thumb_key, note=" ".join(notes)[:NOTE_LIMIT] or None
         )
         return ImagingOutput(output_key=key, content_type=content_type)
+
+
+def _imaging_activities(deps: WorkerDeps) -> list[Callable[..., Any]]:
+    imaging = ImagingActivities(
+        deps.sessions,
+        deps.storage,
+        deps.require_engine(),
+        deps.settings,
+        heartbeat_interval=max(0.5, deps.settings.imaging_heartbeat_timeout_seconds / 4),
+    )
+    return [imaging.run_imaging]
+
+
+REGISTRATION = Registration(Queue.IMAGING, _imaging_activities)

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from temporalio import activity
 
+from activities.registry import Queue, Registration
 from core import mail
 from core.db import SessionFactory
 from core.settings import Settings
@@ -41,3 +42,8 @@ class MailActivities:
             budget=timedelta(seconds=inp.budget_seconds),
             on_each=activity.heartbeat,
         )
+
+
+REGISTRATION = Registration(
+    Queue.ORCHESTRATION, lambda deps: [MailActivities(deps.sessions, deps.settings).relay_mail]
+)

@@ -6,9 +6,13 @@ provider's ids in the ledger), so Temporal may run them again after a crash.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from temporalio import activity
 
 from activities.generation import rejected_by_rule
+from activities.registry import Queue, Registration, WorkerDeps
 from core.billing import orders
 from core.contracts.fulfilment import GRANT_ORDER_CREDITS, MARK_ORDER_PAID, FulfilOrder
 from core.db import SessionFactory
@@ -29,3 +33,11 @@ class PaymentActivities:
     @activity.defn(name=MARK_ORDER_PAID)
     def mark_order_paid(self, inp: FulfilOrder) -> None:
         orders.mark_order_paid(self.sessions, inp.order_id, inp.payment_id)
+
+
+def _payment_activities(deps: WorkerDeps) -> list[Callable[..., Any]]:
+    payments = PaymentActivities(deps.sessions)
+    return [payments.grant_order_credits, payments.mark_order_paid]
+
+
+REGISTRATION = Registration(Queue.ORCHESTRATION, _payment_activities)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import update
 from temporalio import activity
 
+from activities.registry import Queue, Registration
 from core.contracts.photo_analysis import ANALYSE_PHOTO, AnalysePhotoInput
 from core.db import SessionFactory
 from core.images import decode_rgb
@@ -36,3 +37,8 @@ class PhotoActivities:
                 update(UploadedFile).where(UploadedFile.key == inp.key).values(analysis=found)
             )
         return found
+
+
+REGISTRATION = Registration(
+    Queue.IMAGING, lambda deps: [PhotoActivities(deps.sessions, deps.storage).analyse_photo]
+)

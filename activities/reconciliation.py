@@ -11,6 +11,7 @@ import logging
 
 from temporalio import activity
 
+from activities.registry import Queue, Registration
 from core import reconciliation
 from core.db import SessionFactory
 from core.reconciliation import Reconcile, ReconciliationReport
@@ -49,3 +50,8 @@ class ReconciliationActivities:
         )  # fmt: skip
         del report.mismatches[inp.max_listed:]
         return report
+
+
+REGISTRATION = Registration(
+    Queue.ORCHESTRATION, lambda deps: [ReconciliationActivities(deps.sessions).reconcile]
+)

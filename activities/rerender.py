@@ -6,10 +6,14 @@ the workflow's worker, are synchronous (the worker's thread pool) and idempotent
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from sqlalchemy import update
 from temporalio import activity
 
 from activities.generation import chosen_model_key, rejected
+from activities.registry import Queue, Registration, WorkerDeps
 from core.catalog import background_kind, find_background
 from core.contracts.generation import ImagingInput, PlacementSpec
 from core.contracts.rerender import FAIL_RERENDER, PLAN_RERENDER, FailRerenderInput, RerenderRef
@@ -81,3 +85,11 @@ class RerenderActivities:
                     .values(rerenders=Task.rerenders - 1)
                 )
             return True
+
+
+def _rerender_activities(deps: WorkerDeps) -> list[Callable[..., Any]]:
+    rerenders = RerenderActivities(deps.sessions)
+    return [rerenders.plan_rerender, rerenders.fail_rerender]
+
+
+REGISTRATION = Registration(Queue.ORCHESTRATION, _rerender_activities)

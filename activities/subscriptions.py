@@ -10,10 +10,12 @@ again after a crash.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from temporalio import activity
 
 from activities.generation import rejected_by_rule
+from activities.registry import CardCharger, Queue, Registration, WorkerDeps
 from core.billing import subscriptions
 from core.contracts.fulfilment import FulfilOrder
 from core.contracts.subscription import (
@@ -32,10 +34,6 @@ from core.contracts.subscription import (
 from core.db import SessionFactory
 from core.errors import NotFound
 from core.settings import Settings
-
-# Charges a period to a card on file: (card, amount in minor units, currency) → outcome. The
-# worker's composition root gives the configured provider's (payments.local for `local`).
-CardCharger = Callable[[str | None, int, str], ChargeOutcome]
 
 
 class SubscriptionActivities:
@@ -102,3 +100,17 @@ class SubscriptionActivities:
             subscriptions.save_subscription(self.sessions, state)
         except NotFound as error:
             raise rejected_by_rule(error, "SubscriptionNotFound") from None
+
+
+def _subscription_activities(deps: WorkerDeps) -> list[Callable[..., Any]]:
+    subscriptions = SubscriptionActivities(deps.sessions, deps.settings, deps.card_charger)
+    return [
+        subscriptions.start_subscription,
+        subscriptions.charge_subscription_period,
+        subscriptions.charge_subscription_upgrade,
+        subscriptions.grant_subscription_credits,
+        subscriptions.save_subscription,
+    ]
+
+
+REGISTRATION = Registration(Queue.ORCHESTRATION, _subscription_activities)

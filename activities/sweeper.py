@@ -23,6 +23,7 @@ from temporalio import activity
 from temporalio.client import Client
 from temporalio.service import RPCError, RPCStatusCode
 
+from activities.registry import Queue, Registration
 from core.db import SessionFactory
 from core.generations import (
     SweepAction,
@@ -110,3 +111,8 @@ class SweeperActivities:
             await start_rerender(client, self.settings, task_id, generation_id)
             report.rerenders.append(task_id)
         return report
+
+
+REGISTRATION = Registration(
+    Queue.ORCHESTRATION, lambda deps: [SweeperActivities(deps.sessions, deps.settings).sweep_stuck]
+)

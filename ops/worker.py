@@ -12,27 +12,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
+import pkgutil
 import signal
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from types import ModuleType
+from typing import Any
 
 from temporalio.client import Client
 from temporalio.runtime import Runtime
 from temporalio.worker import Worker
 
-from activities.catalog import CatalogActivities
-from activities.cleanup import CleanupActivities, CleanUpUploads
-from activities.generation import GenerationActivities
-from activities.imaging import ImagingActivities
-from activities.mail import MailActivities, RelayMail
+import activities
+import workflows
+from activities.cleanup import CleanUpUploads
+from activities.mail import RelayMail
 from activities.observe import ActivityObserver
-from activities.payments import PaymentActivities
-from activities.photos import PhotoActivities
-from activities.reconciliation import ReconciliationActivities
-from activities.rerender import RerenderActivities
-from activities.subscriptions import CardCharger, SubscriptionActivities
-from activities.sweeper import SweeperActivities, SweepStuck
+from activities.registry import CardCharger, Queue, Registration, WorkerDeps
+from activities.sweeper import SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.observability.logs import configure_logging
@@ -43,16 +43,10 @@ from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.schedules import ensure_schedule
 from ops.search_attributes import ensure_search_attributes
-from workflows.catalog_check import CatalogPhotoCheckWorkflow
-from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW, UploadCleanupWorkflow
-from workflows.fulfilment import OrderFulfilmentWorkflow
-from workflows.generation import GenerationWorkflow
-from workflows.mail_relay import MAIL_RELAY_WORKFLOW, MailRelayWorkflow
-from workflows.photo_analysis import PhotoAnalysisWorkflow
-from workflows.reconciliation import RECONCILIATION_WORKFLOW, ReconciliationWorkflow
-from workflows.rerender import RerenderWorkflow
-from workflows.subscription import SubscriptionWorkflow
-from workflows.sweeper import SWEEPER_WORKFLOW, SweeperWorkflow
+from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW
+from workflows.mail_relay import MAIL_RELAY_WORKFLOW
+from workflows.reconciliation import RECONCILIATION_WORKFLOW
+from workflows.sweeper import SWEEPER_WORKFLOW
 
 log = logging.getLogger("worker")
 
@@ -78,83 +72,61 @@ def card_charger(settings: Settings) -> CardCharger | None:
     return None
 
 
+def _modules(package: ModuleType) -> list[ModuleType]:
+    return [
+        importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name)
+    ]
+
+
+def registered_workflows() -> list[type]:
+    """Every workflow class, as each module under workflows/ names them in `WORKFLOWS`."""
+    return [cls for module in _modules(workflows) for cls in getattr(module, "WORKFLOWS", ())]
+
+
+def registrations() -> list[Registration]:
+    """Every activities module's `REGISTRATION` (activities/registry.py)."""
+    found = [getattr(module, "REGISTRATION", None) for module in _modules(activities)]
+    return [registration for registration in found if isinstance(registration, Registration)]
+
+
 def build_workers(
     client: Client,
     settings: Settings,
     engine: ImageEngine | None,
     queues: tuple[str, ...] = ("orchestration", "imaging"),
 ) -> list[Worker]:
-    sessions = make_session_factory(make_engine(settings.resolved_database_url))
-    storage = Storage(settings)
+    deps = WorkerDeps(
+        sessions=make_session_factory(make_engine(settings.resolved_database_url)),
+        storage=Storage(settings),
+        settings=settings,
+        engine=engine,
+        card_charger=card_charger(settings),
+    )
+
+    def activities_of(queue: Queue) -> list[Callable[..., Any]]:
+        return [fn for reg in registrations() if reg.queue == queue for fn in reg.build(deps)]
+
     workers = []
-    if "orchestration" in queues:
-        steps = GenerationActivities(sessions, storage, settings)
-        mail = MailActivities(sessions, settings)
-        cleanup = CleanupActivities(sessions, storage)
-        sweeper = SweeperActivities(sessions, settings)
-        payments = PaymentActivities(sessions)
-        reconciliation = ReconciliationActivities(sessions)
-        subscriptions = SubscriptionActivities(sessions, settings, card_charger(settings))
-        rerenders = RerenderActivities(sessions)
+    if Queue.ORCHESTRATION in queues:
         workers.append(
             Worker(
                 client,
                 task_queue=settings.task_queue,
-                workflows=[
-                    GenerationWorkflow,
-                    CatalogPhotoCheckWorkflow,
-                    PhotoAnalysisWorkflow,
-                    MailRelayWorkflow,
-                    UploadCleanupWorkflow,
-                    SweeperWorkflow,
-                    OrderFulfilmentWorkflow,
-                    SubscriptionWorkflow,
-                    ReconciliationWorkflow,
-                    RerenderWorkflow,
-                ],
-                activities=[
-                    steps.verify_uploads,
-                    steps.charge_credits,
-                    steps.fail_task,
-                    steps.notify,
-                    mail.relay_mail,
-                    cleanup.clean_up_uploads,
-                    sweeper.sweep_stuck,
-                    payments.grant_order_credits,
-                    payments.mark_order_paid,
-                    subscriptions.start_subscription,
-                    subscriptions.charge_subscription_period,
-                    subscriptions.charge_subscription_upgrade,
-                    subscriptions.grant_subscription_credits,
-                    subscriptions.save_subscription,
-                    reconciliation.reconcile,
-                    rerenders.plan_rerender,
-                    rerenders.fail_rerender,
-                ],
+                workflows=registered_workflows(),
+                activities=activities_of(Queue.ORCHESTRATION),
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
                 interceptors=[ActivityObserver(), ActivityMetrics()],
                 max_concurrent_activities=16,
             )
         )
-    if "imaging" in queues:
-        if engine is None:
-            raise ValueError("the imaging queue needs an engine")
-        imaging = ImagingActivities(
-            sessions,
-            storage,
-            engine,
-            settings,
-            heartbeat_interval=max(0.5, settings.imaging_heartbeat_timeout_seconds / 4),
-        )
+    if Queue.IMAGING in queues:
+        deps.require_engine()
         workers.append(
             Worker(
                 client,
                 task_queue=settings.imaging_task_queue,
-                activities=[
-                    imaging.run_imaging,
-                    CatalogActivities(storage).count_people,
-                    PhotoActivities(sessions, storage).analyse_photo,
-                ],
+                activities=activities_of(Queue.IMAGING),
                 activity_executor=ThreadPoolExecutor(
                     settings.imaging_concurrency, thread_name_prefix="imaging"
                 ),

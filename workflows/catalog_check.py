@@ -19,3 +19,6 @@ class CatalogPhotoCheckWorkflow:
         # again later" (the photo was already checked to decode, so a failure is ours).
         return await ask_imaging(CatalogActivities.count_people, inp, inp.imaging_task_queue)
 
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (CatalogPhotoCheckWorkflow,)

@@ -29,3 +29,7 @@ class UploadCleanupWorkflow:
                 initial_interval=timedelta(seconds=5), maximum_attempts=3
             ),
         )
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (UploadCleanupWorkflow,)

@@ -77,3 +77,7 @@ class OrderFulfilmentWorkflow:
             retry_policy=STEP_RETRY,
         )
         return FulfilmentResult(order_id=inp.order_id, credits_granted=granted)
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (OrderFulfilmentWorkflow,)

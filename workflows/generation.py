@@ -243,3 +243,7 @@ class GenerationWorkflow:
             if is_user_error(error):
                 self._rejected_tasks += 1
             return False
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (GenerationWorkflow,)

@@ -32,3 +32,7 @@ class MailRelayWorkflow:
             heartbeat_timeout=CLAIM_LEASE,
             retry_policy=RetryPolicy(maximum_attempts=1),
         )
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (MailRelayWorkflow,)

@@ -20,3 +20,7 @@ class PhotoAnalysisWorkflow:
         # A few quick attempts: the photo was already checked to decode, so a failure is ours,
         # and without an analysis the upload still works (the engine's own checks refund).
         return await ask_imaging(PhotoActivities.analyse_photo, inp, inp.imaging_task_queue)
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (PhotoAnalysisWorkflow,)

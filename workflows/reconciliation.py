@@ -35,3 +35,7 @@ class ReconciliationWorkflow:
             + ("no mismatch." if not found else f"{found} mismatches, listed in the result.")
         )
         return report
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (ReconciliationWorkflow,)

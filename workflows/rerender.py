@@ -78,3 +78,7 @@ class RerenderWorkflow:
             )
             return RerenderResult(GenerationStatus.FAILED, reason)
         return RerenderResult(GenerationStatus.COMPLETED)
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (RerenderWorkflow,)

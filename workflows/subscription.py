@@ -535,3 +535,7 @@ class SubscriptionWorkflow:
             self._shown = shown
         workflow.set_current_details(workflow_search.subscription_details(
             s.account_id, s.plan.plan_name, str(s.status), s.period, s.cancel_at_period_end))
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (SubscriptionWorkflow,)

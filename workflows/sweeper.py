@@ -26,3 +26,7 @@ class SweeperWorkflow:
             start_to_close_timeout=timedelta(minutes=2),
             retry_policy=RetryPolicy(initial_interval=timedelta(seconds=2), maximum_attempts=3),
         )
+
+
+# Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
+WORKFLOWS = (SweeperWorkflow,)
