@@ -27,6 +27,7 @@ from core.contracts.generation import (
     ChargeInput,
     FailTaskInput,
     FailTaskOutput,
+    FailureType,
     GenerationPlan,
     GenerationRef,
     NotifyInput,
@@ -46,12 +47,14 @@ from core.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
 log = logging.getLogger(__name__)
 
 
-def rejected(message: str, error_type: str = "InputRejected") -> ApplicationError:
+def rejected(message: str, error_type: str = FailureType.INPUT_REJECTED) -> ApplicationError:
     """An error that retrying cannot fix; the workflow fails at once and refunds."""
     return ApplicationError(message, type=error_type, non_retryable=True)
 
 
-def rejected_by_rule(error: DomainError, error_type: str = "InputRejected") -> ApplicationError:
+def rejected_by_rule(
+    error: DomainError, error_type: str = FailureType.INPUT_REJECTED
+) -> ApplicationError:
     """A domain error from a shared rule, as a failure retrying cannot fix."""
     return rejected(error.message, error_type)
 
@@ -135,7 +138,7 @@ class GenerationActivities:
                 self.sessions, inp.account_id, inp.credits, generation_id=inp.generation_id
             )
         except credits.InsufficientCredits as error:
-            raise rejected_by_rule(error, "InsufficientCredits") from None
+            raise rejected_by_rule(error, FailureType.INSUFFICIENT_CREDITS) from None
         return result.free + result.paid
 
     @activity.defn(name=FAIL_TASK)

@@ -29,7 +29,7 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration, WorkerDeps
-from core.contracts.generation import RUN_IMAGING, ImagingInput, ImagingOutput
+from core.contracts.generation import RUN_IMAGING, FailureType, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import (
     NOTE_LIMIT,
@@ -139,7 +139,7 @@ class ImagingActivities:
             return Placement(inp.placement.x, inp.placement.y, inp.placement.scale)
         except ValueError as error:
             raise ApplicationError(
-                f"The placement is out of range: {error}.", type="EngineRejected",
+                f"The placement is out of range: {error}.", type=FailureType.ENGINE_REJECTED,
                 non_retryable=True,
             ) from None
 
@@ -150,7 +150,9 @@ class ImagingActivities:
             if inp.service == Service.BODY_SWAP:
                 if inp.model_key is None:
                     raise ApplicationError(
-                        "A model swap needs a model.", type="EngineRejected", non_retryable=True
+                        "A model swap needs a model.",
+                        type=FailureType.ENGINE_REJECTED,
+                        non_retryable=True,
                     )
                 model = self._catalog_image(inp.model_key)
                 if placement is not None:
@@ -159,7 +161,7 @@ class ImagingActivities:
             if background is None:
                 raise ApplicationError(
                     "A background replace needs a background.",
-                    type="EngineRejected",
+                    type=FailureType.ENGINE_REJECTED,
                     non_retryable=True,
                 )
             if placement is not None:
@@ -168,7 +170,11 @@ class ImagingActivities:
         except EngineError as error:
             raise ApplicationError(
                 error.message,
-                type="EngineRejected" if not error.retryable else "EngineUnavailable",
+                type=(
+                    FailureType.ENGINE_UNAVAILABLE
+                    if error.retryable
+                    else FailureType.ENGINE_REJECTED
+                ),
                 non_retryable=not error.retryable,
             ) from None
 
@@ -193,11 +199,13 @@ class ImagingActivities:
             return decode_rgb(checked.data)
         except DomainError as error:
             raise ApplicationError(
-                error.message, type="InputRejected", non_retryable=True
+                error.message, type=FailureType.INPUT_REJECTED, non_retryable=True
             ) from None
         except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
             raise ApplicationError(
-                "The image is damaged or incomplete.", type="InputRejected", non_retryable=True
+                "The image is damaged or incomplete.",
+                type=FailureType.INPUT_REJECTED,
+                non_retryable=True,
             ) from None
 
     def _refuse_what_the_analysis_rules_out(self, inp: ImagingInput, photo: Image.Image) -> None:
@@ -225,7 +233,7 @@ class ImagingActivities:
                 )
         refusal = analysis_from_json(stored).refusal(inp.service)
         if refusal:
-            raise ApplicationError(refusal, type="EngineRejected", non_retryable=True)
+            raise ApplicationError(refusal, type=FailureType.ENGINE_REJECTED, non_retryable=True)
 
     def _input_thumbnail(self, input_key: str, photo: Image.Image) -> None:
         key = thumbnail_key(input_key)

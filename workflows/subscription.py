@@ -44,11 +44,6 @@ with workflow.unsafe.imports_passed_through():
     from activities.subscriptions import SubscriptionActivities
     from core import workflow_search
     from core.contracts.subscription import (
-        PLAN_DECLINED,
-        PLAN_DOWNGRADE_SCHEDULED,
-        PLAN_REFUSED,
-        PLAN_UNCHANGED,
-        PLAN_UPGRADED,
         QUERY_STATE,
         SIGNAL_CANCEL_AT_PERIOD_END,
         SIGNAL_CHANGE_PLAN,
@@ -64,6 +59,7 @@ with workflow.unsafe.imports_passed_through():
         GrantSubscriptionCredits,
         InvoicePaid,
         PaymentFailed,
+        PlanChange,
         PlanChangeOutcome,
         PlanTerms,
         SubscriptionState,
@@ -330,7 +326,7 @@ class SubscriptionWorkflow:
     def _refuse(arg: Any, reason: str) -> None:
         """Answer a queued update that can no longer apply (the subscription has ended)."""
         if isinstance(arg, PlanRequest) and arg.outcome is None:
-            arg.outcome = PlanChangeOutcome(PLAN_REFUSED, reason)
+            arg.outcome = PlanChangeOutcome(PlanChange.REFUSED, reason)
         elif isinstance(arg, CancelRequest) and not arg.done:
             arg.refused, arg.done = True, True
 
@@ -344,19 +340,19 @@ class SubscriptionWorkflow:
         the period end; an upgrade applies once paid (see the module's notes)."""
         s = self._state()
         if terms.currency != s.plan.currency:
-            return PlanChangeOutcome(PLAN_REFUSED, OTHER_CURRENCY)
+            return PlanChangeOutcome(PlanChange.REFUSED, OTHER_CURRENCY)
         if terms.rate_code == s.plan.rate_code:
             s.pending = None
-            return PlanChangeOutcome(PLAN_UNCHANGED)
+            return PlanChangeOutcome(PlanChange.UNCHANGED)
         if not is_upgrade(s.plan, terms):
             s.pending = terms
-            return PlanChangeOutcome(PLAN_DOWNGRADE_SCHEDULED)
+            return PlanChangeOutcome(PlanChange.DOWNGRADE_SCHEDULED)
         if not s.charges_itself:
             # The provider charged it (the API told it first); its invoice grants.
             s.plan, s.pending = terms, None
-            return PlanChangeOutcome(PLAN_UPGRADED)
+            return PlanChangeOutcome(PlanChange.UPGRADED)
         if s.status != SubscriptionStatus.ACTIVE or s.paid_period != s.period:
-            return PlanChangeOutcome(PLAN_REFUSED, PAST_DUE)
+            return PlanChangeOutcome(PlanChange.REFUSED, PAST_DUE)
         extra = max(0, terms.credits - s.granted)
         charged = await workflow.execute_activity_method(
             SubscriptionActivities.charge_subscription_upgrade,
@@ -368,10 +364,10 @@ class SubscriptionWorkflow:
             retry_policy=STEP_RETRY,
         )
         if not charged.paid:
-            return PlanChangeOutcome(PLAN_DECLINED, charged.reason)
+            return PlanChangeOutcome(PlanChange.DECLINED, charged.reason)
         s.plan, s.pending = terms, None
         await self._grant_upgrade(payment_id=None, paid_amount=None)
-        return PlanChangeOutcome(PLAN_UPGRADED)
+        return PlanChangeOutcome(PlanChange.UPGRADED)
 
     async def _grant_upgrade(self, payment_id: str | None, paid_amount: int | None) -> None:
         """Grant the current plan's credits not yet granted this period (an upgrade's

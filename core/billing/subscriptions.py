@@ -49,13 +49,12 @@ from core.auth.tokens import Principal
 from core.billing.catalog import find_rate
 from core.billing.provider import PaymentProvider
 from core.contracts.subscription import (
-    PLAN_DECLINED,
-    PLAN_REFUSED,
     SUBSCRIPTION_WORKFLOW,
     UPDATE_CHANGE_PLAN,
     UPDATE_SET_CANCEL,
     ChargeUpgrade,
     GrantSubscriptionCredits,
+    PlanChange,
     PlanChangeOutcome,
     PlanTerms,
     SubscriptionState,
@@ -597,9 +596,9 @@ class Subscriptions:
             self._tell_provider(row, price=new, upgrade=is_upgrade(current, new))
         outcome = self._run_update(
             state, UPDATE_CHANGE_PLAN, new, PlanChangeOutcome, "the change of plan")
-        if outcome.result == PLAN_DECLINED:
+        if outcome.result == PlanChange.DECLINED:
             raise PaymentDeclined(DECLINED)
-        if outcome.result == PLAN_REFUSED:
+        if outcome.result == PlanChange.REFUSED:
             raise Conflict(outcome.reason or PAST_DUE)
         return self._fresh(row.id)
 

@@ -4,6 +4,7 @@ activities' inputs and outputs. The API starts it by name with these dataclasses
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from core.enums import GenerationStatus, Service
 
@@ -16,8 +17,22 @@ RUN_IMAGING = "run_imaging"
 FAIL_TASK = "fail_task"
 NOTIFY = "notify"
 
+
+
+class FailureType(StrEnum):
+    """The types of the ApplicationErrors a generation's activities raise (Temporal carries
+    them by name): the workflow and the metrics decide by them."""
+
+    INPUT_REJECTED = "InputRejected"  # the upload or the request is not usable
+    INSUFFICIENT_CREDITS = "InsufficientCredits"
+    ENGINE_REJECTED = "EngineRejected"  # the engine or its quality gate refused this input
+    ENGINE_UNAVAILABLE = "EngineUnavailable"  # the engine could not be reached: retried
+
+
 # Error types the workflow must not retry: the same input fails the same way again.
-NON_RETRYABLE_ERRORS = ["InputRejected", "InsufficientCredits", "EngineRejected"]
+NON_RETRYABLE_ERRORS = [
+    str(kind) for kind in FailureType if kind is not FailureType.ENGINE_UNAVAILABLE
+]
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 # Subscriptions (workflows/subscription.py): one long-running workflow per subscription, id
 # `subscription-{id}`, started by an order's fulfilment when a monthly plan is paid.
@@ -179,19 +180,20 @@ class ChargeUpgrade:
     from_plan_name: str
 
 
+class PlanChange(StrEnum):
+    """How a change of plan came out (the answer of UPDATE_CHANGE_PLAN)."""
+
+    UPGRADED = "upgraded"
+    DOWNGRADE_SCHEDULED = "downgrade_scheduled"
+    UNCHANGED = "unchanged"
+    DECLINED = "declined"  # the charge of the difference was declined: nothing changed
+    REFUSED = "refused"  # not possible now (ended, past due, another currency)
+
+
 @dataclass
 class PlanChangeOutcome:
-    """The answer of UPDATE_CHANGE_PLAN: `result` is one of PLAN_CHANGE_RESULTS; `reason`
-    says why a change was declined or refused."""
+    """The answer of UPDATE_CHANGE_PLAN; `reason` says why a change was declined or refused."""
 
-    result: str
+    result: PlanChange
     reason: str | None = None
 
-
-PLAN_UPGRADED = "upgraded"
-PLAN_DOWNGRADE_SCHEDULED = "downgrade_scheduled"
-PLAN_UNCHANGED = "unchanged"
-PLAN_DECLINED = "declined"  # the charge of the difference was declined: nothing changed
-PLAN_REFUSED = "refused"  # not possible now (ended, past due, another currency)
-PLAN_CHANGE_RESULTS = (PLAN_UPGRADED, PLAN_DOWNGRADE_SCHEDULED, PLAN_UNCHANGED, PLAN_DECLINED,
-                       PLAN_REFUSED)

@@ -48,6 +48,8 @@ from temporalio.worker import (
     Interceptor,
 )
 
+from core.contracts.generation import FailureType
+
 GENERATIONS = "mm_generations"
 IMAGES = "mm_images"
 CREDITS_CHARGED = "mm_credits_charged"
@@ -60,7 +62,9 @@ QUALITY_GATE_REJECTIONS = "mm_quality_gate_rejections"
 RECONCILIATION_MISMATCHES = "metamodel_reconciliation_mismatches"
 
 # Error types of a failure that is the input's, not ours (see core/contracts/generation.py).
-QUALITY_GATE_ERRORS = frozenset({"InputRejected", "EngineRejected"})
+QUALITY_GATE_ERRORS: frozenset[str] = frozenset(
+    {FailureType.INPUT_REJECTED, FailureType.ENGINE_REJECTED}
+)
 
 # Seconds. The first-progress SLO is p95 ≤ 1 s: fine buckets around it.
 FIRST_PROGRESS_BUCKETS = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0, 60.0)
