@@ -184,7 +184,7 @@ def _payment_provider(
 
 
 def _error_model() -> type:
-    from api.schemas import ErrorBody
+    from api.schemas.common import ErrorBody
 
     return ErrorBody
 

@@ -4,7 +4,7 @@ PostgreSQL cannot store a NUL in a text column, and no database driver can encod
 surrogate (U+D800..U+DFFF on its own, which a JSON "\\ud800" escape decodes to): either used to
 surface as a 500 from the database. One rule, checked in places that together see every input:
 this ASGI middleware for the path, the query string and the headers (before any route or
-dependency reads them), the shared Schema base class (api/schemas.py) for JSON bodies, and
+dependency reads them), the shared Schema base class (api/schemas/common.py) for JSON bodies, and
 `form_without_nul`, a dependency of the whole app, for form fields and uploaded file names (the
 form FastAPI has already parsed, so nothing is read twice). Each answers 422 with the same message.
 A route added later is covered without doing anything.

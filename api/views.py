@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from api.schemas import Output, Placement, ServiceView, ShowcasePage, ShowcasePair, TaskView
+from api.schemas.common import Output, Placement, ServiceView, ShowcasePage, ShowcasePair, TaskView
 from core.enums import GenerationStatus, Rating, Service
 from core.keys import thumbnail_key
 from core.models import Generation, Task

@@ -9,15 +9,8 @@ from fastapi import APIRouter, Path, Query, UploadFile
 
 from api.deps import CurrentAdmin, ServicesDep
 from api.routers.library import PageNum, PageSize
-from api.schemas import (
-    AdminGeneration,
-    AdminGenerationList,
-    CurateBody,
-    Envelope,
-    ShowcasePage,
-    ShowcasePair,
-    TaskView,
-)
+from api.schemas.admin import AdminGeneration, AdminGenerationList, CurateBody
+from api.schemas.common import Envelope, ShowcasePage, ShowcasePair, TaskView
 from api.views import pair_view, service_view, showcase_page, task_view
 from core.enums import Service
 from core.errors import InvalidInput

@@ -9,14 +9,14 @@ from anyio import to_thread
 from fastapi import APIRouter, Form, Path, UploadFile
 
 from api.deps import CurrentAdmin, ServicesDep
-from api.schemas import (
+from api.schemas.admin_catalog import (
     AdminCatalogEntry,
     AdminCatalogList,
     CatalogDeleted,
     CatalogMoveBody,
     CatalogUpdateBody,
-    Envelope,
 )
+from api.schemas.common import Envelope
 from core.catalog_admin import CatalogChanges, ManagedKind
 from core.enums import CatalogKind, CatalogVisibility
 from core.errors import InvalidInput

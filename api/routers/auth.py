@@ -10,21 +10,19 @@ from fastapi import APIRouter, Cookie, Header, Request, Response
 
 from api.client_address import client_address
 from api.deps import AppServices, DistributorDep, ServicesDep
-from api.schemas import (
+from api.schemas.auth import (
     AccessToken,
     CodeBody,
     EmailBody,
-    Envelope,
     ExternalLoginBody,
     LoggedIn,
     LoginBody,
-    Ok,
     ResetBody,
     Sent,
     SignupBody,
-    UserView,
     Verified,
 )
+from api.schemas.common import Envelope, Ok, UserView
 from api.validation import MAX_TOKEN, AuthorizationHeader
 from core import mail
 from core.auth.accounts import SessionTokens

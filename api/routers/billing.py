@@ -9,7 +9,8 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
 from api.deps import CurrentUser, ServicesDep
-from api.schemas import Envelope, PaymentHistory, PaymentHistoryItem
+from api.schemas.billing import PaymentHistory, PaymentHistoryItem
+from api.schemas.common import Envelope
 from core.billing import invoices
 from core.enums import Currency, OrderStatus, PlanKind
 

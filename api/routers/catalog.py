@@ -8,15 +8,8 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from api.deps import ServicesDep
-from api.schemas import (
-    CatalogEntry,
-    CategoryList,
-    Envelope,
-    ModelPage,
-    Sample,
-    SampleList,
-    SeedPage,
-)
+from api.schemas.catalog import CategoryList, ModelPage, Sample, SampleList, SeedPage
+from api.schemas.common import CatalogEntry, Envelope
 from api.validation import PageNumber
 from core.catalog import offered_categories, offered_page
 from core.enums import CatalogKind

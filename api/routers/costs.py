@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.schemas import Cost, CostBody, Envelope, MultiCost, MultiCostBody
+from api.schemas.common import Envelope
+from api.schemas.costs import Cost, CostBody, MultiCost, MultiCostBody
 from core.costs import generation_cost
 
 router = APIRouter(prefix="/api/v1/request", tags=["costs"])

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Body, Header, Request
 
 from api.client_address import client_address
 from api.deps import CurrentPrincipal, DistributorDep, ServicesDep
-from api.schemas import Credits, Envelope, GuestLogin, GuestLoginBody
+from api.schemas.common import Credits, Envelope
+from api.schemas.guests import GuestLogin, GuestLoginBody
 from core import credits
 from core.errors import InvalidInput
 

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Header, Request
 
 from api.client_address import client_address
 from api.deps import ServicesDep
-from api.schemas import Envelope, InquiryBody, InquirySent
+from api.schemas.common import Envelope
+from api.schemas.inquiries import InquiryBody, InquirySent
 from core.errors import NotAuthenticated
 from core.inquiries import Inquiry, submit_inquiry
 

@@ -12,9 +12,9 @@ from fastapi.responses import StreamingResponse
 from zipstream import ZipStream
 
 from api.deps import CurrentPrincipal, ServicesDep
-from api.schemas import (
+from api.schemas.common import Envelope, ShowcasePage
+from api.schemas.library import (
     Deleted,
-    Envelope,
     Feedback,
     FeedbackBody,
     GalleryImage,
@@ -22,7 +22,6 @@ from api.schemas import (
     ServiceIdView,
     ShareBody,
     Shared,
-    ShowcasePage,
     ZipBody,
 )
 from api.validation import PageNumber, ServiceId

@@ -9,10 +9,10 @@ from fastapi import APIRouter, Header, Path, Query, Request
 
 from api.deps import CurrentUser, ServicesDep
 from api.errors import ApiError
-from api.schemas import (
+from api.schemas.common import Envelope
+from api.schemas.payments import (
     CheckoutBody,
     CheckoutStarted,
-    Envelope,
     OrderPlan,
     OrderView,
     Pricing,

@@ -9,14 +9,8 @@ from anyio import to_thread
 from fastapi import APIRouter, Form, Header, Query, UploadFile
 
 from api.deps import CurrentPrincipal, DistributorDep, ServicesDep
-from api.schemas import (
-    Envelope,
-    GuestEmailBody,
-    Ok,
-    ServicePage,
-    ServiceView,
-    Submitted,
-)
+from api.schemas.common import Envelope, Ok, ServiceView
+from api.schemas.services import GuestEmailBody, ServicePage, Submitted
 from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
 from core.enums import GenerationStatus, Service

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Header, Request
 
 from api.client_address import client_address
 from api.deps import ServicesDep
-from api.schemas import AppConfig, ContactBody, ContactSent, Envelope, Features
+from api.schemas.common import Envelope
+from api.schemas.site import AppConfig, ContactBody, ContactSent, Features
 from core.contact import send_message
 from core.errors import NotAuthenticated
 from core.generations import MAX_INPUTS

@@ -6,7 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from api.deps import CurrentUser, ServicesDep
-from api.schemas import ChangePlanBody, CurrentSubscription, Envelope, SubscriptionView
+from api.schemas.common import Envelope
+from api.schemas.subscriptions import ChangePlanBody, CurrentSubscription, SubscriptionView
 from core.billing.subscriptions import SubscriptionInfo
 from core.enums import Currency, SubscriptionStatus
 from core.models import as_utc

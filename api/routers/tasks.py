@@ -18,7 +18,8 @@ from starlette.concurrency import run_in_threadpool
 
 from api.deps import AppServices, CurrentPrincipal, ServicesDep
 from api.metrics import LONG_POLLS_WAITING
-from api.schemas import Envelope, ErrorBody, Placement, RerenderView, TaskView
+from api.schemas.common import Envelope, ErrorBody, Placement, TaskView
+from api.schemas.tasks import RerenderView
 from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
 from api.validation import unstorable
 from api.views import task_view

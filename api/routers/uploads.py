@@ -8,13 +8,8 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from api.deps import CurrentPrincipal, ServicesDep
-from api.schemas import (
-    Envelope,
-    PhotoAnalysisView,
-    PresignedUpload,
-    Thumbnail,
-    ThumbnailBody,
-)
+from api.schemas.common import Envelope
+from api.schemas.uploads import PhotoAnalysisView, PresignedUpload, Thumbnail, ThumbnailBody
 from core.enums import Service
 from core.errors import NotFound
 from core.images import check_image, check_size, thumbnail_from_bytes

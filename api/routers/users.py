@@ -8,18 +8,15 @@ from fastapi import APIRouter, Query
 
 from api.deps import CurrentUser, ServicesDep
 from api.routers.auth import user_view
-from api.schemas import (
+from api.schemas.common import Credits, Envelope, Ok, UserView
+from api.schemas.users import (
     CreditLedgerEntry,
     CreditLedgerPage,
-    Credits,
     CreditsAvailable,
     CreditUsage,
     CreditUsageDay,
-    Envelope,
-    Ok,
     PasswordUpdateBody,
     UserUpdateBody,
-    UserView,
 )
 from core import credits
 from core.billing import usage

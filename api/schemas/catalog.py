@@ -1,0 +1,36 @@
+"""Bodies of the model, background and sample catalog (api/routers/catalog.py)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from api.schemas.common import CatalogEntry, Schema
+
+
+class ModelPage(Schema):
+    items: list[CatalogEntry]
+    total: int
+    pageNum: int
+    pageSize: int
+
+
+class SeedPage(Schema):
+    items: list[CatalogEntry]
+    total: int
+    pagenum: int
+    pagesize: int
+
+
+class Sample(Schema):
+    id: str = Field(alias="_id")
+    key: str
+    url: str
+    thumbnailUrl: str
+
+
+class SampleList(Schema):
+    items: list[Sample]
+
+
+class CategoryList(Schema):
+    items: list[str]
