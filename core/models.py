@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -20,17 +21,48 @@ from sqlalchemy import (
     text,
     true,
 )
+from sqlalchemy import (
+    Enum as SqlEnum,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from core.engine import NOTE_LIMIT
 from core.enums import (
     AccountKind,
+    CatalogKind,
+    CatalogVisibility,
+    CodePurpose,
+    ContactTopic,
+    Currency,
     GenerationStatus,
     HoldStatus,
+    LedgerKind,
     OrderStatus,
+    PlanKind,
+    RateInterval,
+    Rating,
+    Service,
     SessionKind,
+    SubscriptionStatus,
     UserRole,
 )
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def enum_column(enum: type[E], length: int) -> SqlEnum:
+    """A StrEnum column: stored as the member's value in a VARCHAR(length), exactly as the
+    String column it replaced (no database enum type, no CHECK constraint, so adding a member
+    needs no migration), and read back as the enum."""
+    return SqlEnum(
+        enum,
+        native_enum=False,
+        create_constraint=False,
+        length=length,
+        validate_strings=True,
+        # The values ("guest"), not SQLAlchemy's default of the names ("GUEST").
+        values_callable=lambda members: [member.value for member in members],
+    )
 
 
 def utcnow() -> datetime:
@@ -61,7 +93,9 @@ class Account(Base):
     __tablename__ = "accounts"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
-    kind: Mapped[str] = mapped_column(String(16), default=AccountKind.GUEST)  # AccountKind
+    kind: Mapped[AccountKind] = mapped_column(
+        enum_column(AccountKind, 16), default=AccountKind.GUEST
+    )
     fingerprint: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
     distributor_id: Mapped[str] = mapped_column(String(64))
     free_credits: Mapped[int] = mapped_column(Integer, default=0)
@@ -80,7 +114,7 @@ class LedgerEntry(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # LedgerKind
+    kind: Mapped[LedgerKind] = mapped_column(enum_column(LedgerKind, 16))
     delta_free: Mapped[int] = mapped_column(Integer)
     delta_paid: Mapped[int] = mapped_column(Integer)
     # What the movement is for, e.g. a generation id; refunds point at their charge's reference.
@@ -104,7 +138,9 @@ class CreditHold(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
     amount: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(16), default=HoldStatus.PENDING)  # HoldStatus
+    status: Mapped[HoldStatus] = mapped_column(
+        enum_column(HoldStatus, 16), default=HoldStatus.PENDING
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     settled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -135,10 +171,12 @@ class CatalogItem(Base):
     __tablename__ = "catalog_items"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16), index=True)  # CatalogKind
+    kind: Mapped[CatalogKind] = mapped_column(enum_column(CatalogKind, 16), index=True)
     name: Mapped[str] = mapped_column(String(128))
     category: Mapped[str] = mapped_column(String(64), default="")
-    visibility: Mapped[str] = mapped_column(String(16), default="public")
+    visibility: Mapped[CatalogVisibility] = mapped_column(
+        enum_column(CatalogVisibility, 16), default=CatalogVisibility.PUBLIC
+    )
     # Built-in backgrounds (transparent, white) are rendered by the engine, not read from a key.
     builtin: Mapped[bool] = mapped_column(Boolean, default=False)
     key: Mapped[str] = mapped_column(String(512))
@@ -156,7 +194,7 @@ class CatalogTombstone(Base):
     __tablename__ = "catalog_tombstones"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))  # CatalogKind
+    kind: Mapped[CatalogKind] = mapped_column(enum_column(CatalogKind, 16))
     deleted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -168,8 +206,10 @@ class Generation(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    service: Mapped[str] = mapped_column(String(32))  # Service
-    status: Mapped[str] = mapped_column(String(16), default=GenerationStatus.QUEUED)
+    service: Mapped[Service] = mapped_column(enum_column(Service, 32))
+    status: Mapped[GenerationStatus] = mapped_column(
+        enum_column(GenerationStatus, 16), default=GenerationStatus.QUEUED
+    )
     model_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     background_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     credits: Mapped[int] = mapped_column(Integer)
@@ -212,7 +252,9 @@ class Task(Base):
     input_etag: Mapped[str | None] = mapped_column(String(128), nullable=True)
     # The type the input was found to be (whatever the uploader claimed); served with it.
     input_mime: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default=GenerationStatus.QUEUED)
+    status: Mapped[GenerationStatus] = mapped_column(
+        enum_column(GenerationStatus, 16), default=GenerationStatus.QUEUED
+    )
     progress: Mapped[int] = mapped_column(Integer, default=0)
     stage: Mapped[str] = mapped_column(String(64), default="queued")
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -276,9 +318,9 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     distributor_id: Mapped[str] = mapped_column(String(64))
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), unique=True)
-    role: Mapped[str] = mapped_column(
-        String(16), default=UserRole.USER, server_default=UserRole.USER.value
-    )  # UserRole
+    role: Mapped[UserRole] = mapped_column(
+        enum_column(UserRole, 16), default=UserRole.USER, server_default=UserRole.USER.value
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -290,8 +332,10 @@ class AuthSession(Base):
     __tablename__ = "auth_sessions"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
-    kind: Mapped[str] = mapped_column(
-        String(16), default=SessionKind.USER, server_default=SessionKind.USER.value
+    kind: Mapped[SessionKind] = mapped_column(
+        enum_column(SessionKind, 16),
+        default=SessionKind.USER,
+        server_default=SessionKind.USER.value,
     )
     # Set for user sessions; guest sessions have only the account.
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), index=True, nullable=True)
@@ -312,7 +356,7 @@ class OneTimeCode(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     email: Mapped[str] = mapped_column(String(320), index=True)
-    purpose: Mapped[str] = mapped_column(String(16))  # CodePurpose
+    purpose: Mapped[CodePurpose] = mapped_column(enum_column(CodePurpose, 16))
     code_hash: Mapped[str] = mapped_column(String(128))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -343,7 +387,7 @@ class ImageFeedback(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     task_id: Mapped[str] = mapped_column(ForeignKey("tasks.id"), index=True)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    rating: Mapped[str] = mapped_column(String(8))  # Rating
+    rating: Mapped[Rating] = mapped_column(enum_column(Rating, 8))
     comment: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
@@ -360,7 +404,7 @@ class ContactMessage(Base):
     account_id: Mapped[str | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     name: Mapped[str] = mapped_column(String(128))
     email: Mapped[str] = mapped_column(String(320))
-    topic: Mapped[str] = mapped_column(String(32))  # ContactTopic
+    topic: Mapped[ContactTopic] = mapped_column(enum_column(ContactTopic, 32))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -377,8 +421,8 @@ class Plan(Base):
     # The same plan across currencies and versions, e.g. "pro".
     code: Mapped[str] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(String(128))
-    kind: Mapped[str] = mapped_column(String(16))  # PlanKind
-    currency: Mapped[str] = mapped_column(String(3))  # Currency
+    kind: Mapped[PlanKind] = mapped_column(enum_column(PlanKind, 16))
+    currency: Mapped[Currency] = mapped_column(enum_column(Currency, 3))
     feature_list: Mapped[list[str]] = mapped_column(JSON, default=list)
     sort: Mapped[int] = mapped_column(Integer, default=0)
     active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
@@ -393,7 +437,7 @@ class PlanRate(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"), index=True)
     value: Mapped[int] = mapped_column(Integer)
-    interval: Mapped[str] = mapped_column(String(16))  # RateInterval
+    interval: Mapped[RateInterval] = mapped_column(enum_column(RateInterval, 16))
     credits: Mapped[int] = mapped_column(Integer)
     sort: Mapped[int] = mapped_column(Integer, default=0)
 
@@ -410,12 +454,14 @@ class Order(Base):
     plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"))
     rate_code: Mapped[str] = mapped_column(String(64))
     plan_name: Mapped[str] = mapped_column(String(128))
-    kind: Mapped[str] = mapped_column(String(16))  # PlanKind
-    interval: Mapped[str] = mapped_column(String(16))  # RateInterval
+    kind: Mapped[PlanKind] = mapped_column(enum_column(PlanKind, 16))
+    interval: Mapped[RateInterval] = mapped_column(enum_column(RateInterval, 16))
     amount: Mapped[int] = mapped_column(Integer)  # minor units
-    currency: Mapped[str] = mapped_column(String(3))  # Currency
+    currency: Mapped[Currency] = mapped_column(enum_column(Currency, 3))
     credits: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(16), default=OrderStatus.PENDING)  # OrderStatus
+    status: Mapped[OrderStatus] = mapped_column(
+        enum_column(OrderStatus, 16), default=OrderStatus.PENDING
+    )
     provider: Mapped[str] = mapped_column(String(16))
     provider_session_id: Mapped[str | None] = mapped_column(
         String(128), unique=True, nullable=True
@@ -471,10 +517,10 @@ class Subscription(Base):
     plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"))
     rate_code: Mapped[str] = mapped_column(String(64))
     plan_name: Mapped[str] = mapped_column(String(128))
-    currency: Mapped[str] = mapped_column(String(3))  # Currency
+    currency: Mapped[Currency] = mapped_column(enum_column(Currency, 3))
     amount: Mapped[int] = mapped_column(Integer)  # minor units, per period
     credits: Mapped[int] = mapped_column(Integer)  # per period
-    status: Mapped[str] = mapped_column(String(16))  # SubscriptionStatus
+    status: Mapped[SubscriptionStatus] = mapped_column(enum_column(SubscriptionStatus, 16))
     period: Mapped[int] = mapped_column(Integer, default=1)  # the current period's number
     current_period_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     current_period_end: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -207,7 +207,7 @@ def describe(
     entry: LedgerEntry,
     plans: dict[str, str],
     upgrades: dict[str, str],
-    services: dict[str, str],
+    services: dict[str, Service],
 ) -> str:
     """What a movement was, in words for the credit history."""
     reference = entry.reference or ""

@@ -18,17 +18,18 @@ from PIL import Image
 from sqlalchemy import func, select
 from temporalio.client import Client
 from temporalio.testing import ActivityEnvironment
-from temporalio.worker import Replayer
 
 from activities.sweeper import SweeperActivities, SweepStuck
 from core import credits
 from core.contracts.rerender import RERENDER_WORKFLOW, rerender_workflow_id
 from core.db import SessionFactory
+from core.enums import GenerationStatus
 from core.models import Generation, LedgerEntry, Task, new_id, utcnow
 from core.reconciliation import reconcile
 from core.rerender import MAX_RERENDERS, start_rerender
 from core.settings import Settings
 from ops.stack import Stack
+from tests.support import histories
 from tests.support.api_client import Guest
 from tests.support.helpers import make_generation
 from tests.support.paths import fixture_images
@@ -198,10 +199,11 @@ def test_nothing_to_adjust_is_a_conflict_with_a_reason(
         for task_id in (transparent, failed):
             row = session.get(Task, task_id)
             assert row is not None
-            row.status, row.output_key = "completed", f"outputs/{task_id}.png"
+            row.status, row.output_key = GenerationStatus.COMPLETED, f"outputs/{task_id}.png"
         row = session.get(Task, failed)
         assert row is not None
-        row.status, row.output_key, row.error = "failed", None, "No subject was found."
+        row.status, row.output_key = GenerationStatus.FAILED, None
+        row.error = "No subject was found."
     response = adjust(guest, transparent, scale=1.2)
     assert response.status_code == 409 and "transparent" in response.json()["message"]
     response = adjust(guest, failed, scale=1.2)
@@ -343,11 +345,7 @@ async def test_a_rerender_that_cannot_be_made_fails_with_its_reason_and_costs_no
 
 async def test_rerender_histories_replay(stack: Settings) -> None:
     client = await Client.connect(stack.temporal_address, namespace=stack.temporal_namespace)
-    replayer = Replayer(workflows=[RerenderWorkflow])
-    runs = 0
-    async for execution in client.list_workflows(f"WorkflowType = '{RERENDER_WORKFLOW}'"):
-        history = await client.get_workflow_handle(
-            execution.id, run_id=execution.run_id).fetch_history()
-        await replayer.replay_workflow(history)
-        runs += 1
+    runs, longest = await histories.replay_every_run(client, RERENDER_WORKFLOW, [RerenderWorkflow])
+    assert longest is not None
+    histories.record("rerender", longest)
     assert runs >= MAX_RERENDERS + 2
