@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 from starlette.concurrency import run_in_threadpool
@@ -34,7 +34,7 @@ from core.storage import Storage
 
 
 @dataclass
-class AppServices:
+class AppContext:
     """Built once in the app's lifespan, never at import time."""
 
     settings: Settings
@@ -103,19 +103,39 @@ class AppServices:
         return Generations(self.sessions, self.storage, self.settings, self.temporal)
 
 
-# Async on purpose: a plain function here would cost every request a thread-pool round trip.
-async def get_services(request: Request) -> AppServices:
-    services: AppServices = request.app.state.services
-    return services
+def _from_context(attribute: str) -> Any:
+    """A dependency on one part of the app's context (async: a plain function would cost every
+    request a thread-pool round trip)."""
+
+    async def part(request: Request) -> object:
+        return getattr(request.app.state.context, attribute)
+
+    part.__name__ = f"get_{attribute}"
+    return Depends(part)
 
 
-ServicesDep = Annotated[AppServices, Depends(get_services)]
+# What routes depend on, one typed dependency per resource or rule set (a route names what it
+# uses and gets nothing else of the context).
+SettingsDep = Annotated[Settings, _from_context("settings")]
+SessionsDep = Annotated[SessionFactory, _from_context("sessions")]
+StorageDep = Annotated[Storage, _from_context("storage")]
+TemporalDep = Annotated[TemporalLink, _from_context("temporal")]
+TaskWatcherDep = Annotated[TaskWatcher, _from_context("task_watcher")]
+PollCacheDep = Annotated[PollCache | None, _from_context("poll_cache")]
+AccountsDep = Annotated[Accounts, _from_context("accounts")]
+LibraryDep = Annotated[Library, _from_context("library")]
+ShowcaseDep = Annotated[Showcase, _from_context("showcase")]
+CatalogAdminDep = Annotated[CatalogAdmin, _from_context("catalog_admin")]
+PhotoAnalyserDep = Annotated[PhotoAnalyser, _from_context("photo_analyser")]
+BillingDep = Annotated[Billing, _from_context("billing")]
+SubscriptionsDep = Annotated[Subscriptions, _from_context("subscriptions")]
+GenerationsDep = Annotated[Generations, _from_context("generations")]
 
 
 # Async, so that a token verified moments ago (core/auth/recent.py), the common case of a
 # polling browser, costs no thread-pool round trip; the database read runs in the pool.
 async def get_principal(
-    services: ServicesDep,
+    accounts: AccountsDep,
     authorization: AuthorizationHeader = None,
     x_distributor_id: DistributorHeader = None,
 ) -> Principal:
@@ -124,7 +144,6 @@ async def get_principal(
             "Your session has expired or is missing; please reload the page to start a new one."
         )
     token = authorization[7:].strip()
-    accounts = services.accounts
     principal = accounts.recently_authenticated(token, x_distributor_id)
     if principal is None:
         principal = await run_in_threadpool(accounts.authenticate, token, x_distributor_id)
@@ -146,17 +165,17 @@ CurrentUser = Annotated[Principal, Depends(get_user_principal)]
 
 
 def distributor_id(
-    services: ServicesDep, x_distributor_id: DistributorHeader = None
+    settings: SettingsDep, x_distributor_id: DistributorHeader = None
 ) -> str:
-    return (x_distributor_id or services.settings.default_distributor_id)[:64]
+    return (x_distributor_id or settings.default_distributor_id)[:64]
 
 
 DistributorDep = Annotated[str, Depends(distributor_id)]
 
 
-def get_admin_principal(services: ServicesDep, principal: CurrentUser) -> Principal:
+def get_admin_principal(sessions: SessionsDep, principal: CurrentUser) -> Principal:
     """A signed-in user whose role is admin (granted with `python -m ops.admin grant EMAIL`)."""
-    with services.sessions() as session:
+    with sessions() as session:
         user = session.get(User, principal.user_id or "")
     if user is None or user.role != UserRole.ADMIN:
         raise Forbidden("This page is for operators only.")
@@ -167,9 +186,9 @@ CurrentAdmin = Annotated[Principal, Depends(get_admin_principal)]
 
 
 def require_api_key(
-    services: ServicesDep, x_api_key: Annotated[str | None, Header(max_length=256)] = None
+    settings: SettingsDep, x_api_key: Annotated[str | None, Header(max_length=256)] = None
 ) -> None:
     """The image edit client's key (`x-api-key`), checked when API_KEYS is set."""
-    keys = services.settings.api_keys
+    keys = settings.api_keys
     if keys and x_api_key not in keys:
         raise NotAuthenticated("A valid API key is needed (header x-api-key).")

@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import event
 
-from api.deps import AppServices, require_api_key
+from api.deps import AppContext, require_api_key
 from api.errors import ApiError, install_error_handlers
 from api.metrics import install_metrics
 from api.poll_cache import PollCache, PollCacheMiddleware
@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         temporal = TemporalLink.from_settings(settings).start()
         if not await temporal.wait_up(TEMPORAL_STARTUP_WAIT_SECONDS):
             log.warning("starting without Temporal; submits answer 503 until it is reachable")
-        app.state.services = AppServices(
+        app.state.context = AppContext(
             settings=settings,
             sessions=sessions,
             storage=Storage(settings),
@@ -146,7 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/health", tags=["health"])
     async def health() -> dict[str, str]:
         """The API answers; `temporal` says whether submits can start work right now."""
-        link: TemporalLink = app.state.services.temporal
+        link: TemporalLink = app.state.context.temporal
         return {"status": "ok", "temporal": "up" if link.up else "down"}
 
     _serve_web(app)

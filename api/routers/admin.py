@@ -7,7 +7,7 @@ from typing import Annotated
 from anyio import to_thread
 from fastapi import APIRouter, Path, Query, UploadFile
 
-from api.deps import CurrentAdmin, ServicesDep
+from api.deps import CurrentAdmin, SettingsDep, ShowcaseDep, StorageDep
 from api.routers.library import PageNum, PageSize
 from api.schemas.admin import AdminGeneration, AdminGenerationList, CurateBody
 from api.schemas.common import Envelope, ShowcasePage, ShowcasePair, TaskView
@@ -22,58 +22,67 @@ TaskId = Annotated[str, Path(min_length=1, max_length=64)]
 
 @router.get("/showcase", response_model=Envelope[ShowcasePage])
 def showcase_candidates(
-    services: ServicesDep,
+    showcase: ShowcaseDep, storage: StorageDep,
     _admin: CurrentAdmin,
     serviceType: Service | None = None,
     pageNum: PageNum = 1,
     pageSize: PageSize = 24,
 ) -> Envelope[ShowcasePage]:
     """Every pair its owner shared; `showcased` says which ones the public showcase shows."""
-    page = services.showcase.candidates(serviceType, pageNum, pageSize)
-    return Envelope(data=showcase_page(services.storage, page, pageNum, pageSize))
+    page = showcase.candidates(serviceType, pageNum, pageSize)
+    return Envelope(data=showcase_page(storage, page, pageNum, pageSize))
 
 
 @router.put("/showcase/{taskId}", response_model=Envelope[ShowcasePair])
 def curate(
-    services: ServicesDep, _admin: CurrentAdmin, taskId: TaskId, body: CurateBody
+    showcase: ShowcaseDep,
+    storage: StorageDep,
+    _admin: CurrentAdmin,
+    taskId: TaskId,
+    body: CurateBody,
 ) -> Envelope[ShowcasePair]:
     """Show a shared pair in the public showcase, or take it off."""
-    pair = services.showcase.curate(taskId, body.showcased)
-    return Envelope(data=pair_view(services.storage, pair))
+    pair = showcase.curate(taskId, body.showcased)
+    return Envelope(data=pair_view(storage, pair))
 
 
 @router.get("/generations", response_model=Envelope[AdminGenerationList])
 def find_generations(
-    services: ServicesDep,
+    settings: SettingsDep, showcase: ShowcaseDep, storage: StorageDep,
     _admin: CurrentAdmin,
     serviceId: Annotated[str | None, Query(max_length=64)] = None,
     email: Annotated[str | None, Query(max_length=320)] = None,
 ) -> Envelope[AdminGenerationList]:
     """A generation by its id, or a user's latest 50, each with its workflow in the Temporal
     UI (the workflow id is the generation id)."""
-    ui = services.settings.resolved_temporal_ui_url.rstrip("/")
-    namespace = services.settings.temporal_namespace
+    ui = settings.resolved_temporal_ui_url.rstrip("/")
+    namespace = settings.temporal_namespace
     items = [
         AdminGeneration(
-            generation=service_view(services.storage, found.generation, found.tasks),
+            generation=service_view(storage, found.generation, found.tasks),
             ownerEmail=found.owner_email,
             temporalUrl=f"{ui}/namespaces/{namespace}/workflows/{found.generation.id}",
             traceId=found.generation.trace_id,
         )
-        for found in services.showcase.find(serviceId, email)
+        for found in showcase.find(serviceId, email)
     ]
     return Envelope(data=AdminGenerationList(items=items))
 
 
 @router.post("/edits/{taskId}", response_model=Envelope[TaskView])
 async def attach_edit(
-    services: ServicesDep, _admin: CurrentAdmin, taskId: TaskId, file: UploadFile
+    settings: SettingsDep,
+    showcase: ShowcaseDep,
+    storage: StorageDep,
+    _admin: CurrentAdmin,
+    taskId: TaskId,
+    file: UploadFile,
 ) -> Envelope[TaskView]:
     """Attach a retouched version to a generated image; its owner sees "Edited" and gets a
     mail."""
-    limit = services.settings.max_upload_bytes
+    limit = settings.max_upload_bytes
     data = await file.read(limit + 1)
     if not data:
         raise InvalidInput("file: the edited image is empty.")
-    task = await to_thread.run_sync(services.showcase.attach_edit, taskId, data)
-    return Envelope(data=task_view(services.storage, task))
+    task = await to_thread.run_sync(showcase.attach_edit, taskId, data)
+    return Envelope(data=task_view(storage, task))

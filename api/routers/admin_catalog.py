@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from anyio import to_thread
 from fastapi import APIRouter, Form, Path, UploadFile
 
-from api.deps import CurrentAdmin, ServicesDep
+from api.deps import CatalogAdminDep, CurrentAdmin, SettingsDep, StorageDep
 from api.schemas.admin_catalog import (
     AdminCatalogEntry,
     AdminCatalogList,
@@ -54,15 +54,18 @@ def _list(storage: Storage, items: list[CatalogItem]) -> Envelope[AdminCatalogLi
 
 @router.get("", response_model=Envelope[AdminCatalogList])
 def list_items(
-    services: ServicesDep, _admin: CurrentAdmin, kind: KindName = "model"
+    catalog_admin: CatalogAdminDep,
+    storage: StorageDep,
+    _admin: CurrentAdmin,
+    kind: KindName = "model",
 ) -> Envelope[AdminCatalogList]:
     """Every digital model (or background), published or not, in the pickers' order."""
-    return _list(services.storage, services.catalog_admin.items(_kind(kind)))
+    return _list(storage, catalog_admin.items(_kind(kind)))
 
 
 @router.post("", response_model=Envelope[AdminCatalogEntry])
 async def upload(
-    services: ServicesDep,
+    catalog_admin: CatalogAdminDep, settings: SettingsDep, storage: StorageDep,
     _admin: CurrentAdmin,
     file: UploadFile,
     kind: Annotated[KindName, Form()],
@@ -71,19 +74,23 @@ async def upload(
 ) -> Envelope[AdminCatalogEntry]:
     """Add a photo, unpublished. JPEG, PNG or WebP, at least 768 px on the short side; a
     digital model's photo must show exactly one person (422 with the reason otherwise)."""
-    limit = services.settings.max_upload_bytes
+    limit = settings.max_upload_bytes
     data = await file.read(limit + 1)
     if not data:
         raise InvalidInput("file: choose a photo to upload.")
     item = await to_thread.run_sync(
-        services.catalog_admin.upload, _kind(kind), data, name, category
+        catalog_admin.upload, _kind(kind), data, name, category
     )
-    return Envelope(data=admin_entry(services.storage, item))
+    return Envelope(data=admin_entry(storage, item))
 
 
 @router.patch("/{itemId}", response_model=Envelope[AdminCatalogEntry])
 def update(
-    services: ServicesDep, _admin: CurrentAdmin, itemId: ItemId, body: CatalogUpdateBody
+    catalog_admin: CatalogAdminDep,
+    storage: StorageDep,
+    _admin: CurrentAdmin,
+    itemId: ItemId,
+    body: CatalogUpdateBody,
 ) -> Envelope[AdminCatalogEntry]:
     """Rename, recategorise, show or hide, publish or unpublish (only the fields given)."""
     changes = CatalogChanges(
@@ -92,22 +99,26 @@ def update(
         visibility=body.visibility,
         published=body.published,
     )
-    item = services.catalog_admin.update(itemId, changes)
-    return Envelope(data=admin_entry(services.storage, item))
+    item = catalog_admin.update(itemId, changes)
+    return Envelope(data=admin_entry(storage, item))
 
 
 @router.post("/{itemId}/move", response_model=Envelope[AdminCatalogList])
 def move(
-    services: ServicesDep, _admin: CurrentAdmin, itemId: ItemId, body: CatalogMoveBody
+    catalog_admin: CatalogAdminDep,
+    storage: StorageDep,
+    _admin: CurrentAdmin,
+    itemId: ItemId,
+    body: CatalogMoveBody,
 ) -> Envelope[AdminCatalogList]:
     """Move an item one place up or down; answers the kind's whole list in its new order."""
-    return _list(services.storage, services.catalog_admin.move(itemId, body.direction))
+    return _list(storage, catalog_admin.move(itemId, body.direction))
 
 
 @router.delete("/{itemId}", response_model=Envelope[CatalogDeleted])
 def delete(
-    services: ServicesDep, _admin: CurrentAdmin, itemId: ItemId
+    catalog_admin: CatalogAdminDep, _admin: CurrentAdmin, itemId: ItemId
 ) -> Envelope[CatalogDeleted]:
     """Delete an item and its photo and thumbnail (not the built-in backgrounds)."""
-    removed = services.catalog_admin.delete(itemId)
+    removed = catalog_admin.delete(itemId)
     return Envelope(data=CatalogDeleted(_id=itemId, removedObjects=removed))

@@ -9,7 +9,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Cookie, Header, Request, Response
 
 from api.client_address import client_address
-from api.deps import AppServices, DistributorDep, ServicesDep
+from api.deps import AccountsDep, AppContext, DistributorDep, SessionsDep, SettingsDep
 from api.schemas.auth import (
     AccessToken,
     CodeBody,
@@ -27,9 +27,11 @@ from api.validation import MAX_TOKEN, AuthorizationHeader
 from core import mail
 from core.auth.accounts import SessionTokens
 from core.auth.devices import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
+from core.db import SessionFactory
 from core.enums import CodePurpose, UserRole
 from core.errors import NotAuthenticated
 from core.models import User
+from core.settings import Settings
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
 aliases = APIRouter(prefix="/imageedit/users", tags=["auth"])
@@ -44,8 +46,8 @@ DeviceCookie = Annotated[
 
 
 def _address(request: Request) -> str:
-    services: AppServices = request.app.state.services
-    return client_address(request, services.settings.trusted_proxies)
+    context: AppContext = request.app.state.context
+    return client_address(request, context.settings.trusted_proxies)
 
 
 def user_view(user: User) -> UserView:
@@ -58,71 +60,74 @@ def user_view(user: User) -> UserView:
     )
 
 
-def _logged_in(
-    services: ServicesDep, response: Response, tokens: SessionTokens
-) -> Envelope[LoggedIn]:
+def _logged_in(settings: Settings, response: Response, tokens: SessionTokens) -> Envelope[LoggedIn]:
     """The access token in the body; the refresh token in an HttpOnly cookie the page's
     scripts cannot read. Without "remember me" it is a browser-session cookie. The browser
     is one the account has signed in from now: its device cookie."""
     response.set_cookie(
         REFRESH_COOKIE,
         tokens.refresh,
-        max_age=services.settings.refresh_token_ttl_seconds if tokens.remember else None,
+        max_age=settings.refresh_token_ttl_seconds if tokens.remember else None,
         httponly=True,
-        secure=services.settings.secure_cookies,
+        secure=settings.secure_cookies,
         samesite="lax",
         path="/",
     )
-    _set_device_cookie(services, response, tokens.device)
+    _set_device_cookie(settings, response, tokens.device)
     return Envelope(data=LoggedIn(token=tokens.access, user=user_view(tokens.user)))
 
 
-def _set_device_cookie(services: ServicesDep, response: Response, value: str) -> None:
+def _set_device_cookie(settings: Settings, response: Response, value: str) -> None:
     response.set_cookie(
         DEVICE_COOKIE,
         value,
         max_age=DEVICE_COOKIE_SECONDS,
         httponly=True,
-        secure=services.settings.secure_cookies,
+        secure=settings.secure_cookies,
         samesite="lax",
         path="/",
     )
 
 
-async def _send(services: ServicesDep, message: mail.Mail | None) -> None:
+async def _send(sessions: SessionFactory, settings: Settings, message: mail.Mail | None) -> None:
     if message is None:
         return
-    outbox_id = await to_thread.run_sync(mail.keep, services.sessions, message)
+    outbox_id = await to_thread.run_sync(mail.keep, sessions, message)
     if outbox_id is not None:
         # The person is waiting for this code: the first try now, not at the relay's next tick.
         # A failure is recorded on the row and the relay tries again.
-        await to_thread.run_sync(mail.send_now, services.settings, services.sessions, outbox_id)
+        await to_thread.run_sync(mail.send_now, settings, sessions, outbox_id)
 
 
 @router.post("/generateSignupOTP", response_model=Envelope[Sent])
 @aliases.post("/generateSignUpOTP", response_model=Envelope[Sent])
 async def generate_signup_code(
-    services: ServicesDep, request: Request, body: EmailBody
+    accounts: AccountsDep,
+    sessions: SessionsDep,
+    settings: SettingsDep,
+    request: Request,
+    body: EmailBody,
 ) -> Envelope[Sent]:
     """Mail a 6-digit sign-up code (valid 10 minutes)."""
     message = await to_thread.run_sync(
-        services.accounts.request_signup_code, body.email, _address(request)
+        accounts.request_signup_code, body.email, _address(request)
     )
-    await _send(services, message)
+    await _send(sessions, settings, message)
     return Envelope(data=Sent(sent=True))
 
 
 @router.post("/verifySignupOTP", response_model=Envelope[Verified])
-def verify_signup_code(services: ServicesDep, body: CodeBody) -> Envelope[Verified]:
+def verify_signup_code(accounts: AccountsDep, body: CodeBody) -> Envelope[Verified]:
     """Check a sign-up code before asking for name and password (it is used up at sign-up)."""
-    services.accounts.check_code(body.email, body.otp, CodePurpose.SIGNUP)
+    accounts.check_code(body.email, body.otp, CodePurpose.SIGNUP)
     return Envelope(data=Verified(verified=True))
 
 
 @router.post("/signup", response_model=Envelope[LoggedIn])
 @aliases.post("/signupV2", response_model=Envelope[LoggedIn])
 def signup(
-    services: ServicesDep,
+    accounts: AccountsDep,
+    settings: SettingsDep,
     response: Response,
     body: SignupBody,
     distributor: DistributorDep,
@@ -131,7 +136,7 @@ def signup(
 ) -> Envelope[LoggedIn]:
     """Create the account (10 free credits) and log in. A guest keeps their generations (the
     guest named by the fingerprint, else by the guest token), and the guest token ends."""
-    tokens = services.accounts.signup(
+    tokens = accounts.signup(
         body.email,
         body.otp,
         body.name,
@@ -141,14 +146,15 @@ def signup(
         body.rememberMe,
         _bearer(authorization),
     )
-    return _logged_in(services, response, tokens)
+    return _logged_in(settings, response, tokens)
 
 
 @router.post("/login", response_model=Envelope[LoggedIn])
 @aliases.post("/login", response_model=Envelope[LoggedIn])
 @aliases.post("/loginv2", response_model=Envelope[LoggedIn])
 def login(
-    services: ServicesDep,
+    accounts: AccountsDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
     body: LoginBody,
@@ -158,7 +164,7 @@ def login(
 ) -> Envelope[LoggedIn]:
     """Email and password. 400 with a message when they do not match. A guest token or
     fingerprint sent along brings the guest's work, and the guest token ends."""
-    tokens = services.accounts.login(
+    tokens = accounts.login(
         body.email,
         body.password,
         fingerprint,
@@ -167,12 +173,13 @@ def login(
         device_cookie=device,
         bearer=_bearer(authorization),
     )
-    return _logged_in(services, response, tokens)
+    return _logged_in(settings, response, tokens)
 
 
 @router.post("/externalLogin", response_model=Envelope[LoggedIn])
 def external_login(
-    services: ServicesDep,
+    accounts: AccountsDep,
+    settings: SettingsDep,
     request: Request,
     response: Response,
     body: ExternalLoginBody,
@@ -181,7 +188,7 @@ def external_login(
     authorization: AuthorizationHeader = None,
 ) -> Envelope[LoggedIn]:
     """Google: the access token is checked with Google; only the email it returns counts."""
-    tokens = services.accounts.google_login(
+    tokens = accounts.google_login(
         body.accessToken,
         body.name,
         body.distributorId or distributor,
@@ -190,61 +197,69 @@ def external_login(
         body.rememberMe,
         _bearer(authorization),
     )
-    return _logged_in(services, response, tokens)
+    return _logged_in(settings, response, tokens)
 
 
 @router.post("/generateResetPasswordOTP", response_model=Envelope[Sent])
 @aliases.post("/generateResetPasswordOTP", response_model=Envelope[Sent])
 async def generate_reset_code(
-    services: ServicesDep, request: Request, body: EmailBody
+    accounts: AccountsDep,
+    sessions: SessionsDep,
+    settings: SettingsDep,
+    request: Request,
+    body: EmailBody,
 ) -> Envelope[Sent]:
     """Mail a reset code if the email has an account; the answer is the same either way."""
     message = await to_thread.run_sync(
-        services.accounts.request_reset_code, body.email, _address(request)
+        accounts.request_reset_code, body.email, _address(request)
     )
-    await _send(services, message)
+    await _send(sessions, settings, message)
     return Envelope(data=Sent(sent=True))
 
 
 @router.post("/verifyResetPasswordOTP", response_model=Envelope[Verified])
-def verify_reset_code(services: ServicesDep, body: CodeBody) -> Envelope[Verified]:
-    services.accounts.check_code(body.email, body.otp, CodePurpose.RESET)
+def verify_reset_code(accounts: AccountsDep, body: CodeBody) -> Envelope[Verified]:
+    accounts.check_code(body.email, body.otp, CodePurpose.RESET)
     return Envelope(data=Verified(verified=True))
 
 
 @router.post("/resetPassword", response_model=Envelope[Ok])
 @aliases.post("/resetPassword", response_model=Envelope[Ok])
 def reset_password(
-    services: ServicesDep, request: Request, response: Response, body: ResetBody
+    accounts: AccountsDep,
+    settings: SettingsDep,
+    request: Request,
+    response: Response,
+    body: ResetBody,
 ) -> Envelope[Ok]:
     """Set a new password with the mailed code; every session of the account ends. The
     browser becomes one the account is known in (its sign-ins skip the limits that strangers'
     guesses fill)."""
-    device = services.accounts.reset_password(
+    device = accounts.reset_password(
         body.email, body.otp, body.password, _address(request)
     )
-    _set_device_cookie(services, response, device)
+    _set_device_cookie(settings, response, device)
     return Envelope(data=Ok(ok=True))
 
 
 @router.post("/refresh", response_model=Envelope[AccessToken])
-def refresh(services: ServicesDep, mm_refresh: RefreshCookie = None) -> Envelope[AccessToken]:
+def refresh(accounts: AccountsDep, mm_refresh: RefreshCookie = None) -> Envelope[AccessToken]:
     """A new access token for the session named by the refresh cookie."""
     if not mm_refresh:
         raise NotAuthenticated("Unauthorised: please log in again.")
-    return Envelope(data=AccessToken(token=services.accounts.refresh_session(mm_refresh)))
+    return Envelope(data=AccessToken(token=accounts.refresh_session(mm_refresh)))
 
 
 @router.post("/logout", response_model=Envelope[Ok])
 def logout(
-    services: ServicesDep,
+    accounts: AccountsDep,
     response: Response,
     authorization: AuthorizationHeader = None,
     mm_refresh: RefreshCookie = None,
 ) -> Envelope[Ok]:
     """End this session for good: its access and refresh tokens stop working. Works with the
     access token or, when that has expired, with the refresh cookie alone."""
-    services.accounts.end_session(_bearer(authorization), mm_refresh)
+    accounts.end_session(_bearer(authorization), mm_refresh)
     response.delete_cookie(REFRESH_COOKIE, path="/")
     return Envelope(data=Ok(ok=True))
 

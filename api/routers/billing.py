@@ -8,7 +8,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
-from api.deps import CurrentUser, ServicesDep
+from api.deps import CurrentUser, SessionsDep, SettingsDep
 from api.schemas.billing import PaymentHistory, PaymentHistoryItem
 from api.schemas.common import Envelope
 from core.billing import invoices
@@ -23,14 +23,14 @@ def invoice_url(payment_id: str) -> str:
 
 @router.get("/history", response_model=Envelope[PaymentHistory])
 def payment_history(
-    services: ServicesDep,
+    sessions: SessionsDep,
     principal: CurrentUser,
     pageNum: Annotated[int, Query(ge=1, le=100_000)] = 1,  # noqa: N803
     pageSize: Annotated[int, Query(ge=1, le=invoices.MAX_PAGE_SIZE)] = 20,  # noqa: N803
 ) -> Envelope[PaymentHistory]:
     """The caller's payments (packs and subscription payments), newest first. `amount` is in
     minor units; `invoiceUrl` is set for paid ones."""
-    page = invoices.payment_history(services.sessions, principal, pageNum, pageSize)
+    page = invoices.payment_history(sessions, principal, pageNum, pageSize)
     return Envelope(data=PaymentHistory(
         items=[
             PaymentHistoryItem(
@@ -57,12 +57,12 @@ def payment_history(
     responses={200: {"content": {"application/pdf": {}}, "description": "The invoice PDF."}},
 )
 def payment_invoice(
-    services: ServicesDep,
+    sessions: SessionsDep, settings: SettingsDep,
     principal: CurrentUser,
     orderId: Annotated[str, Path(max_length=64)],  # noqa: N803
 ) -> Response:
     """The invoice of one of the caller's paid payments, as a PDF; 404 for anything else."""
-    invoice = invoices.invoice_for(services.sessions, services.settings, principal, orderId)
+    invoice = invoices.invoice_for(sessions, settings, principal, orderId)
     return Response(
         content=invoice.pdf,
         media_type="application/pdf",

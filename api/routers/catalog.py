@@ -7,11 +7,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from sqlalchemy import select
 
-from api.deps import ServicesDep
+from api.deps import SessionsDep, StorageDep
 from api.schemas.catalog import CategoryList, ModelPage, Sample, SampleList, SeedPage
 from api.schemas.common import CatalogEntry, Envelope
 from api.validation import PageNumber
 from core.catalog import offered_categories, offered_page
+from core.db import SessionFactory
 from core.enums import CatalogKind
 from core.models import CatalogItem
 from core.storage import Storage
@@ -32,20 +33,22 @@ def catalog_entry(storage: Storage, item: CatalogItem) -> CatalogEntry:
 
 
 def _page(
-    services: ServicesDep,
+    sessions: SessionFactory,
+    storage: Storage,
     kind: CatalogKind,
     page: int,
     size: int,
     category: str | None = None,
 ) -> tuple[list[CatalogEntry], int]:
-    with services.sessions() as session:
+    with sessions() as session:
         found = offered_page(session, kind, page, size, category)
-    return [catalog_entry(services.storage, item) for item in found.items], found.total
+    return [catalog_entry(storage, item) for item in found.items], found.total
 
 
 @router.get("/api/v1/model", response_model=Envelope[ModelPage])
 def list_models(
-    services: ServicesDep,
+    sessions: SessionsDep,
+    storage: StorageDep,
     pageNum: PageNumber = 1,
     pageSize: Annotated[int, Query(ge=1, le=100)] = 12,
     visibility: Literal["public"] = "public",
@@ -53,36 +56,39 @@ def list_models(
     category: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Envelope[ModelPage]:
     """Published digital models, a page at a time; `category` filters (empty: all)."""
-    items, total = _page(services, CatalogKind.MODEL, pageNum, pageSize, category)
+    items, total = _page(sessions, storage, CatalogKind.MODEL, pageNum, pageSize, category)
     return Envelope(data=ModelPage(items=items, total=total, pageNum=pageNum, pageSize=pageSize))
 
 
 @router.get("/api/v1/model/categories", response_model=Envelope[CategoryList])
-def model_categories(services: ServicesDep) -> Envelope[CategoryList]:
+def model_categories(sessions: SessionsDep) -> Envelope[CategoryList]:
     """The categories of the published digital models, for the picker's filter."""
-    with services.sessions() as session:
+    with sessions() as session:
         items = offered_categories(session, CatalogKind.MODEL)
     return Envelope(data=CategoryList(items=items))
 
 
 @router.get("/imageedit/seed", response_model=Envelope[SeedPage])
 def seed(
-    services: ServicesDep,
+    sessions: SessionsDep,
+    storage: StorageDep,
     type: Literal["background", "model"] = "background",
     pagenum: PageNumber = 1,
     pagesize: Annotated[int, Query(ge=1, le=100)] = 18,
 ) -> Envelope[SeedPage]:
     """Published backgrounds (built-ins first) or models, a page at a time."""
-    items, total = _page(services, CatalogKind(type), pagenum, pagesize)
+    items, total = _page(sessions, storage, CatalogKind(type), pagenum, pagesize)
     return Envelope(data=SeedPage(items=items, total=total, pagenum=pagenum, pagesize=pagesize))
 
 
 @router.get("/api/v1/sample", response_model=Envelope[SampleList])
 def samples(
-    services: ServicesDep, sampleType: Literal["bodySwapInputFile"] = "bodySwapInputFile"
+    sessions: SessionsDep,
+    storage: StorageDep,
+    sampleType: Literal["bodySwapInputFile"] = "bodySwapInputFile",
 ) -> Envelope[SampleList]:
     """Sample input photos a visitor can try without uploading."""
-    with services.sessions() as session:
+    with sessions() as session:
         rows = session.execute(
             select(CatalogItem)
             .where(CatalogItem.kind == "sample")
@@ -92,8 +98,8 @@ def samples(
             Sample(
                 _id=item.id,
                 key=item.key,
-                url=services.storage.presigned_get(item.key),
-                thumbnailUrl=services.storage.presigned_get(item.thumbnail_key),
+                url=storage.presigned_get(item.key),
+                thumbnailUrl=storage.presigned_get(item.thumbnail_key),
             )
             for item in rows
         ]

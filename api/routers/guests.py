@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Header, Request
 
 from api.client_address import client_address
-from api.deps import CurrentPrincipal, DistributorDep, ServicesDep
+from api.deps import AccountsDep, CurrentPrincipal, DistributorDep, SessionsDep, SettingsDep
 from api.schemas.common import Credits, Envelope
 from api.schemas.guests import GuestLogin, GuestLoginBody
 from core import credits
@@ -18,7 +18,7 @@ router = APIRouter(prefix="/imageedit/users", tags=["guests"])
 
 @router.post("/guestlogin", response_model=Envelope[GuestLogin])
 def guest_login(
-    services: ServicesDep,
+    accounts: AccountsDep, settings: SettingsDep,
     request: Request,
     distributor: DistributorDep,
     body: Annotated[GuestLoginBody | None, Body()] = None,
@@ -29,14 +29,14 @@ def guest_login(
     fingerprint = (x_fingerprint_id or (body.fingerprintId if body else None) or "").strip()
     if not fingerprint:
         raise InvalidInput("A fingerprint id is needed (header x-fingerprint-id).")
-    address = client_address(request, services.settings.trusted_proxies)
-    guest = services.accounts.guest_session(fingerprint, distributor, address)
+    address = client_address(request, settings.trusted_proxies)
+    guest = accounts.guest_session(fingerprint, distributor, address)
     return Envelope(data=GuestLogin(token=guest.token, credits=guest.credits))
 
 
 @router.get("/getCreditsForGuests", response_model=Envelope[Credits])
-def credits_for_guests(services: ServicesDep, principal: CurrentPrincipal) -> Envelope[Credits]:
-    with services.sessions() as session:
+def credits_for_guests(sessions: SessionsDep, principal: CurrentPrincipal) -> Envelope[Credits]:
+    with sessions() as session:
         balance = credits.get_balance(session, principal.account_id)
     return Envelope(data=Credits(
         free=balance.free, paid=balance.paid, total=balance.available, held=balance.held

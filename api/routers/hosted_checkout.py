@@ -10,8 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Path
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import ServicesDep
+from api.deps import BillingDep
 from api.errors import ApiError, status_for
+from core.billing.billing import Billing
 from core.billing.provider import HostedTestCheckout
 from core.errors import DomainError, InvalidInput
 
@@ -20,8 +21,8 @@ router = APIRouter(tags=["payments"], include_in_schema=False)
 SessionId = Annotated[str, Path(max_length=128)]
 
 
-def _host(services: ServicesDep) -> HostedTestCheckout:
-    provider = services.billing.provider
+def _host(billing: Billing) -> HostedTestCheckout:
+    provider = billing.provider
     if not isinstance(provider, HostedTestCheckout):
         raise ApiError(404, "No such page.")
     return provider
@@ -37,8 +38,8 @@ def _problem(error: DomainError) -> HTMLResponse:
 
 
 @router.get("/pay/test/{session_id}", response_class=HTMLResponse)
-def checkout_page(services: ServicesDep, session_id: SessionId) -> HTMLResponse:
-    host = _host(services)
+def checkout_page(billing: BillingDep, session_id: SessionId) -> HTMLResponse:
+    host = _host(billing)
     try:
         return HTMLResponse(host.checkout_page(session_id),
                             headers={"Cache-Control": "no-store"})
@@ -48,14 +49,14 @@ def checkout_page(services: ServicesDep, session_id: SessionId) -> HTMLResponse:
 
 @router.post("/pay/test/{session_id}", response_model=None)
 def pay(
-    services: ServicesDep,
+    billing: BillingDep,
     session_id: SessionId,
     card: Annotated[str, Form(max_length=64)] = "",
     action: Annotated[str, Form(max_length=16)] = "pay",
 ) -> Response:
     """Pay with a test card (field `card`) or cancel (`action=cancel`); 303 to /success or
     /failure."""
-    host = _host(services)
+    host = _host(billing)
     try:
         where = host.cancel(session_id) if action == "cancel" else host.pay(session_id, card)
     except InvalidInput as error:

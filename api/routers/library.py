@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 from zipstream import ZipStream
 
-from api.deps import CurrentPrincipal, ServicesDep
+from api.deps import CurrentPrincipal, LibraryDep, ShowcaseDep, StorageDep
 from api.schemas.common import Envelope, ShowcasePage
 from api.schemas.library import (
     Deleted,
@@ -38,15 +38,14 @@ PageSize = Annotated[int, Query(ge=1, le=100)]
 
 @router.get("/gallery", response_model=Envelope[GalleryPage])
 def gallery(
-    services: ServicesDep,
+    library: LibraryDep, storage: StorageDep,
     principal: CurrentPrincipal,
     serviceType: Service | None = Service.BODY_SWAP,
     pageNum: PageNum = 1,
     pageSize: PageSize = 90,
 ) -> Envelope[GalleryPage]:
     """The caller's generated images, one item per image, newest first."""
-    page = services.library.gallery(principal, serviceType, pageNum, pageSize)
-    storage = services.storage
+    page = library.gallery(principal, serviceType, pageNum, pageSize)
     items = [
         GalleryImage(
             taskId=item.task.id,
@@ -71,18 +70,18 @@ def gallery(
 
 @router.post("/feedback", response_model=Envelope[Feedback])
 def feedback(
-    services: ServicesDep, principal: CurrentPrincipal, body: FeedbackBody
+    library: LibraryDep, principal: CurrentPrincipal, body: FeedbackBody
 ) -> Envelope[Feedback]:
     """Thumbs up or down on one image, with an optional comment; giving it again edits it."""
-    row = services.library.give_feedback(principal, body.taskId, body.rating, body.comment)
+    row = library.give_feedback(principal, body.taskId, body.rating, body.comment)
     return Envelope(data=Feedback(taskId=row.task_id, rating=Rating(row.rating),
                                   comment=row.comment))
 
 
 @router.post("/share", response_model=Envelope[Shared])
-def share(services: ServicesDep, principal: CurrentPrincipal, body: ShareBody) -> Envelope[Shared]:
+def share(library: LibraryDep, principal: CurrentPrincipal, body: ShareBody) -> Envelope[Shared]:
     """Agree (or no longer agree) to show this input and output in the public showcase."""
-    task = services.library.share(principal, body.taskId, body.shared)
+    task = library.share(principal, body.taskId, body.shared)
     return Envelope(data=Shared(taskId=task.id, shared=task.shared_at is not None))
 
 
@@ -90,15 +89,15 @@ def share(services: ServicesDep, principal: CurrentPrincipal, body: ShareBody) -
     200: {"content": {"application/zip": {}}, "description": "A ZIP of the chosen images"}
 })
 def download_zip(
-    services: ServicesDep, principal: CurrentPrincipal, body: ZipBody
+    library: LibraryDep, principal: CurrentPrincipal, body: ZipBody
 ) -> StreamingResponse:
     """The chosen images (originals, and retouched versions where there are) as one ZIP,
     streamed as it is read from storage; its length is known up front, so the browser can
     show progress."""
-    entries = services.library.zip_entries(principal, body.taskIds)
+    entries = library.zip_entries(principal, body.taskIds)
     archive = ZipStream(sized=True)  # stored, not deflated: JPEG and PNG do not shrink
     for key, name, size in entries:
-        archive.add(_lazy(services.library.stream, key), name, size=size)
+        archive.add(_lazy(library.stream, key), name, size=size)
     return StreamingResponse(
         iter(archive),
         media_type="application/zip",
@@ -118,14 +117,14 @@ def _lazy(open_stream: object, key: str) -> Iterator[bytes]:
 
 @router.get("/showCaseFromS3", response_model=Envelope[ShowcasePage])
 def showcase(
-    services: ServicesDep,
+    showcase: ShowcaseDep, storage: StorageDep,
     serviceType: Service | None = Service.BODY_SWAP,
     pageNum: PageNum = 1,
     pageSize: PageSize = 12,
 ) -> Envelope[ShowcasePage]:
     """Curated before/after pairs whose owners agreed to share them. Public."""
-    page = services.showcase.public(serviceType, pageNum, pageSize)
-    return Envelope(data=showcase_page(services.storage, page, pageNum, pageSize))
+    page = showcase.public(serviceType, pageNum, pageSize)
+    return Envelope(data=showcase_page(storage, page, pageNum, pageSize))
 
 
 @router.get("/id", response_model=Envelope[ServiceIdView])
@@ -137,8 +136,8 @@ def service_id(_principal: CurrentPrincipal) -> Envelope[ServiceIdView]:
 
 @router.delete("/{service_id}", response_model=Envelope[Deleted])
 def delete_generation(
-    services: ServicesDep, principal: CurrentPrincipal, service_id: ServiceId
+    library: LibraryDep, principal: CurrentPrincipal, service_id: ServiceId
 ) -> Envelope[Deleted]:
     """Delete a finished generation's images from storage (the credit ledger is kept)."""
-    removed = services.library.delete(principal, service_id)
+    removed = library.delete(principal, service_id)
     return Envelope(data=Deleted(serviceId=service_id, removedObjects=removed))

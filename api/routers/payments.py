@@ -7,7 +7,7 @@ from typing import Annotated
 import anyio.to_thread
 from fastapi import APIRouter, Header, Path, Query, Request
 
-from api.deps import CurrentUser, ServicesDep
+from api.deps import BillingDep, CurrentUser, SessionsDep
 from api.errors import ApiError
 from api.schemas.common import Envelope
 from api.schemas.payments import (
@@ -34,7 +34,7 @@ MAX_WEBHOOK_BYTES = 256 * 1024
 
 @router.get("/pricing", response_model=Envelope[Pricing])
 def get_pricing(
-    services: ServicesDep,
+    sessions: SessionsDep,
     planVersion: Annotated[int, Query(ge=1, le=1000)] = CURRENT_PLAN_VERSION,  # noqa: N803
     currency: Currency | None = None,
     accept_language: Annotated[str | None, Header(max_length=1024)] = None,
@@ -44,7 +44,7 @@ def get_pricing(
     (Accept-Language with an IN region, or `x-timezone: Asia/Kolkata`), USD otherwise.
     Prices (`rateInfo[].value`) are integers in minor units. No login needed."""
     chosen = currency or preferred_currency(accept_language, x_timezone)
-    with services.sessions() as session:
+    with sessions() as session:
         plans = pricing(session, planVersion, chosen)
     return Envelope(data=Pricing(
         planVersion=planVersion,
@@ -70,11 +70,11 @@ def get_pricing(
 
 @router.post("/payment/checkout", response_model=Envelope[CheckoutStarted])
 def checkout(
-    services: ServicesDep, principal: CurrentUser, body: CheckoutBody
+    billing: BillingDep, principal: CurrentUser, body: CheckoutBody
 ) -> Envelope[CheckoutStarted]:
     """Start paying for a plan (signed-in users). The price comes from the plan, never from the
     request; open `checkoutUrl` to pay."""
-    started = services.billing.checkout(
+    started = billing.checkout(
         principal, body.piid, body.rcid, body.currency, body.redirectby
     )
     return Envelope(data=CheckoutStarted(orderId=started.order.id,
@@ -99,17 +99,17 @@ def order_view(order: Order) -> OrderView:
 
 @router.get("/payment/order/{orderId}", response_model=Envelope[OrderView])
 def get_order(
-    services: ServicesDep,
+    billing: BillingDep,
     principal: CurrentUser,
     orderId: Annotated[str, Path(max_length=64)],  # noqa: N803
 ) -> Envelope[OrderView]:
     """One of the caller's orders: pending until paid and credited, or failed / canceled."""
-    return Envelope(data=order_view(services.billing.order_for(principal, orderId)))
+    return Envelope(data=order_view(billing.order_for(principal, orderId)))
 
 
 @router.post("/payment/webhook/{provider}", response_model=Envelope[WebhookAck])
 async def webhook(
-    services: ServicesDep,
+    billing: BillingDep,
     request: Request,
     provider: Annotated[str, Path(max_length=16)],
 ) -> Envelope[WebhookAck]:
@@ -120,7 +120,6 @@ async def webhook(
     if len(body) > MAX_WEBHOOK_BYTES:
         raise ApiError(413, "The event is too large.")
     signature = request.headers.get(SIGNATURE_HEADER)
-    billing = services.billing
     # The handling is synchronous (database, and a workflow start through the app's loop).
     handled = await anyio.to_thread.run_sync(billing.receive_webhook, provider, body, signature)
     return Envelope(data=WebhookAck(received=True, duplicate=not handled))

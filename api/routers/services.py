@@ -8,13 +8,21 @@ from typing import Annotated
 from anyio import to_thread
 from fastapi import APIRouter, Form, Header, Query, UploadFile
 
-from api.deps import CurrentPrincipal, DistributorDep, ServicesDep
+from api.deps import (
+    CurrentPrincipal,
+    DistributorDep,
+    GenerationsDep,
+    LibraryDep,
+    SettingsDep,
+    StorageDep,
+)
 from api.schemas.common import Envelope, Ok, ServiceView
 from api.schemas.services import GuestEmailBody, ServicePage, Submitted
 from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
+from core.auth.tokens import Principal
 from core.enums import GenerationStatus, Service
-from core.generations import NewFile, SubmitRequest
+from core.generations import Generations, NewFile, SubmitRequest
 from core.observability.logs import bind_log_context
 
 log = logging.getLogger(__name__)
@@ -41,10 +49,10 @@ async def _inputs(values: list[UploadFile | str], limit: int) -> list[str | NewF
 
 
 async def _submit(
-    services: ServicesDep, principal: CurrentPrincipal, request: SubmitRequest
+    generations: Generations, principal: Principal, request: SubmitRequest
 ) -> Envelope[Submitted]:
     # Submitting reads storage and the database synchronously: keep it off the event loop.
-    done = await to_thread.run_sync(services.generations.submit, principal, request)
+    done = await to_thread.run_sync(generations.submit, principal, request)
     bind_log_context(service_id=done.generation.id)
     log.info(
         "generation submitted",
@@ -64,7 +72,8 @@ async def _submit(
     "/bodySwap", response_model=Envelope[Submitted], responses={402: {}, 422: {}}
 )
 async def body_swap(
-    services: ServicesDep,
+    generations: GenerationsDep,
+    settings: SettingsDep,
     principal: CurrentPrincipal,
     distributor: DistributorDep,
     modelId: Annotated[str, Form(max_length=64)],
@@ -78,19 +87,20 @@ async def body_swap(
         service=Service.BODY_SWAP,
         model_id=modelId or None,
         background_id=backgroundId or None,
-        inputs=await _inputs(inputFiles, services.settings.max_upload_bytes),
+        inputs=await _inputs(inputFiles, settings.max_upload_bytes),
         idempotency_key=idempotency_key,
         distributor_id=distributor,
         fingerprint=fingerprint,
     )
-    return await _submit(services, principal, request)
+    return await _submit(generations, principal, request)
 
 
 @router.post(
     "/burstreplace", response_model=Envelope[Submitted], responses={402: {}, 422: {}}
 )
 async def burst_replace(
-    services: ServicesDep,
+    generations: GenerationsDep,
+    settings: SettingsDep,
     principal: CurrentPrincipal,
     distributor: DistributorDep,
     backgroundId: Annotated[str, Form(max_length=64)],
@@ -103,17 +113,17 @@ async def burst_replace(
         service=Service.BURST_REPLACE,
         model_id=None,
         background_id=backgroundId or None,
-        inputs=await _inputs(inputFiles, services.settings.max_upload_bytes),
+        inputs=await _inputs(inputFiles, settings.max_upload_bytes),
         idempotency_key=idempotency_key,
         distributor_id=distributor,
         fingerprint=fingerprint,
     )
-    return await _submit(services, principal, request)
+    return await _submit(generations, principal, request)
 
 
 @router.get("/all", response_model=Envelope[ServicePage])
 def list_services(
-    services: ServicesDep,
+    generations: GenerationsDep, library: LibraryDep, storage: StorageDep,
     principal: CurrentPrincipal,
     service: Service | None = None,
     status: GenerationStatus | None = None,
@@ -121,12 +131,12 @@ def list_services(
     pageSize: Annotated[int, Query(ge=1, le=200)] = 90,
 ) -> Envelope[ServicePage]:
     """The caller's own generations, newest first."""
-    page = services.generations.page(principal, service, status, pageNumber, pageSize)
-    feedback = services.library.feedback_of(
+    page = generations.page(principal, service, status, pageNumber, pageSize)
+    feedback = library.feedback_of(
         principal, [t.id for g in page.generations for t in page.tasks[g.id]]
     )
     items = [
-        service_view(services.storage, g, page.tasks[g.id], feedback) for g in page.generations
+        service_view(storage, g, page.tasks[g.id], feedback) for g in page.generations
     ]
     return Envelope(
         data=ServicePage(
@@ -137,19 +147,23 @@ def list_services(
 
 @router.post("/updateguestemail", response_model=Envelope[Ok])
 def update_guest_email(
-    services: ServicesDep, principal: CurrentPrincipal, body: GuestEmailBody
+    generations: GenerationsDep, principal: CurrentPrincipal, body: GuestEmailBody
 ) -> Envelope[Ok]:
     """Email the guest when the generation finishes (at once if it already has)."""
     bind_log_context(service_id=body.serviceId)
-    services.generations.mail_guest_when_done(principal, body.serviceId, body.email)
+    generations.mail_guest_when_done(principal, body.serviceId, body.email)
     return Envelope(data=Ok(ok=True))
 
 
 @router.get("/{service_id}", response_model=Envelope[ServiceView])
 def get_service(
-    services: ServicesDep, principal: CurrentPrincipal, service_id: ServiceId
+    generations: GenerationsDep,
+    library: LibraryDep,
+    storage: StorageDep,
+    principal: CurrentPrincipal,
+    service_id: ServiceId,
 ) -> Envelope[ServiceView]:
     bind_log_context(service_id=service_id)
-    generation, tasks = services.generations.get(principal, service_id)
-    feedback = services.library.feedback_of(principal, [t.id for t in tasks])
-    return Envelope(data=service_view(services.storage, generation, tasks, feedback))
+    generation, tasks = generations.get(principal, service_id)
+    feedback = library.feedback_of(principal, [t.id for t in tasks])
+    return Envelope(data=service_view(storage, generation, tasks, feedback))

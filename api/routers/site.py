@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Request
 
 from api.client_address import client_address
-from api.deps import ServicesDep
+from api.deps import AccountsDep, SessionsDep, SettingsDep
 from api.schemas.common import Envelope
 from api.schemas.site import AppConfig, ContactBody, ContactSent, Features
 from core.contact import send_message
@@ -19,9 +19,8 @@ router = APIRouter(prefix="/api/v1", tags=["site"])
 
 
 @router.get("/config", response_model=Envelope[AppConfig])
-def config(services: ServicesDep) -> Envelope[AppConfig]:
+def config(settings: SettingsDep) -> Envelope[AppConfig]:
     """Limits and feature switches: the web app's one source for them."""
-    settings = services.settings
     return Envelope(
         data=AppConfig(
             maxUploadBytes=settings.max_upload_bytes,
@@ -36,7 +35,7 @@ def config(services: ServicesDep) -> Envelope[AppConfig]:
 
 @router.post("/contact", response_model=Envelope[ContactSent])
 def contact(
-    services: ServicesDep,
+    accounts: AccountsDep, sessions: SessionsDep, settings: SettingsDep,
     request: Request,
     body: ContactBody,
     authorization: Annotated[str | None, Header(max_length=4096)] = None,
@@ -45,17 +44,17 @@ def contact(
     account_id = None
     if authorization and authorization.lower().startswith("bearer "):
         try:
-            account_id = services.accounts.authenticate(authorization[7:].strip(), None).account_id
+            account_id = accounts.authenticate(authorization[7:].strip(), None).account_id
         except NotAuthenticated:
             account_id = None  # an expired session still may write to us
     message_id = send_message(
-        services.sessions,
-        services.settings,
+        sessions,
+        settings,
         name=body.name,
         raw_email=body.email,
         topic=body.topic,
         message=body.message,
-        address=client_address(request, services.settings.trusted_proxies),
+        address=client_address(request, settings.trusted_proxies),
         account_id=account_id,
     )
     return Envelope(data=ContactSent(id=message_id))

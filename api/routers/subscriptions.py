@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.deps import CurrentUser, ServicesDep
+from api.deps import CurrentUser, SubscriptionsDep
 from api.schemas.common import Envelope
 from api.schemas.subscriptions import ChangePlanBody, CurrentSubscription, SubscriptionView
 from core.billing.subscriptions import SubscriptionInfo
@@ -36,35 +36,35 @@ def subscription_view(info: SubscriptionInfo) -> SubscriptionView:
 
 @router.get("", response_model=Envelope[CurrentSubscription])
 def get_subscription(
-    services: ServicesDep, principal: CurrentUser
+    subscriptions: SubscriptionsDep, principal: CurrentUser
 ) -> Envelope[CurrentSubscription]:
     """The caller's live subscription, else their last ended one, else null."""
-    info = services.subscriptions.current(principal)
+    info = subscriptions.current(principal)
     return Envelope(data=CurrentSubscription(
         subscription=subscription_view(info) if info is not None else None))
 
 
 @router.post("/cancel", response_model=Envelope[SubscriptionView])
 def cancel_subscription(
-    services: ServicesDep, principal: CurrentUser
+    subscriptions: SubscriptionsDep, principal: CurrentUser
 ) -> Envelope[SubscriptionView]:
     """Cancel at the end of the current period; its credits stay. 404 without a subscription,
     409 when it has ended, 502 when the payment provider refuses the change (nothing
     changed)."""
-    return Envelope(data=subscription_view(services.subscriptions.cancel(principal)))
+    return Envelope(data=subscription_view(subscriptions.cancel(principal)))
 
 
 @router.post("/resume", response_model=Envelope[SubscriptionView])
 def resume_subscription(
-    services: ServicesDep, principal: CurrentUser
+    subscriptions: SubscriptionsDep, principal: CurrentUser
 ) -> Envelope[SubscriptionView]:
     """Undo a pending cancel. 502 when the payment provider refuses it (nothing changed)."""
-    return Envelope(data=subscription_view(services.subscriptions.resume(principal)))
+    return Envelope(data=subscription_view(subscriptions.resume(principal)))
 
 
 @router.post("/change", response_model=Envelope[SubscriptionView])
 def change_subscription(
-    services: ServicesDep, principal: CurrentUser, body: ChangePlanBody
+    subscriptions: SubscriptionsDep, principal: CurrentUser, body: ChangePlanBody
 ) -> Envelope[SubscriptionView]:
     """Move to another monthly plan in the same currency: an upgrade at once once its price
     difference (new monthly amount less the current one) is charged to the card on file (the
@@ -72,5 +72,5 @@ def change_subscription(
     downgrade at the period end (`pendingPlanId`). Answers the subscription as changed. 402
     when the card is declined (nothing changed), 422 for a plan or rate that does not fit, 409
     while a renewal payment is overdue, 502 when the payment provider refuses the change."""
-    info = services.subscriptions.change(principal, body.piid, body.rcid)
+    info = subscriptions.change(principal, body.piid, body.rcid)
     return Envelope(data=subscription_view(info))

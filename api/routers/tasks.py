@@ -16,7 +16,15 @@ from fastapi.responses import Response
 from sqlalchemy import ColumnElement, select
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import AppServices, CurrentPrincipal, ServicesDep
+from api.deps import (
+    CurrentPrincipal,
+    PollCacheDep,
+    SessionsDep,
+    SettingsDep,
+    StorageDep,
+    TaskWatcherDep,
+    TemporalDep,
+)
 from api.metrics import LONG_POLLS_WAITING
 from api.schemas.common import Envelope, ErrorBody, Placement, TaskView
 from api.schemas.tasks import RerenderView
@@ -24,9 +32,11 @@ from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
 from api.validation import unstorable
 from api.views import task_view
 from core.auth.tokens import Principal
+from core.db import SessionFactory
 from core.errors import InvalidInput, NotFound
 from core.models import Generation, Task
 from core.rerender import Rerenders, checked_placement
+from core.storage import Storage
 
 router = APIRouter(prefix="/api/v1/task", tags=["tasks"])
 
@@ -63,21 +73,23 @@ def _not_found(ids: list[str], found: Container[str]) -> None:
         raise NotFound(f"Task {missing[0]} was not found.")
 
 
-def _views(services: AppServices, principal: Principal, ids: list[str]) -> list[TaskView]:
-    with services.sessions() as session:
+def _views(
+    sessions: SessionFactory, storage: Storage, principal: Principal, ids: list[str]
+) -> list[TaskView]:
+    with sessions() as session:
         rows = session.execute(
             select(Task).join(Generation, Generation.id == Task.generation_id)
             .where(*_owned(principal, ids))
         ).scalars()
         found = {task.id: task for task in rows}
     _not_found(ids, found)
-    return [task_view(services.storage, found[i]) for i in ids]
+    return [task_view(storage, found[i]) for i in ids]
 
 
-def _state(services: AppServices, principal: Principal, ids: list[str]) -> str:
+def _state(sessions: SessionFactory, principal: Principal, ids: list[str]) -> str:
     """The tasks' `since` string, from three columns: a long poll usually finds nothing new
     and waits, so it reads the whole views only once there is something to answer."""
-    with services.sessions() as session:
+    with sessions() as session:
         rows = session.execute(
             select(Task.id, Task.status, Task.progress)
             .join(Generation, Generation.id == Task.generation_id)
@@ -97,7 +109,10 @@ def _body(views: list[TaskView]) -> bytes:
 @router.get("/pollTasks", response_model=Envelope[list[TaskView]])
 async def poll_tasks(
     request: Request,
-    services: ServicesDep,
+    sessions: SessionsDep,
+    storage: StorageDep,
+    poll_cache: PollCacheDep,
+    task_watcher: TaskWatcherDep,
     principal: CurrentPrincipal,
     taskIds: Annotated[
         str,
@@ -123,21 +138,21 @@ async def poll_tasks(
 ) -> Response:
     """Status, progress (0-100), outputs and error of each task, in the order asked."""
     ids = _parse_ids(taskIds)
-    cache = services.poll_cache
+    cache = poll_cache
     key = cache.key(request.scope) if cache is not None and cache.enabled else None
     if key is not None and cache is not None:
         # A plain poll: read the database's version first, then the answer, and keep the
         # answer for repeats until the version moves on (api/poll_cache.py).
         version = cache.version()
-        body = _body(await run_in_threadpool(_views, services, principal, ids))
+        body = _body(await run_in_threadpool(_views, sessions, storage, principal, ids))
         if version is not None:
             cache.put(key, version, body)
         return Response(body, media_type="application/json")
     waits = since is not None and waitMs > 0
-    if waits and await run_in_threadpool(_state, services, principal, ids) == since:
+    if waits and await run_in_threadpool(_state, sessions, principal, ids) == since:
         with LONG_POLLS_WAITING.track_inprogress():
-            await services.task_watcher.wait(ids, since or "", waitMs / 1000)
-    body = _body(await run_in_threadpool(_views, services, principal, ids))
+            await task_watcher.wait(ids, since or "", waitMs / 1000)
+    body = _body(await run_in_threadpool(_views, sessions, storage, principal, ids))
     return Response(body, media_type="application/json")
 
 
@@ -153,7 +168,7 @@ async def poll_tasks(
     },
 )
 async def adjust_placement(
-    services: ServicesDep,
+    sessions: SessionsDep, settings: SettingsDep, temporal: TemporalDep,
     principal: CurrentPrincipal,
     body: Placement,
     taskId: Annotated[str, Path(min_length=1, max_length=64)],
@@ -163,7 +178,7 @@ async def adjust_placement(
     generation as another version, `sourceTaskId` naming the original). The placement is
     relative to the engine's own, whichever version `taskId` names."""
     placement = checked_placement(body.x, body.y, body.scale)
-    rerenders = Rerenders(services.sessions, services.settings, services.temporal)
+    rerenders = Rerenders(sessions, settings, temporal)
     done = await to_thread.run_sync(rerenders.request, principal, taskId, placement)
     return Envelope(
         data=RerenderView(

@@ -7,9 +7,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from sqlalchemy import select
 
-from api.deps import CurrentPrincipal, ServicesDep
+from api.deps import CurrentPrincipal, PhotoAnalyserDep, SessionsDep, SettingsDep, StorageDep
 from api.schemas.common import Envelope
 from api.schemas.uploads import PhotoAnalysisView, PresignedUpload, Thumbnail, ThumbnailBody
+from core.auth.tokens import Principal
+from core.db import SessionFactory
 from core.enums import Service
 from core.errors import NotFound
 from core.images import check_image, check_size, thumbnail_from_bytes
@@ -24,7 +26,7 @@ MimeType = Literal["image/jpeg", "image/png", "image/webp"]
 
 @router.get("/api/v1/request/presignedUrl", response_model=Envelope[PresignedUpload])
 def presigned_url(
-    services: ServicesDep,
+    sessions: SessionsDep, settings: SettingsDep, storage: StorageDep,
     principal: CurrentPrincipal,
     filename: Annotated[str, Query(min_length=1, max_length=255)],
     mimeType: MimeType,
@@ -38,24 +40,28 @@ def presigned_url(
     when `size` is given, exactly that many bytes): storage refuses anything else with 403."""
     if size is not None:
         # Too big or empty is answered now, before a byte is sent.
-        check_size(size, services.settings.max_upload_bytes)
+        check_size(size, settings.max_upload_bytes)
     file_id, key = record_upload(
-        services.sessions, principal.account_id, filename, mimeType, requestType
+        sessions, principal.account_id, filename, mimeType, requestType
     )
-    url = services.storage.presigned_put(key, mimeType, size)
+    url = storage.presigned_put(key, mimeType, size)
     return Envelope(data=PresignedUpload(url=url, key=key, _id=file_id))
 
 
 @router.post("/api/v1/util/createThumbnail", response_model=Envelope[Thumbnail])
 def create_thumbnail(
-    services: ServicesDep, principal: CurrentPrincipal, body: ThumbnailBody
+    sessions: SessionsDep,
+    storage: StorageDep,
+    settings: SettingsDep,
+    photo_analyser: PhotoAnalyserDep,
+    principal: CurrentPrincipal,
+    body: ThumbnailBody,
 ) -> Envelope[Thumbnail]:
     """Check the uploaded image and make its thumbnail (EXIF orientation applied)."""
-    upload = _own_upload(services, principal, body.key)
-    stored = services.storage.read(body.key, services.settings.max_upload_bytes)
+    upload = _own_upload(sessions, principal, body.key)
+    stored = storage.read(body.key, settings.max_upload_bytes)
     if stored is None:
         raise NotFound("The file has not been uploaded yet.")
-    settings = services.settings
     info = check_image(
         stored.data,
         max_bytes=settings.max_upload_bytes,
@@ -63,21 +69,21 @@ def create_thumbnail(
         total_size=stored.size,
     )
     thumb = thumbnail_key(body.key)
-    services.storage.put_bytes(thumb, thumbnail_from_bytes(stored.data), "image/jpeg")
-    with services.sessions.begin() as session:
+    storage.put_bytes(thumb, thumbnail_from_bytes(stored.data), "image/jpeg")
+    with sessions.begin() as session:
         row = session.get(UploadedFile, upload.id)
         if row is not None:
             row.thumbnail_key = thumb
             row.width, row.height = info.width, info.height
             row.mime_type = info.mime_type  # what it is, whatever the uploader claimed
     # Analysed once per upload (the activity stores it): a repeat reads it back.
-    analysis = upload.analysis or services.photo_analyser(upload.id, body.key)
+    analysis = upload.analysis or photo_analyser(upload.id, body.key)
     return Envelope(
         data=Thumbnail(
             key=body.key,
-            url=services.storage.presigned_get(body.key, content_type=info.mime_type),
+            url=storage.presigned_get(body.key, content_type=info.mime_type),
             thumbnailKey=thumb,
-            thumbnailUrl=services.storage.presigned_get(thumb),
+            thumbnailUrl=storage.presigned_get(thumb),
             width=info.width,
             height=info.height,
             analysis=PhotoAnalysisView.model_validate(analysis) if analysis else None,
@@ -87,18 +93,18 @@ def create_thumbnail(
 
 @router.get("/api/v1/util/photoAnalysis", response_model=Envelope[PhotoAnalysisView | None])
 def photo_analysis(
-    services: ServicesDep,
+    sessions: SessionsDep,
     principal: CurrentPrincipal,
     key: Annotated[str, Query(min_length=1, max_length=512)],
 ) -> Envelope[PhotoAnalysisView | None]:
     """The upload's analysis once it is there (null before): what the upload page asks when
     createThumbnail answered without it, without reading or thumbnailing the photo again."""
-    analysis = _own_upload(services, principal, key).analysis
+    analysis = _own_upload(sessions, principal, key).analysis
     return Envelope(data=PhotoAnalysisView.model_validate(analysis) if analysis else None)
 
 
-def _own_upload(services: ServicesDep, principal: CurrentPrincipal, key: str) -> UploadedFile:
-    with services.sessions() as session:
+def _own_upload(sessions: SessionFactory, principal: Principal, key: str) -> UploadedFile:
+    with sessions() as session:
         upload = session.execute(
             select(UploadedFile).where(
                 UploadedFile.key == key, UploadedFile.account_id == principal.account_id

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import CurrentUser, ServicesDep
+from api.deps import AccountsDep, CurrentUser, SessionsDep
 from api.routers.auth import user_view
 from api.schemas.common import Credits, Envelope, Ok, UserView
 from api.schemas.users import (
@@ -19,36 +19,38 @@ from api.schemas.users import (
     UserUpdateBody,
 )
 from core import credits
+from core.auth.tokens import Principal
 from core.billing import usage
+from core.db import SessionFactory
 
 router = APIRouter(prefix="/api/v1/user", tags=["users"])
 aliases = APIRouter(prefix="/imageedit/users", tags=["users"])
 
 
 @router.get("/userInfo", response_model=Envelope[UserView])
-def user_info(services: ServicesDep, principal: CurrentUser) -> Envelope[UserView]:
-    return Envelope(data=user_view(services.accounts.get_user(principal.user_id or "")))
+def user_info(accounts: AccountsDep, principal: CurrentUser) -> Envelope[UserView]:
+    return Envelope(data=user_view(accounts.get_user(principal.user_id or "")))
 
 
 @router.patch("/userInfo", response_model=Envelope[UserView])
 def update_user_info(
-    services: ServicesDep, principal: CurrentUser, body: UserUpdateBody
+    accounts: AccountsDep, principal: CurrentUser, body: UserUpdateBody
 ) -> Envelope[UserView]:
-    user = services.accounts.rename(principal.user_id or "", body.name)
+    user = accounts.rename(principal.user_id or "", body.name)
     return Envelope(data=user_view(user))
 
 
 @router.patch("/updatePassword", response_model=Envelope[Ok])
 def update_password(
-    services: ServicesDep, principal: CurrentUser, body: PasswordUpdateBody
+    accounts: AccountsDep, principal: CurrentUser, body: PasswordUpdateBody
 ) -> Envelope[Ok]:
     """Needs the current password."""
-    services.accounts.change_password(principal, body.currentPassword, body.newPassword)
+    accounts.change_password(principal, body.currentPassword, body.newPassword)
     return Envelope(data=Ok(ok=True))
 
 
-def _credits(services: ServicesDep, principal: CurrentUser) -> Credits:
-    with services.sessions() as session:
+def _credits(sessions: SessionFactory, principal: Principal) -> Credits:
+    with sessions() as session:
         balance = credits.get_balance(session, principal.account_id)
     return Credits(
         free=balance.free, paid=balance.paid, total=balance.available, held=balance.held
@@ -56,18 +58,18 @@ def _credits(services: ServicesDep, principal: CurrentUser) -> Credits:
 
 
 @router.get("/creditsAvailable", response_model=Envelope[CreditsAvailable])
-def credits_available(services: ServicesDep, principal: CurrentUser) -> Envelope[CreditsAvailable]:
-    return Envelope(data=CreditsAvailable(creditsAvailable=_credits(services, principal)))
+def credits_available(sessions: SessionsDep, principal: CurrentUser) -> Envelope[CreditsAvailable]:
+    return Envelope(data=CreditsAvailable(creditsAvailable=_credits(sessions, principal)))
 
 
 @aliases.get("/getCredits", response_model=Envelope[Credits])
-def get_credits(services: ServicesDep, principal: CurrentUser) -> Envelope[Credits]:
-    return Envelope(data=_credits(services, principal))
+def get_credits(sessions: SessionsDep, principal: CurrentUser) -> Envelope[Credits]:
+    return Envelope(data=_credits(sessions, principal))
 
 
 @router.get("/creditUsage", response_model=Envelope[CreditUsage])
 def credit_usage(
-    services: ServicesDep,
+    sessions: SessionsDep,
     principal: CurrentUser,
     fromDate: Annotated[str | None, Query(max_length=32, description="YYYY-MM-DD")] = None,  # noqa: N803
     toDate: Annotated[str | None, Query(max_length=32, description="YYYY-MM-DD")] = None,  # noqa: N803
@@ -78,7 +80,7 @@ def credit_usage(
     the ledger entries of the range, newest first, a page at a time. The last 30 days by
     default; 422 on a bad date, a reversed range or one over a year."""
     report = usage.credit_usage(
-        services.sessions,
+        sessions,
         principal.account_id,
         usage.parse_day(fromDate, "fromDate"),
         usage.parse_day(toDate, "toDate"),
