@@ -16,9 +16,11 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import func, select
+from temporalio.client import Client
 
 from core import credits
 from core.billing import billing, orders, signature
+from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
 from core.models import (
@@ -36,9 +38,10 @@ from core.reconciliation import reconcile
 from core.settings import Settings
 from ops.seed_plans import seed_plans
 from payments.local import completed_event
-from tests.support import buyers
+from tests.support import buyers, histories
 from tests.support.api_client import Guest
 from tests.support.stacks import running_stack
+from workflows.fulfilment import OrderFulfilmentWorkflow
 
 PACK_INR = ("v2-pack-inr", "v2-pack-inr-once")
 PRO_USD = ("v2-pro-usd", "v2-pro-usd-month")
@@ -463,3 +466,16 @@ def test_fulfilment_grants_once_under_concurrency(database: SessionFactory) -> N
     assert balance.paid == rate.credits and entries == 1
     assert paid is not None and paid.status == OrderStatus.PAID
     assert paid.provider_payment_id == "pi_test_x"
+
+
+# Last: the fulfilments above ran for real; their histories must replay with today's code.
+
+
+async def test_fulfilment_histories_replay(stack: Settings) -> None:
+    client = await Client.connect(stack.temporal_address, namespace=stack.temporal_namespace)
+    runs, longest = await histories.replay_every_run(
+        client, ORDER_FULFILMENT_WORKFLOW, [OrderFulfilmentWorkflow]
+    )
+    # The paid orders above: one-off packs and a monthly plan.
+    assert runs >= 3 and longest is not None
+    histories.record("fulfilment", longest)

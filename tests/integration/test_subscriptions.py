@@ -18,7 +18,6 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 from temporalio.client import Client
-from temporalio.worker import Replayer
 
 from core.billing.subscriptions import replace_card_on_file
 from core.contracts.subscription import subscription_upgrade_order_id, subscription_workflow_id
@@ -27,6 +26,7 @@ from core.enums import LedgerKind, OrderStatus
 from core.models import LedgerEntry, Order, Subscription, User
 from ops.stack import Stack
 from payments.local import DECLINED_TOKEN, SUCCEEDS_TOKEN
+from tests.support import histories
 from tests.support.accounts import sign_up
 from tests.support.stacks import running_stack, sessions_for
 from workflows.subscription import SubscriptionWorkflow
@@ -431,13 +431,9 @@ async def test_recorded_subscription_histories_replay(stack: Stack, db: SessionF
     assert ids
     client = await Client.connect(stack.settings.temporal_address,
                                   namespace=stack.settings.temporal_namespace)
-    replayer = Replayer(workflows=[SubscriptionWorkflow])
-    runs = 0
-    async for execution in client.list_workflows("WorkflowType = 'Subscription'"):
-        history = await client.get_workflow_handle(
-            execution.id, run_id=execution.run_id).fetch_history()
-        await replayer.replay_workflow(history)
-        runs += 1
+    runs, longest = await histories.replay_every_run(client, "Subscription", [SubscriptionWorkflow])
+    assert longest is not None
+    histories.record("subscription", longest)
     # Continue-as-new every other renewal: more runs than subscriptions.
     assert runs > len(ids)
     described = await client.get_workflow_handle(subscription_workflow_id(ids[0])).describe()

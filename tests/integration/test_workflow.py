@@ -38,7 +38,7 @@ from core.models import Generation, LedgerEntry, OutboxMessage, Task, UploadedFi
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
-from ops.worker import build_engine, build_workers
+from ops.worker import build_engine, build_workers, registered_workflows
 from tests.support.helpers import make_account, make_generation, upload
 from tests.support.paths import FIXTURES, fixture_images
 from workflows.generation import GenerationWorkflow
@@ -348,9 +348,12 @@ async def test_unknown_model_fails_at_once_without_charge(
 async def test_recorded_history_replays_with_todays_code(name: str) -> None:
     history = WorkflowHistory.from_json(name, (HISTORIES / f"{name}.json").read_text())
     assert len(history.events) > 5
-    await Replayer(workflows=[GenerationWorkflow]).replay_workflow(history)
+    await Replayer(workflows=registered_workflows()).replay_workflow(history)
 
 
-def test_the_three_recorded_shapes_are_there() -> None:
+def test_the_recorded_shapes_are_there() -> None:
+    """The generation's three shapes, and one real run each of the workflows that keep state
+    or run unsandboxed (tests/support/histories.py records them)."""
     names = {path.stem for path in HISTORIES.glob("*.json")}
-    assert names == {"generation-swap", "generation-mixed", "generation-rejected"}
+    assert names == {"generation-swap", "generation-mixed", "generation-rejected",
+                     "subscription", "fulfilment", "rerender"}
