@@ -1,5 +1,5 @@
 import { restoreSession } from '@/features/auth/session'
-import { ensureGuestToken } from '@/lib/api'
+import { ensureGuestToken } from '@/api/client'
 import { captureQueryParams } from '@/lib/identity'
 import { startMonitoring } from '@/lib/monitoring'
 import { prefetchSiteConfig } from '@/lib/siteConfig'

@@ -4,8 +4,8 @@
  * user's email so that logging in or out fetches the right one (spec §4).
  */
 import { queryOptions } from '@tanstack/react-query'
-import type { ApiData, Credits } from '@/types/api'
-import { api } from './api'
+import * as userApi from '@/api/user'
+import type { Credits } from '@/types/api'
 import { queryClient } from './queryClient'
 
 export const CREDITS_KEY = ['credits'] as const
@@ -19,20 +19,10 @@ function normalize(credits: Credits): Credits {
 
 export async function getCredits(userEmail: string | null, signal?: AbortSignal): Promise<Credits> {
   if (userEmail) {
-    const data = await api.get<ApiData<'/api/v1/user/creditsAvailable', 'get'>>(
-      '/api/v1/user/creditsAvailable',
-      undefined,
-      signal,
-    )
+    const data = await userApi.getCreditsAvailable(signal)
     return normalize(data.creditsAvailable)
   }
-  return normalize(
-    await api.get<ApiData<'/imageedit/users/getCreditsForGuests', 'get'>>(
-      '/imageedit/users/getCreditsForGuests',
-      undefined,
-      signal,
-    ),
-  )
+  return normalize(await userApi.getGuestCredits(signal))
 }
 
 export function creditsQueryOptions(userEmail: string | null) {

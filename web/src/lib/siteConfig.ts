@@ -6,12 +6,12 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { ACCEPTED_IMAGE_TYPES, MAX_UPLOAD_BYTES } from '@/config'
-import { request } from '@/lib/api'
+import * as publicApi from '@/api/public'
 import { queryClient } from '@/lib/queryClient'
 import type { AppConfig } from '@/types/api'
 
 export function getSiteConfig(signal?: AbortSignal): Promise<AppConfig> {
-  return request<AppConfig>('/api/v1/config', { method: 'GET', signal, auth: false })
+  return publicApi.getSiteConfig(signal)
 }
 
 export const siteConfigQueryOptions = queryOptions({

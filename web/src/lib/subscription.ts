@@ -1,11 +1,12 @@
 // The caller's subscription (commerce contract), read by the billing page and the dashboard.
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api, ApiError } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
+import { ApiError } from '@/lib/api'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/api/v1/payment/subscription'
+type Path = '/api/v1/payment/subscription'
 
-type Answer = ApiData<typeof PATH, 'get'>
+type Answer = ApiData<Path, 'get'>
 /** The commerce contract's SubscriptionView (amount in minor units, times ISO 8601 UTC). */
 export type SubscriptionView = NonNullable<Answer['subscription']>
 
@@ -14,7 +15,7 @@ export const SUBSCRIPTION_KEY = ['billing', 'subscription'] as const
 /** The caller's subscription, or null when there is none (a 404 counts as none too). */
 export async function getSubscription(signal?: AbortSignal): Promise<SubscriptionView | null> {
   try {
-    const data = await api.get<Answer>(PATH, undefined, signal)
+    const data = await paymentApi.getSubscription(signal)
     return data?.subscription ?? null
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null

@@ -4,10 +4,10 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import type { UserInfo } from '@/types/api'
-import { api } from './api'
+import * as userApi from '@/api/user'
 
 export function getViewer(signal?: AbortSignal): Promise<UserInfo> {
-  return api.get<UserInfo>('/api/v1/user/userInfo', undefined, signal)
+  return userApi.getUserInfo(signal)
 }
 
 export const viewerQueryOptions = (userEmail: string) =>

@@ -5,10 +5,11 @@
  * the page can show how far the download is.
  */
 import type { ApiBody } from '@/types/api'
-import { ApiError, requestResponse } from './api'
+import * as generationsApi from '@/api/generations'
+import { ApiError } from './api'
 
-const PATH = '/imageedit/service/download'
-export type ZipRequest = ApiBody<typeof PATH, 'post'>
+type Path = '/imageedit/service/download'
+export type ZipRequest = ApiBody<Path, 'post'>
 
 export const ZIP_FALLBACK_NAME = 'metamodel-images.zip'
 
@@ -79,12 +80,7 @@ export async function downloadZip(
   signal?: AbortSignal,
 ): Promise<ZipFile> {
   const body: ZipRequest = { taskIds }
-  const res = await requestResponse(PATH, {
-    method: 'POST',
-    json: body,
-    headers: { Accept: 'application/zip, application/json' },
-    signal,
-  })
+  const res = await generationsApi.downloadZip(body, signal)
   const blob = await readWithProgress(res, onProgress)
   return { blob, fileName: attachmentName(res.headers) }
 }

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as userApi from '@/api/user'
 import type { UserInfo } from '@/types/api'
 
 export function getUserInfo(signal?: AbortSignal): Promise<UserInfo> {
-  return api.get<UserInfo>('/api/v1/user/userInfo', undefined, signal)
+  return userApi.getUserInfo(signal)
 }
 
 export const userInfoQueryOptions = (userEmail: string) =>

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as userApi from '@/api/user'
 import type { ApiBody, ApiData } from '@/types/api'
 
-const PATH = '/api/v1/user/updatePassword'
+type Path = '/api/v1/user/updatePassword'
 
-export function updatePassword(body: ApiBody<typeof PATH, 'patch'>): Promise<ApiData<typeof PATH, 'patch'>> {
-  return api.patch(PATH, body)
+export function updatePassword(body: ApiBody<Path, 'patch'>): Promise<ApiData<Path, 'patch'>> {
+  return userApi.updatePassword(body)
 }
 
 export function useUpdatePassword() {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as userApi from '@/api/user'
 import type { ApiBody, UserInfo } from '@/types/api'
 import { userInfoQueryOptions } from './getUserInfo'
 
 export function updateUserInfo(body: ApiBody<'/api/v1/user/userInfo', 'patch'>): Promise<UserInfo> {
-  return api.patch<UserInfo>('/api/v1/user/userInfo', body)
+  return userApi.updateUserInfo(body)
 }
 
 export function useUpdateUserInfo() {

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query'
 import { GOOGLE_USERINFO_URL } from '@/config'
-import { api, getExternalJson } from '@/lib/api'
+import * as authApi from '@/api/auth'
+import { getExternalJson } from '@/lib/api'
 import type { ApiBody, AuthResult } from '@/types/api'
-import { NO_SESSION } from './noSession'
 
 export type ExternalLoginBody = ApiBody<'/api/v1/auth/externalLogin', 'post'>
 
@@ -16,11 +16,7 @@ export async function externalLogin(
   { accessToken, ...rest }: Omit<ExternalLoginBody, 'email' | 'name'>,
 ): Promise<AuthResult> {
   const info = await getExternalJson<GoogleUserInfo>(GOOGLE_USERINFO_URL, accessToken)
-  return api.post<AuthResult>(
-    '/api/v1/auth/externalLogin',
-    { ...rest, accessToken, email: info.email ?? '', name: info.name ?? '' } satisfies ExternalLoginBody,
-    NO_SESSION,
-  )
+  return authApi.externalLogin({ ...rest, accessToken, email: info.email ?? '', name: info.name ?? '' })
 }
 
 export function useExternalLogin() {

@@ -1,12 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as authApi from '@/api/auth'
 import type { ApiBody, AuthResult } from '@/types/api'
-import { NO_SESSION } from './noSession'
 
 export type LoginBody = ApiBody<'/api/v1/auth/login', 'post'>
 
 export function login(body: LoginBody): Promise<AuthResult> {
-  return api.post<AuthResult>('/api/v1/auth/login', body, NO_SESSION)
+  return authApi.login(body)
 }
 
 export function useLogin() {

@@ -1,5 +1,6 @@
-import { ApiError, api, requestAccessToken } from '@/lib/api'
-import { NO_SESSION } from './noSession'
+import * as authApi from '@/api/auth'
+import { requestAccessToken } from '@/api/client'
+import { ApiError } from '@/lib/api'
 
 /**
  * Revokes the session server-side and clears the refresh cookie. The token is passed
@@ -7,8 +8,7 @@ import { NO_SESSION } from './noSession'
  * another logout (so this is not a mutation of the query client, which logout clears).
  */
 export async function logoutOnServer(token: string): Promise<void> {
-  const call = (bearer: string) =>
-    api.post('/api/v1/auth/logout', {}, { ...NO_SESSION, headers: { Authorization: `Bearer ${bearer}` } })
+  const call = (bearer: string) => authApi.logout(bearer)
   try {
     await call(token)
   } catch (err) {

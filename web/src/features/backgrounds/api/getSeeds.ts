@@ -1,17 +1,17 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { SEED_PAGE_SIZE } from '@/config'
-import { api } from '@/lib/api'
+import * as catalogApi from '@/api/catalogPickers'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/imageedit/seed'
-export type SeedPage = ApiData<typeof PATH, 'get'>
+type Path = '/imageedit/seed'
+export type SeedPage = ApiData<Path, 'get'>
 export type SeedType = 'background' | 'model'
 
 export function getSeeds(
   { type, pagenum, pagesize }: { type: SeedType; pagenum: number; pagesize: number },
   signal?: AbortSignal,
 ): Promise<SeedPage> {
-  return api.get<SeedPage>(PATH, { type, pagenum, pagesize }, signal)
+  return catalogApi.getSeeds({ type, pagenum, pagesize }, signal)
 }
 
 /** Pages of 18 (spec §9), loaded one after the other ("Load more"). */

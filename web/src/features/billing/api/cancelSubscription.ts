@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
 import { SUBSCRIPTION_KEY, type SubscriptionView } from '@/lib/subscription'
 
 export function cancelSubscription(): Promise<SubscriptionView> {
-  return api.post<SubscriptionView>('/api/v1/payment/subscription/cancel')
+  return paymentApi.cancelSubscription()
 }
 
 /** Cancels at the end of the current period (credits already granted stay). */

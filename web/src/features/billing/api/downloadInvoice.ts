@@ -1,14 +1,14 @@
 import { useMutation } from '@tanstack/react-query'
-import { requestResponse } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
 import { saveBlob } from '@/lib/download'
 import { attachmentName } from '@/lib/zipDownload'
 
 /**
- * GET /api/v1/payment/invoice/{orderId} (a PDF) through lib/api, so the session's token and its
+ * GET /api/v1/payment/invoice/{orderId} (a PDF) with the session (api/payment), so the session's token and its
  * renewal apply, then saved as a file named as the server says.
  */
 export async function downloadInvoice(invoiceUrl: string, orderId: string): Promise<string> {
-  const res = await requestResponse(invoiceUrl, { method: 'GET', headers: { Accept: 'application/pdf' } })
+  const res = await paymentApi.getInvoice(invoiceUrl)
   const blob = await res.blob()
   const name = attachmentName(res.headers, `invoice-${orderId}.pdf`)
   saveBlob(blob.type ? blob : new Blob([blob], { type: 'application/pdf' }), name)

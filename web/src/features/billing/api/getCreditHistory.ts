@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as userApi from '@/api/user'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/api/v1/user/creditUsage'
+type Path = '/api/v1/user/creditUsage'
 
-export type CreditHistory = ApiData<typeof PATH, 'get'>
+export type CreditHistory = ApiData<Path, 'get'>
 export type CreditEntry = CreditHistory['entries']['items'][number]
 
 export const CREDITS_PAGE_SIZE = 15
@@ -15,7 +15,7 @@ export interface CreditHistoryRange {
 }
 
 export function getCreditHistory(range: CreditHistoryRange, pageNum: number, signal?: AbortSignal): Promise<CreditHistory> {
-  return api.get<CreditHistory>(PATH, { ...range, pageNum, pageSize: CREDITS_PAGE_SIZE }, signal)
+  return userApi.getCreditUsage({ ...range, pageNum, pageSize: CREDITS_PAGE_SIZE }, signal)
 }
 
 export const creditHistoryQueryOptions = (userEmail: string, range: CreditHistoryRange, pageNum: number) =>

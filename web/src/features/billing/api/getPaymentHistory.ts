@@ -1,16 +1,16 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/api/v1/payment/history'
+type Path = '/api/v1/payment/history'
 
-export type PaymentHistory = ApiData<typeof PATH, 'get'>
+export type PaymentHistory = ApiData<Path, 'get'>
 export type Payment = PaymentHistory['items'][number]
 
 export const PAYMENTS_PAGE_SIZE = 10
 
 export function getPaymentHistory(pageNum: number, signal?: AbortSignal): Promise<PaymentHistory> {
-  return api.get<PaymentHistory>(PATH, { pageNum, pageSize: PAYMENTS_PAGE_SIZE }, signal)
+  return paymentApi.getPaymentHistory({ pageNum, pageSize: PAYMENTS_PAGE_SIZE }, signal)
 }
 
 export const paymentHistoryQueryOptions = (userEmail: string, pageNum: number) =>

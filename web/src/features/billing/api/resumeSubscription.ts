@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
 import { SUBSCRIPTION_KEY, type SubscriptionView } from '@/lib/subscription'
 
 export function resumeSubscription(): Promise<SubscriptionView> {
-  return api.post<SubscriptionView>('/api/v1/payment/subscription/resume')
+  return paymentApi.resumeSubscription()
 }
 
 /** Undoes a pending cancel: the plan renews again at the end of the period. */

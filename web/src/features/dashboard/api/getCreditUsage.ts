@@ -1,14 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as userApi from '@/api/user'
 import type { ApiData, ApiQuery } from '@/types/api'
 
-const PATH = '/api/v1/user/creditUsage'
+type Path = '/api/v1/user/creditUsage'
 
-export type CreditUsage = ApiData<typeof PATH, 'get'>
-export type CreditUsageRange = Required<Pick<ApiQuery<typeof PATH, 'get'>, 'fromDate' | 'toDate'>>
+export type CreditUsage = ApiData<Path, 'get'>
+export type CreditUsageRange = Required<Pick<ApiQuery<Path, 'get'>, 'fromDate' | 'toDate'>>
 
 export function getCreditUsage(range: CreditUsageRange, signal?: AbortSignal): Promise<CreditUsage> {
-  return api.get<CreditUsage>(PATH, range, signal)
+  return userApi.getCreditUsage(range, signal)
 }
 
 export const creditUsageQueryOptions = (userEmail: string, range: CreditUsageRange) =>

@@ -1,16 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/imageedit/service/all'
+type Path = '/imageedit/service/all'
 
-export type GenerationPage = ApiData<typeof PATH, 'get'>
+export type GenerationPage = ApiData<Path, 'get'>
 
 /** The generation list's page size (spec §9). */
 export const GENERATIONS_PAGE_SIZE = 90
 
 export function getGenerations(signal?: AbortSignal): Promise<GenerationPage> {
-  return api.get<GenerationPage>(PATH, { pageNumber: 1, pageSize: GENERATIONS_PAGE_SIZE }, signal)
+  return generationsApi.listGenerations({ pageNumber: 1, pageSize: GENERATIONS_PAGE_SIZE }, signal)
 }
 
 export const latestGenerationsQueryOptions = (userEmail: string) =>

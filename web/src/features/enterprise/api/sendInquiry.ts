@@ -1,17 +1,17 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as supportApi from '@/api/support'
 import type { ApiBody } from '@/types/api'
 import type { components } from '@/types/openapi.gen'
 
-const PATH = '/api/v1/inquiry'
+type Path = '/api/v1/inquiry'
 
-export type InquiryBody = ApiBody<typeof PATH, 'post'>
+export type InquiryBody = ApiBody<Path, 'post'>
 /** Answered with 201 (not 200), so not ApiData. */
 export type InquirySent = components['schemas']['InquirySent']
 
 /** The spec's demo inquiry (name, contact, email, organization, identifier), kept and mailed to sales. */
 export function sendInquiry(body: InquiryBody): Promise<InquirySent> {
-  return api.post(PATH, body)
+  return supportApi.sendInquiry(body)
 }
 
 export function useSendInquiry() {

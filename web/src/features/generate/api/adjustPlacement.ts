@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as tasksApi from '@/api/tasks'
 import type { ApiBody, ApiData } from '@/types/api'
 import type { Placement } from '../placement'
 
@@ -10,7 +10,7 @@ export type Rerendered = ApiData<'/api/v1/task/{taskId}/placement', 'post'>
  *  another version of the same generation. */
 export function adjustPlacement(taskId: string, placement: Placement): Promise<Rerendered> {
   const body: PlacementBody = { x: placement.x, y: placement.y, scale: placement.scale }
-  return api.post<Rerendered>(`/api/v1/task/${encodeURIComponent(taskId)}/placement`, body)
+  return tasksApi.adjustPlacement(taskId, body)
 }
 
 /** The re-render, then the generation again: its new task shows, and the output page keeps

@@ -1,17 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { SEED_PAGE_SIZE } from '@/config'
-import { api } from '@/lib/api'
-import type { ApiData } from '@/types/api'
-
-const PATH = '/imageedit/seed'
-type SeedPage = ApiData<typeof PATH, 'get'>
+import * as catalogApi from '@/api/catalogPickers'
 
 /** The chosen background's thumbnail for the placement preview, from the catalog's first page
  *  (where the flow offers them); null when it is white or not among them. */
 export function useBackgroundThumbnail(backgroundId: string): string | null {
   const seeds = useQuery({
     queryKey: ['seeds', 'background', 'first-page'],
-    queryFn: ({ signal }) => api.get<SeedPage>(PATH, { type: 'background', pagenum: 1, pagesize: SEED_PAGE_SIZE }, signal),
+    queryFn: ({ signal }) => catalogApi.getSeeds({ type: 'background', pagenum: 1, pagesize: SEED_PAGE_SIZE }, signal),
     enabled: backgroundId !== 'white',
     staleTime: 5 * 60_000,
   })

@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiBody, ApiData } from '@/types/api'
 
-const PATH = '/api/v1/request/costPublic'
-export type CostRequest = ApiBody<typeof PATH, 'post'>
+type Path = '/api/v1/request/costPublic'
+export type CostRequest = ApiBody<Path, 'post'>
 
-export function getCost(body: CostRequest, signal?: AbortSignal): Promise<ApiData<typeof PATH, 'post'>> {
-  return api.post(PATH, body, { signal })
+export function getCost(body: CostRequest, signal?: AbortSignal): Promise<ApiData<Path, 'post'>> {
+  return generationsApi.getCost(body, signal)
 }
 
 /** The price of the current choices; null (no request) while there is nothing to price. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { POLL_INTERVAL_MS } from '@/config'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { Generation } from '@/types/api'
 import { serviceSettled } from '../generations'
 
@@ -8,7 +8,7 @@ import { serviceSettled } from '../generations'
 export const SERVICE_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
 
 export function getService(serviceId: string, signal?: AbortSignal): Promise<Generation> {
-  return api.get<Generation>(`/imageedit/service/${encodeURIComponent(serviceId)}`, undefined, signal)
+  return generationsApi.getService(serviceId, signal)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { LONG_POLL_WAIT_MS, POLL_INTERVAL_MS } from '@/config'
-import { api } from '@/lib/api'
+import * as tasksApi from '@/api/tasks'
 import { shouldRetry } from '@/lib/queryClient'
 import { appStore } from '@/stores/appStore'
 import { stepsFlowAtom, type FlowGeneration } from '@/stores/stepsFlow'
@@ -20,8 +20,7 @@ export function pollTasks(
   since?: string,
   waitMs = LONG_POLL_WAIT_MS,
 ): Promise<Task[]> {
-  const query = { taskIds: JSON.stringify(taskIds), ...(since === undefined ? {} : { since, waitMs }) }
-  return api.get<Task[]>('/api/v1/task/pollTasks', query, signal)
+  return tasksApi.pollTasks(taskIds, signal, since, waitMs)
 }
 
 export interface TaskSnapshot {

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiBody, ApiData } from '@/types/api'
 
-const PATH = '/imageedit/service/updateguestemail'
+type Path = '/imageedit/service/updateguestemail'
 
-export function updateGuestEmail(body: ApiBody<typeof PATH, 'post'>): Promise<ApiData<typeof PATH, 'post'>> {
-  return api.post(PATH, body)
+export function updateGuestEmail(body: ApiBody<Path, 'post'>): Promise<ApiData<Path, 'post'>> {
+  return generationsApi.updateGuestEmail(body)
 }
 
 export function useUpdateGuestEmail() {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { request } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
 type Deleted = ApiData<'/imageedit/service/{service_id}', 'delete'>
 
 export function deleteGeneration(serviceId: string): Promise<Deleted> {
-  return request<Deleted>(`/imageedit/service/${encodeURIComponent(serviceId)}`, { method: 'DELETE' })
+  return generationsApi.deleteGeneration(serviceId)
 }
 
 /** Deletes a finished generation's images (the credit ledger is kept). */

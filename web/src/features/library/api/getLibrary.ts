@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiData, ApiQuery, RequestType, TaskStatus } from '@/types/api'
 import { anyActive, LIBRARY_LIVE_MS, LIBRARY_PAGE_SIZE } from '../generations'
 
-const PATH = '/imageedit/service/all'
-export type LibraryPage = ApiData<typeof PATH, 'get'>
+type Path = '/imageedit/service/all'
+export type LibraryPage = ApiData<Path, 'get'>
 
 /** Every cached page of the library (invalidated after a delete, feedback or share). */
 export const LIBRARY_KEY = ['library'] as const
@@ -16,13 +16,13 @@ export interface LibraryFilters {
 }
 
 export function getLibrary(filters: LibraryFilters, signal?: AbortSignal): Promise<LibraryPage> {
-  const query: ApiQuery<typeof PATH, 'get'> = {
+  const query: ApiQuery<Path, 'get'> = {
     service: filters.service || undefined,
     status: filters.status || undefined,
     pageNumber: filters.pageNumber,
     pageSize: LIBRARY_PAGE_SIZE,
   }
-  return api.get<LibraryPage>(PATH, { ...query }, signal)
+  return generationsApi.listGenerations(query, signal)
 }
 
 export function libraryQueryOptions(userEmail: string | null, filters: LibraryFilters) {

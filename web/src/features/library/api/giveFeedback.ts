@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiBody, ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
-const PATH = '/imageedit/service/feedback'
-export type FeedbackBody = ApiBody<typeof PATH, 'post'>
-export type FeedbackAnswer = ApiData<typeof PATH, 'post'>
+type Path = '/imageedit/service/feedback'
+export type FeedbackBody = ApiBody<Path, 'post'>
+export type FeedbackAnswer = ApiData<Path, 'post'>
 
 export function giveFeedback(body: FeedbackBody): Promise<FeedbackAnswer> {
-  return api.post(PATH, body)
+  return generationsApi.giveFeedback(body)
 }
 
 /** Thumbs up or down on one image, with an optional comment; giving it again edits it. */

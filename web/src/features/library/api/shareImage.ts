@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as generationsApi from '@/api/generations'
 import type { ApiBody, ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
-const PATH = '/imageedit/service/share'
-export type ShareBody = ApiBody<typeof PATH, 'post'>
+type Path = '/imageedit/service/share'
+export type ShareBody = ApiBody<Path, 'post'>
 
-export function shareImage(body: ShareBody): Promise<ApiData<typeof PATH, 'post'>> {
-  return api.post(PATH, body)
+export function shareImage(body: ShareBody): Promise<ApiData<Path, 'post'>> {
+  return generationsApi.shareImage(body)
 }
 
 /** The owner's consent (or its withdrawal) to show an input/output pair in the showcase. */

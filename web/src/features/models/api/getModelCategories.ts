@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as catalogApi from '@/api/catalogPickers'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/api/v1/model/categories'
-type CategoryList = ApiData<typeof PATH, 'get'>
+type Path = '/api/v1/model/categories'
+type CategoryList = ApiData<Path, 'get'>
 
 export function getModelCategories(signal?: AbortSignal): Promise<CategoryList> {
-  return api.get<CategoryList>(PATH, undefined, signal)
+  return catalogApi.getModelCategories(signal)
 }
 
 /** The categories of the published models, for the picker's filter (spec §7 `category`). */

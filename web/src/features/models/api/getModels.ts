@@ -1,23 +1,23 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { MODEL_PAGE_SIZE } from '@/config'
-import { api } from '@/lib/api'
+import * as catalogApi from '@/api/catalogPickers'
 import type { ApiData, ApiQuery } from '@/types/api'
 
-const PATH = '/api/v1/model'
-export type ModelPage = ApiData<typeof PATH, 'get'>
+type Path = '/api/v1/model'
+export type ModelPage = ApiData<Path, 'get'>
 
 export function getModels(
   { pageNum, pageSize, category = '' }: { pageNum: number; pageSize: number; category?: string },
   signal?: AbortSignal,
 ): Promise<ModelPage> {
-  const query: ApiQuery<typeof PATH, 'get'> = {
+  const query: ApiQuery<Path, 'get'> = {
     pageNum,
     pageSize,
     visibility: 'public',
     currentProduct: 'bodySwap',
     category,
   }
-  return api.get<ModelPage>(PATH, query, signal)
+  return catalogApi.getModels(query, signal)
 }
 
 /** One page of the catalog; the previous page stays on screen while the next one loads. */

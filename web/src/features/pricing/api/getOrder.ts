@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
 import type { ApiData } from '@/types/api'
 import { isFinalStatus } from '../pricing'
 
@@ -9,7 +9,7 @@ export type Order = ApiData<'/api/v1/payment/order/{orderId}', 'get'>
 export const ORDER_POLL_MS = 1000
 
 export function getOrder(orderId: string, signal?: AbortSignal): Promise<Order> {
-  return api.get<Order>(`/api/v1/payment/order/${encodeURIComponent(orderId)}`, undefined, signal)
+  return paymentApi.getOrder(orderId, signal)
 }
 
 export const orderQueryOptions = (orderId: string) =>

@@ -1,27 +1,21 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { request } from '@/lib/api'
+import * as pricingApi from '@/api/pricing'
 import type { ApiData, ApiQuery } from '@/types/api'
 import { browserTimeZone, type Currency } from '../pricing'
 
-const PATH = '/api/v1/pricing'
+type Path = '/api/v1/pricing'
 /** The catalogue the pages sell (spec §7: planVersion=2). */
 export const PLAN_VERSION = 2
 
-export type Pricing = ApiData<typeof PATH, 'get'>
+export type Pricing = ApiData<Path, 'get'>
 
 /**
  * The plans of the current catalogue. Without a currency the server picks one: INR for
  * visitors from India, told by the browser's time zone (x-timezone) or its language.
  */
 export function getPricing(currency: Currency | null, signal?: AbortSignal): Promise<Pricing> {
-  const query: ApiQuery<typeof PATH, 'get'> = { planVersion: PLAN_VERSION, ...(currency ? { currency } : {}) }
-  const zone = browserTimeZone()
-  return request<Pricing>(PATH, {
-    method: 'GET',
-    query,
-    signal,
-    headers: zone ? { 'x-timezone': zone } : undefined,
-  })
+  const query: ApiQuery<Path, 'get'> = { planVersion: PLAN_VERSION, ...(currency ? { currency } : {}) }
+  return pricingApi.getPricing(query, browserTimeZone(), signal)
 }
 
 export const pricingQueryOptions = (currency: Currency | null) =>

@@ -1,15 +1,15 @@
 import { useMutation } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as paymentApi from '@/api/payment'
 import type { ApiBody, ApiData } from '@/types/api'
 
-const PATH = '/api/v1/payment/checkout'
+type Path = '/api/v1/payment/checkout'
 
-export type CheckoutBody = ApiBody<typeof PATH, 'post'>
-export type CheckoutStarted = ApiData<typeof PATH, 'post'>
+export type CheckoutBody = ApiBody<Path, 'post'>
+export type CheckoutStarted = ApiData<Path, 'post'>
 
 /** Starts paying for a plan's rate (signed in); the price is the server's. Open `checkoutUrl`. */
 export function startCheckout(body: CheckoutBody): Promise<CheckoutStarted> {
-  return api.post(PATH, body)
+  return paymentApi.startCheckout(body)
 }
 
 export function useStartCheckout() {

@@ -1,18 +1,18 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { request } from '@/lib/api'
+import * as publicApi from '@/api/public'
 import type { ApiData, ApiQuery, RequestType } from '@/types/api'
 
-const PATH = '/imageedit/service/showCaseFromS3'
+type Path = '/imageedit/service/showCaseFromS3'
 
-export type ShowcasePage = ApiData<typeof PATH, 'get'>
+export type ShowcasePage = ApiData<Path, 'get'>
 export type ShowcasePair = ShowcasePage['items'][number]
-export type ShowcaseQuery = Required<Pick<ApiQuery<typeof PATH, 'get'>, 'pageNum' | 'pageSize'>> & {
+export type ShowcaseQuery = Required<Pick<ApiQuery<Path, 'get'>, 'pageNum' | 'pageSize'>> & {
   serviceType: RequestType
 }
 
 /** Curated before/after pairs. Public: sent without a session, so a visitor needs none. */
 export function getShowcase(query: ShowcaseQuery, signal?: AbortSignal): Promise<ShowcasePage> {
-  return request<ShowcasePage>(PATH, { method: 'GET', query, signal, auth: false })
+  return publicApi.getShowcase(query, signal)
 }
 
 export const showcaseQueryOptions = (query: ShowcaseQuery) =>

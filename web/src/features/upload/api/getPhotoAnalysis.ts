@@ -1,9 +1,9 @@
-import { api } from '@/lib/api'
+import * as uploadsApi from '@/api/uploads'
 import type { ApiData } from '@/types/api'
 
-const PATH = '/api/v1/util/photoAnalysis'
+type Path = '/api/v1/util/photoAnalysis'
 
 /** The upload's stored analysis, or null while the imaging queue is still on it. */
-export function getPhotoAnalysis(key: string, signal?: AbortSignal): Promise<ApiData<typeof PATH, 'get'>> {
-  return api.get<ApiData<typeof PATH, 'get'>>(PATH, { key }, signal)
+export function getPhotoAnalysis(key: string, signal?: AbortSignal): Promise<ApiData<Path, 'get'>> {
+  return uploadsApi.getPhotoAnalysis(key, signal)
 }

@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
-import type { ApiData, SampleImage } from '@/types/api'
-
-const PATH = '/api/v1/sample'
+import * as uploadsApi from '@/api/uploads'
+import type { SampleImage } from '@/types/api'
 
 export async function getSamples(signal?: AbortSignal): Promise<SampleImage[]> {
-  const data = await api.get<ApiData<typeof PATH, 'get'>>(PATH, { sampleType: 'bodySwapInputFile' }, signal)
+  const data = await uploadsApi.getSamples({ sampleType: 'bodySwapInputFile' }, signal)
   return data.items ?? []
 }
 

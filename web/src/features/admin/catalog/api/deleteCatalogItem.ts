@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { request } from '@/lib/api'
+import * as catalogApi from '@/api/catalog'
 import type { ApiData } from '@/types/api'
 import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
 
@@ -8,7 +8,7 @@ type Deleted = ApiData<Path, 'delete'>
 
 /** Deletes the item with its photo and thumbnail (the built-in backgrounds cannot be). */
 export function deleteCatalogItem(itemId: string): Promise<Deleted> {
-  return request<Deleted>(`/api/v1/admin/catalog/${encodeURIComponent(itemId)}`, { method: 'DELETE' })
+  return catalogApi.deleteCatalogItem(itemId)
 }
 
 export function useDeleteCatalogItem(kind: CatalogKind) {

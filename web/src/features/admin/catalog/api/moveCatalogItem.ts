@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { request } from '@/lib/api'
+import * as catalogApi from '@/api/catalog'
 import type { ApiBody, ApiData } from '@/types/api'
 import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
 
@@ -10,10 +10,7 @@ export type MoveDirection = ApiBody<Path, 'post'>['direction']
 /** One place up or down; the answer is the kind's whole list in its new order. */
 export function moveCatalogItem(itemId: string, direction: MoveDirection): Promise<Moved> {
   const body: ApiBody<Path, 'post'> = { direction }
-  return request<Moved>(`/api/v1/admin/catalog/${encodeURIComponent(itemId)}/move`, {
-    method: 'POST',
-    json: body,
-  })
+  return catalogApi.moveCatalogItem(itemId, body)
 }
 
 export function useMoveCatalogItem(kind: CatalogKind) {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as catalogApi from '@/api/catalog'
 import type { ApiBody, ApiData } from '@/types/api'
 import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
 
@@ -9,7 +9,7 @@ export type CatalogChanges = ApiBody<Path, 'patch'>
 
 /** Only the fields given change: name, category, visibility, published. */
 export function updateCatalogItem(itemId: string, changes: CatalogChanges): Promise<Updated> {
-  return api.patch<Updated>(`/api/v1/admin/catalog/${encodeURIComponent(itemId)}`, changes)
+  return catalogApi.updateCatalogItem(itemId, changes)
 }
 
 export function useUpdateCatalogItem(kind: CatalogKind) {

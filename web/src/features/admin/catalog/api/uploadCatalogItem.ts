@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as catalogApi from '@/api/catalog'
 import type { ApiData } from '@/types/api'
 import { CATALOG_PATH, catalogKeys, type CatalogKind } from './keys'
 
@@ -19,7 +19,7 @@ export function uploadCatalogItem({ kind, file, name, category }: CatalogUpload)
   form.append('name', name)
   form.append('category', category)
   form.append('file', file, file.name)
-  return api.postForm<Uploaded>(CATALOG_PATH, form)
+  return catalogApi.uploadCatalogItem(form)
 }
 
 export function useUploadCatalogItem() {

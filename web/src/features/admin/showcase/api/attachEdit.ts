@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as adminApi from '@/api/admin'
 import type { ApiData } from '@/types/api'
 import { adminGenerationsKey } from './findGenerations'
 
@@ -14,7 +14,7 @@ export interface AttachEditVariables {
 export function attachEdit({ taskId, file }: AttachEditVariables): Promise<EditedTask> {
   const form = new FormData()
   form.append('file', file, file.name)
-  return api.postForm<EditedTask>(`/api/v1/admin/edits/${encodeURIComponent(taskId)}`, form)
+  return adminApi.attachEdit(taskId, form)
 }
 
 export function useAttachEdit() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { request } from '@/lib/api'
+import * as adminApi from '@/api/admin'
 import type { ApiBody, ApiData } from '@/types/api'
 import { showcaseCandidatesKey, type ShowcaseCandidates } from './getShowcaseCandidates'
 
@@ -10,10 +10,7 @@ export interface CurateVariables extends ApiBody<'/api/v1/admin/showcase/{taskId
 
 /** Shows a shared pair in the public showcase, or takes it off. */
 export function curateShowcase({ taskId, showcased }: CurateVariables): Promise<CuratedPair> {
-  return request<CuratedPair>(`/api/v1/admin/showcase/${encodeURIComponent(taskId)}`, {
-    method: 'PUT',
-    json: { showcased },
-  })
+  return adminApi.curateShowcase(taskId, showcased)
 }
 
 export function useCurateShowcase() {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as adminApi from '@/api/admin'
 import type { ApiData, ApiQuery } from '@/types/api'
 
 export type AdminGenerations = ApiData<'/api/v1/admin/generations', 'get'>
@@ -8,7 +8,7 @@ export type GenerationLookup = ApiQuery<'/api/v1/admin/generations', 'get'>
 
 /** A generation by its service id, or a user's latest 50 by their email. */
 export function findGenerations(lookup: GenerationLookup, signal?: AbortSignal): Promise<AdminGenerations> {
-  return api.get<AdminGenerations>('/api/v1/admin/generations', { ...lookup }, signal)
+  return adminApi.findGenerations(lookup, signal)
 }
 
 export const adminGenerationsKey = ['admin', 'generations'] as const

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { api } from '@/lib/api'
+import * as adminApi from '@/api/admin'
 import type { ApiData, ApiQuery } from '@/types/api'
 
 export type ShowcaseCandidates = ApiData<'/api/v1/admin/showcase', 'get'>
@@ -8,7 +8,7 @@ export type CandidatesQuery = ApiQuery<'/api/v1/admin/showcase', 'get'>
 
 /** Every pair its owner shared (curated or not), for operators. 403 for anyone else. */
 export function getShowcaseCandidates(query: CandidatesQuery, signal?: AbortSignal): Promise<ShowcaseCandidates> {
-  return api.get<ShowcaseCandidates>('/api/v1/admin/showcase', { ...query }, signal)
+  return adminApi.getShowcaseCandidates(query, signal)
 }
 
 export const showcaseCandidatesKey = ['admin', 'showcase'] as const

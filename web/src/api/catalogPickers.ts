@@ -1,0 +1,16 @@
+// The published catalog the pickers show: digital models and their categories, and the seeds
+// (backgrounds and models of the image edit API).
+import type { ApiQuery } from '@/types/api'
+import { client, unwrap } from './client'
+
+export function getModels(query: ApiQuery<'/api/v1/model', 'get'>, signal?: AbortSignal) {
+  return unwrap(client.GET('/api/v1/model', { params: { query }, signal }))
+}
+
+export function getModelCategories(signal?: AbortSignal) {
+  return unwrap(client.GET('/api/v1/model/categories', { signal }))
+}
+
+export function getSeeds(query: ApiQuery<'/imageedit/seed', 'get'>, signal?: AbortSignal) {
+  return unwrap(client.GET('/imageedit/seed', { params: { query }, signal }))
+}
