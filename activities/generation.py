@@ -37,7 +37,7 @@ from core.costs import generation_cost
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import DomainError
-from core.generations import tasks_of
+from core.generations.read import tasks_of
 from core.inputs import check_pinned_version, check_stored_image, image_name
 from core.models import Generation, Task, utcnow
 from core.settings import Settings

@@ -23,7 +23,8 @@ from core.catalog_admin import CatalogAdmin, people_counter
 from core.db import SessionFactory
 from core.enums import AccountKind, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
-from core.generations import Generations
+from core.generations.read import Generations
+from core.generations.submit import Submissions
 from core.library import Library
 from core.models import User
 from core.observability.logs import bind_log_context
@@ -100,7 +101,11 @@ class AppContext:
 
     @cached_property
     def generations(self) -> Generations:
-        return Generations(self.sessions, self.storage, self.settings, self.temporal)
+        return Generations(self.sessions, self.settings)
+
+    @cached_property
+    def submissions(self) -> Submissions:
+        return Submissions(self.sessions, self.storage, self.settings, self.temporal)
 
 
 def _from_context(attribute: str) -> Any:
@@ -130,6 +135,7 @@ PhotoAnalyserDep = Annotated[PhotoAnalyser, _from_context("photo_analyser")]
 BillingDep = Annotated[Billing, _from_context("billing")]
 SubscriptionsDep = Annotated[Subscriptions, _from_context("subscriptions")]
 GenerationsDep = Annotated[Generations, _from_context("generations")]
+SubmissionsDep = Annotated[Submissions, _from_context("submissions")]
 
 
 # Async, so that a token verified moments ago (core/auth/recent.py), the common case of a

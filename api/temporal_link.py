@@ -98,7 +98,7 @@ class TemporalLink:
         starts nothing) while the link is down.
 
         The keywords are passed through unnamed so that the link matches the `WorkflowStarter`
-        protocol of `core.generations`.
+        protocol of `core.workflow_starter`.
         """
         client = self._client
         if client is None or not self.up:

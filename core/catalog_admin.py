@@ -24,12 +24,12 @@ from core.contracts.catalog_check import CATALOG_CHECK_WORKFLOW, CountPeopleInpu
 from core.db import SessionFactory
 from core.enums import CatalogKind, CatalogVisibility
 from core.errors import InvalidInput, NotFound, Refused, Unavailable
-from core.generations import WorkflowStarter
 from core.images import check_image, thumbnail_from_bytes
 from core.keys import catalog_key, extension_for, thumbnail_key
 from core.models import CatalogItem, CatalogTombstone, new_id
 from core.settings import Settings
 from core.storage import Storage
+from core.workflow_starter import WorkflowStarter
 
 # A digital model or background is shown large and fed to the engine: smaller photos look poor.
 MIN_CATALOG_SIDE = 768

@@ -17,7 +17,7 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import TERMINAL_STATUSES, GenerationStatus, Rating, Service
 from core.errors import InvalidInput, NotFound
-from core.generations import tasks_of
+from core.generations.read import tasks_of
 from core.keys import thumbnail_key
 from core.models import Generation, ImageFeedback, Task, utcnow
 from core.storage import Storage

@@ -22,8 +22,8 @@ from core.contracts.photo_analysis import (
     AnalysePhotoInput,
     photo_analysis_workflow_id,
 )
-from core.generations import WorkflowStarter
 from core.settings import Settings
+from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)
 

@@ -30,10 +30,10 @@ from core.db import SessionFactory
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE, Placement
 from core.enums import GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound, Unavailable
-from core.generations import WorkflowStarter
 from core.library import owned_task
 from core.models import Generation, Task, new_id, utcnow
 from core.settings import Settings
+from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from core import mail
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import InvalidInput, NotFound
-from core.generations import tasks_by_generation
+from core.generations.read import tasks_by_generation
 from core.images import check_image, thumbnail_from_bytes
 from core.keys import extension_for, thumbnail_key
 from core.models import Generation, Task, User, utcnow

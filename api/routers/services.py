@@ -15,6 +15,7 @@ from api.deps import (
     LibraryDep,
     SettingsDep,
     StorageDep,
+    SubmissionsDep,
 )
 from api.schemas.common import Envelope, Ok, ServiceView
 from api.schemas.services import GuestEmailBody, ServicePage, Submitted
@@ -22,7 +23,7 @@ from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
 from core.auth.tokens import Principal
 from core.enums import GenerationStatus, Service
-from core.generations import Generations, NewFile, SubmitRequest
+from core.generations.submit import NewFile, Submissions, SubmitRequest
 from core.observability.logs import bind_log_context
 
 log = logging.getLogger(__name__)
@@ -49,10 +50,10 @@ async def _inputs(values: list[UploadFile | str], limit: int) -> list[str | NewF
 
 
 async def _submit(
-    generations: Generations, principal: Principal, request: SubmitRequest
+    submissions: Submissions, principal: Principal, request: SubmitRequest
 ) -> Envelope[Submitted]:
     # Submitting reads storage and the database synchronously: keep it off the event loop.
-    done = await to_thread.run_sync(generations.submit, principal, request)
+    done = await to_thread.run_sync(submissions.submit, principal, request)
     bind_log_context(service_id=done.generation.id)
     log.info(
         "generation submitted",
@@ -72,7 +73,7 @@ async def _submit(
     "/bodySwap", response_model=Envelope[Submitted], responses={402: {}, 422: {}}
 )
 async def body_swap(
-    generations: GenerationsDep,
+    submissions: SubmissionsDep,
     settings: SettingsDep,
     principal: CurrentPrincipal,
     distributor: DistributorDep,
@@ -92,14 +93,14 @@ async def body_swap(
         distributor_id=distributor,
         fingerprint=fingerprint,
     )
-    return await _submit(generations, principal, request)
+    return await _submit(submissions, principal, request)
 
 
 @router.post(
     "/burstreplace", response_model=Envelope[Submitted], responses={402: {}, 422: {}}
 )
 async def burst_replace(
-    generations: GenerationsDep,
+    submissions: SubmissionsDep,
     settings: SettingsDep,
     principal: CurrentPrincipal,
     distributor: DistributorDep,
@@ -118,7 +119,7 @@ async def burst_replace(
         distributor_id=distributor,
         fingerprint=fingerprint,
     )
-    return await _submit(generations, principal, request)
+    return await _submit(submissions, principal, request)
 
 
 @router.get("/all", response_model=Envelope[ServicePage])

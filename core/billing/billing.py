@@ -41,10 +41,10 @@ from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, or
 from core.db import SessionFactory
 from core.enums import OrderStatus, RateInterval
 from core.errors import InvalidInput, NotFound, Unavailable
-from core.generations import WorkflowStarter
 from core.models import Order, User, utcnow
 from core.models import PaymentEvent as PaymentEventRow
 from core.settings import Settings
+from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)
 

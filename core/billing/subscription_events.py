@@ -37,9 +37,9 @@ from core.contracts.subscription import (
 from core.db import SessionFactory
 from core.enums import OrderStatus, SubscriptionStatus
 from core.errors import DomainError, Unavailable
-from core.generations import WorkflowStarter
 from core.models import Order, Subscription
 from core.settings import Settings
+from core.workflow_starter import WorkflowStarter
 
 
 class Billing(Protocol):

@@ -65,9 +65,9 @@ from core.contracts.subscription import (
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus, PlanKind, RateInterval, SubscriptionStatus
 from core.errors import Conflict, InvalidInput, NotFound, PaymentDeclined, Unavailable
-from core.generations import WorkflowStarter
 from core.models import Order, Plan, Subscription, utcnow
 from core.settings import Settings
+from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -18,7 +18,8 @@ from temporalio.testing import ActivityEnvironment
 from activities.sweeper import SweeperActivities, SweepReport, SweepStuck
 from core.db import SessionFactory
 from core.enums import GenerationStatus, HoldStatus
-from core.generations import GAVE_UP, start_generation
+from core.generations.submit import start_generation
+from core.generations.sweep import GAVE_UP
 from core.models import CreditHold, Generation, Task
 from ops.stack import Stack
 from ops.worker import sweeper_schedule_id

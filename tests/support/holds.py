@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from core import credits
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
-from core.generations import SubmitRequest, request_hash
+from core.generations.submit import SubmitRequest, request_hash
 from core.models import Account, Generation, Task, new_id, utcnow
 from ops.stack import Stack
 from tests.support.api_client import Guest

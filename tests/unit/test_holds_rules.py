@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from core.credits import Balance
 from core.enums import Service
-from core.generations import NewFile, Stuck, SubmitRequest, SweepAction, request_hash, sweep_action
+from core.generations.submit import NewFile, SubmitRequest, request_hash
+from core.generations.sweep import Stuck, SweepAction, sweep_action
 
 
 def request(**changes: object) -> SubmitRequest:

@@ -1,18 +1,13 @@
-"""Generations: submitting one and reading them back. The rules live here; the routers in
-api/routers/services.py parse, call and shape, and the workflow's activities reuse the queries.
-
-A generation is recorded here and run by its workflow (workflow id = generation id), which
-charges it once. Errors are domain errors (core/errors.py).
-"""
+"""Submitting a generation: every input checked (uploads, references, files sent inline), the
+credits held in the same transaction that records it, and its workflow started; the same
+idempotency key returns the same generation."""
 
 from __future__ import annotations
 
 import hashlib
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
-from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
 import anyio.from_thread
 from sqlalchemy import func, or_, select, update
@@ -28,7 +23,8 @@ from core.contracts.generation import GENERATION_WORKFLOW, GenerationOptions, St
 from core.costs import generation_cost
 from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationStatus, Service
-from core.errors import InvalidInput, NotFound, Unavailable
+from core.errors import InvalidInput, Unavailable
+from core.generations.read import tasks_of
 from core.inputs import CheckedInput, check_stored_image, image_name
 from core.models import (
     Account,
@@ -36,7 +32,6 @@ from core.models import (
     Generation,
     Task,
     UploadedFile,
-    as_utc,
     new_id,
     utcnow,
 )
@@ -44,7 +39,6 @@ from core.observability.tracing import current_trace_id, tag_current_span
 from core.photo_analysis import analysis_from_json
 from core.settings import Settings
 from core.storage import Storage
-from core.tasks import fail_unfinished_tasks, queue_completion_mail
 from core.uploads import record_upload, sniffed_type
 from core.workflow_search import (
     GenerationFacts,
@@ -52,18 +46,11 @@ from core.workflow_search import (
     generation_search_attributes,
     generation_summary,
 )
+from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)
 
 MAX_INPUTS = 20
-NOT_FOUND = "That generation was not found."
-
-
-class WorkflowStarter(Protocol):
-    """What starting a workflow needs: temporalio's Client, or the API's reconnecting link."""
-
-    async def start_workflow(self, workflow: str, arg: Any, **kwargs: Any) -> Any: ...
-
 
 @dataclass(frozen=True)
 class NewFile:
@@ -91,49 +78,9 @@ class Submitted:
     task_ids: list[str]
 
 
-# Queries shared by the API and the activities
+class Submissions:
+    """Submitting a generation: validated, recorded with its hold, and its workflow started."""
 
-
-def tasks_of(session: Session, generation_id: str) -> list[Task]:
-    """A generation's tasks in input order."""
-    return list(
-        session.execute(
-            select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
-        ).scalars()
-    )
-
-
-def tasks_by_generation(session: Session, generation_ids: list[str]) -> dict[str, list[Task]]:
-    """Several generations' tasks in one query, each list in input order."""
-    grouped: dict[str, list[Task]] = {gid: [] for gid in generation_ids}
-    if generation_ids:
-        for task in session.execute(
-            select(Task).where(Task.generation_id.in_(generation_ids)).order_by(Task.position)
-        ).scalars():
-            grouped[task.generation_id].append(task)
-    return grouped
-
-
-def owned_generation(session: Session, principal: Principal, generation_id: str) -> Generation:
-    """The caller's generation, or NotFound (also for someone else's: we never say which)."""
-    generation = session.get(Generation, generation_id)
-    if (
-        generation is None
-        or generation.account_id != principal.account_id
-        or generation.deleted_at is not None
-    ):
-        raise NotFound(NOT_FOUND)
-    return generation
-
-
-@dataclass(frozen=True)
-class GenerationPage:
-    generations: list[Generation]
-    tasks: dict[str, list[Task]]
-    total: int
-
-
-class Generations:
     def __init__(
         self,
         sessions: SessionFactory,
@@ -145,52 +92,6 @@ class Generations:
         self.storage = storage
         self.settings = settings
         self.temporal = temporal
-
-    # Reading
-
-    def get(self, principal: Principal, generation_id: str) -> tuple[Generation, list[Task]]:
-        with self.sessions() as session:
-            generation = owned_generation(session, principal, generation_id)
-            return generation, tasks_of(session, generation_id)
-
-    def page(
-        self,
-        principal: Principal,
-        service: Service | None,
-        status: GenerationStatus | None,
-        page_number: int,
-        page_size: int,
-    ) -> GenerationPage:
-        """The caller's own generations, newest first."""
-        query = select(Generation).where(
-            Generation.account_id == principal.account_id, Generation.deleted_at.is_(None)
-        )
-        if service:
-            query = query.where(Generation.service == service)
-        if status:
-            query = query.where(Generation.status == status)
-        with self.sessions() as session:
-            total = session.execute(
-                select(func.count()).select_from(query.subquery())
-            ).scalar_one()
-            generations = list(
-                session.execute(
-                    query.order_by(Generation.created_at.desc())
-                    .offset((page_number - 1) * page_size)
-                    .limit(page_size)
-                ).scalars()
-            )
-            tasks = tasks_by_generation(session, [g.id for g in generations])
-        return GenerationPage(generations, tasks, int(total))
-
-    def mail_guest_when_done(self, principal: Principal, generation_id: str, email: str) -> None:
-        """Mail the guest when the generation finishes (at once if it already has)."""
-        with self.sessions.begin() as session:
-            generation = owned_generation(session, principal, generation_id)
-            generation.guest_email = email.strip()
-            queue_completion_mail(session, generation, self.settings.app_url)
-
-    # Submitting
 
     def _resolve_reference(
         self, session: Session, principal: Principal, value: str
@@ -494,84 +395,3 @@ def mark_started(sessions: SessionFactory, generation_id: str) -> None:
             .where(Generation.id == generation_id, Generation.workflow_started_at.is_(None))
             .values(workflow_started_at=utcnow())
         )
-
-
-@dataclass(frozen=True)
-class Stuck:
-    """A generation recorded but never known to be started."""
-
-    id: str
-    age: timedelta
-
-
-def stuck_generations(sessions: SessionFactory, older_than: timedelta) -> list[Stuck]:
-    """Generations queued without a recorded workflow start for longer than `older_than`,
-    oldest first."""
-    now = utcnow()
-    with sessions() as session:
-        rows = session.execute(
-            select(Generation.id, Generation.created_at)
-            .where(
-                Generation.status == GenerationStatus.QUEUED,
-                Generation.workflow_started_at.is_(None),
-                Generation.created_at < now - older_than,
-            )
-            .order_by(Generation.created_at)
-            .limit(200)
-        ).all()
-    return [Stuck(row.id, now - as_utc(row.created_at)) for row in rows]
-
-
-class SweepAction(StrEnum):
-    RECORD = "record"  # its workflow exists: the API died after starting it
-    START = "start"
-    GIVE_UP = "give_up"
-
-
-def sweep_action(stuck: Stuck, workflow_exists: bool, give_up_after: timedelta) -> SweepAction:
-    """What the sweeper does with a stuck generation. Started late rather than never, but not
-    after `give_up_after`: by then the person has seen nothing happen for long, and charging
-    them for it now would surprise more than a failed generation with its credits back."""
-    if workflow_exists:
-        return SweepAction.RECORD
-    if stuck.age > give_up_after:
-        return SweepAction.GIVE_UP
-    return SweepAction.START
-
-
-GAVE_UP = (
-    "This generation could not be started in time. Nothing was charged; please submit it again."
-)
-
-
-class _NotStuck(Exception):
-    """The generation moved on (started or finished) while we were giving it up."""
-
-
-def give_up(sessions: SessionFactory, generation_id: str, app_url: str) -> bool:
-    """Fail a generation that never started and release its reservation, in one transaction.
-    Returns False (and changes nothing) when it is no longer stuck."""
-
-    def fail(session: Session) -> None:
-        generation = session.execute(
-            select(Generation)
-            .where(Generation.id == generation_id)
-            .execution_options(populate_existing=True)
-        ).scalar_one_or_none()
-        if (
-            generation is None
-            or generation.status != GenerationStatus.QUEUED
-            or generation.workflow_started_at is not None
-        ):
-            raise _NotStuck()
-        generation.status = GenerationStatus.FAILED
-        generation.error = GAVE_UP
-        generation.completed_at = utcnow()
-        fail_unfinished_tasks(session, generation_id, GAVE_UP)
-        queue_completion_mail(session, generation, app_url)
-
-    try:
-        credits.void_hold(sessions, generation_id, then=fail)
-    except _NotStuck:
-        return False
-    return True

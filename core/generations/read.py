@@ -1,0 +1,108 @@
+"""Reading generations back: the queries the API and the workflow's activities share, and the
+caller's own generations, one or a page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.auth.tokens import Principal
+from core.db import SessionFactory
+from core.enums import GenerationStatus, Service
+from core.errors import NotFound
+from core.models import Generation, Task
+from core.settings import Settings
+from core.tasks import queue_completion_mail
+
+NOT_FOUND = "That generation was not found."
+
+
+def tasks_of(session: Session, generation_id: str) -> list[Task]:
+    """A generation's tasks in input order."""
+    return list(
+        session.execute(
+            select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
+        ).scalars()
+    )
+
+
+def tasks_by_generation(session: Session, generation_ids: list[str]) -> dict[str, list[Task]]:
+    """Several generations' tasks in one query, each list in input order."""
+    grouped: dict[str, list[Task]] = {gid: [] for gid in generation_ids}
+    if generation_ids:
+        for task in session.execute(
+            select(Task).where(Task.generation_id.in_(generation_ids)).order_by(Task.position)
+        ).scalars():
+            grouped[task.generation_id].append(task)
+    return grouped
+
+
+def owned_generation(session: Session, principal: Principal, generation_id: str) -> Generation:
+    """The caller's generation, or NotFound (also for someone else's: we never say which)."""
+    generation = session.get(Generation, generation_id)
+    if (
+        generation is None
+        or generation.account_id != principal.account_id
+        or generation.deleted_at is not None
+    ):
+        raise NotFound(NOT_FOUND)
+    return generation
+
+
+@dataclass(frozen=True)
+class GenerationPage:
+    generations: list[Generation]
+    tasks: dict[str, list[Task]]
+    total: int
+
+
+class Generations:
+    """Reading the caller's generations, and the guest's request to be mailed the result."""
+
+    def __init__(self, sessions: SessionFactory, settings: Settings) -> None:
+        self.sessions = sessions
+        self.settings = settings
+
+    def get(self, principal: Principal, generation_id: str) -> tuple[Generation, list[Task]]:
+        with self.sessions() as session:
+            generation = owned_generation(session, principal, generation_id)
+            return generation, tasks_of(session, generation_id)
+
+    def page(
+        self,
+        principal: Principal,
+        service: Service | None,
+        status: GenerationStatus | None,
+        page_number: int,
+        page_size: int,
+    ) -> GenerationPage:
+        """The caller's own generations, newest first."""
+        query = select(Generation).where(
+            Generation.account_id == principal.account_id, Generation.deleted_at.is_(None)
+        )
+        if service:
+            query = query.where(Generation.service == service)
+        if status:
+            query = query.where(Generation.status == status)
+        with self.sessions() as session:
+            total = session.execute(
+                select(func.count()).select_from(query.subquery())
+            ).scalar_one()
+            generations = list(
+                session.execute(
+                    query.order_by(Generation.created_at.desc())
+                    .offset((page_number - 1) * page_size)
+                    .limit(page_size)
+                ).scalars()
+            )
+            tasks = tasks_by_generation(session, [g.id for g in generations])
+        return GenerationPage(generations, tasks, int(total))
+
+    def mail_guest_when_done(self, principal: Principal, generation_id: str, email: str) -> None:
+        """Mail the guest when the generation finishes (at once if it already has)."""
+        with self.sessions.begin() as session:
+            generation = owned_generation(session, principal, generation_id)
+            generation.guest_email = email.strip()
+            queue_completion_mail(session, generation, self.settings.app_url)
