@@ -16,7 +16,7 @@ from temporalio import activity
 
 from activities.generation import rejected_by_rule
 from activities.registry import CardCharger, Queue, Registration, WorkerDeps
-from core.billing import subscriptions
+from core.billing import subscription_steps
 from core.contracts.fulfilment import FulfilOrder
 from core.contracts.subscription import (
     CHARGE_SUBSCRIPTION_PERIOD,
@@ -47,7 +47,7 @@ class SubscriptionActivities:
     @activity.defn(name=START_SUBSCRIPTION)
     def start_subscription(self, inp: FulfilOrder) -> SubscriptionState | None:
         try:
-            return subscriptions.start_subscription(
+            return subscription_steps.start_subscription(
                 self.sessions, self.settings, inp.order_id, inp.provider_subscription_id
             )
         except NotFound as error:
@@ -58,7 +58,7 @@ class SubscriptionActivities:
         if self.charger is None:
             return ChargeOutcome(paid=False, reason="This payment provider bills on its own.")
         try:
-            card = subscriptions.card_on_file(self.sessions, inp.subscription_id)
+            card = subscription_steps.card_on_file(self.sessions, inp.subscription_id)
         except NotFound as error:
             raise rejected_by_rule(error, "SubscriptionNotFound") from None
         return self.charger(card, inp.amount, inp.currency)
@@ -71,18 +71,18 @@ class SubscriptionActivities:
         key, for a crash between the charge and the record.)"""
         order_id = subscription_upgrade_order_id(inp.subscription_id, inp.period,
                                                  inp.plan.rate_code)
-        done = subscriptions.upgrade_payment(self.sessions, order_id)
+        done = subscription_steps.upgrade_payment(self.sessions, order_id)
         if done is not None:
             return ChargeOutcome(paid=True, payment_id=done.provider_payment_id)
         if self.charger is None:
             return ChargeOutcome(paid=False, reason="This payment provider bills on its own.")
         try:
-            card = subscriptions.card_on_file(self.sessions, inp.subscription_id)
+            card = subscription_steps.card_on_file(self.sessions, inp.subscription_id)
             if inp.amount <= 0:
                 return ChargeOutcome(paid=True)  # nothing to charge (nor to record)
             outcome = self.charger(card, inp.amount, inp.currency)
             if outcome.paid:
-                subscriptions.record_upgrade_payment(self.sessions, inp, outcome.payment_id)
+                subscription_steps.record_upgrade_payment(self.sessions, inp, outcome.payment_id)
         except NotFound as error:
             raise rejected_by_rule(error, "SubscriptionNotFound") from None
         return outcome
@@ -90,14 +90,14 @@ class SubscriptionActivities:
     @activity.defn(name=GRANT_SUBSCRIPTION_CREDITS)
     def grant_subscription_credits(self, inp: GrantSubscriptionCredits) -> int:
         try:
-            return subscriptions.grant_subscription_credits(self.sessions, inp)
+            return subscription_steps.grant_subscription_credits(self.sessions, inp)
         except NotFound as error:
             raise rejected_by_rule(error, "SubscriptionNotFound") from None
 
     @activity.defn(name=SAVE_SUBSCRIPTION)
     def save_subscription(self, state: SubscriptionState) -> None:
         try:
-            subscriptions.save_subscription(self.sessions, state)
+            subscription_steps.save_subscription(self.sessions, state)
         except NotFound as error:
             raise rejected_by_rule(error, "SubscriptionNotFound") from None
 

@@ -480,7 +480,7 @@ class Order(Base):
     # otherwise) the checkout was paid with: a monthly plan's card on file.
     payment_method: Mapped[str | None] = mapped_column(String(128), nullable=True)
     # A subscription's payment: the checkout order is its period 1, each renewal (or upgrade)
-    # is an order of its own (core.billing.subscriptions.record_period_payment).
+    # is an order of its own (core.billing.subscription_steps.record_period_payment).
     subscription_id: Mapped[str | None] = mapped_column(String(32), index=True, nullable=True)
     subscription_period: Mapped[int | None] = mapped_column(Integer, nullable=True)
 

@@ -4,7 +4,7 @@ Started by the fulfilment of a paid monthly-plan order (period 1 is the checkout
 active → (renews each period) → past_due (a renewal was declined) → canceled.
 
 - Each paid period grants its plan's credits once (ledger key per subscription and period),
-  and its payment is recorded as an order (core.billing.subscriptions.record_period_payment).
+  and its payment is recorded as an order (core.billing.subscription_steps.record_period_payment).
 - `charges_itself` (local provider): at each period end the workflow charges the card on file
   (an activity). A decline makes it past_due; it is tried again `dunning_retries` times,
   `grace_seconds` apart, then the subscription is canceled, with no grant for the unpaid period.

@@ -110,7 +110,7 @@ def order_record(order: Order) -> PaymentRecord:
 
 class OrderPayments:
     """Checkout orders: packs and monthly plans; each renewal of a subscription is an order
-    too (core.billing.subscriptions.record_period_payment), so they are all listed here."""
+    too (core.billing.subscription_steps.record_period_payment), so they are all listed here."""
 
     def count(self, session: Session, user_id: str) -> int:
         return int(

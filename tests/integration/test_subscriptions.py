@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import func, select
 from temporalio.client import Client
 
-from core.billing.subscriptions import replace_card_on_file
+from core.billing.subscription_steps import replace_card_on_file
 from core.contracts.subscription import subscription_upgrade_order_id, subscription_workflow_id
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
