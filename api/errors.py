@@ -52,7 +52,7 @@ STATUS_BY_ERROR: dict[type[DomainError], int] = {
 
 def status_for(error: DomainError) -> int:
     for cls in type(error).__mro__:
-        status = STATUS_BY_ERROR.get(cls)  # type: ignore[call-overload]
+        status = STATUS_BY_ERROR.get(cls)
         if status is not None:
             return status
     return 400

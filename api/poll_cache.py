@@ -117,7 +117,7 @@ class PollCache:
         url = make_url(database_url)
         self._version: SqliteDataVersion | _PostgresVersion | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            self._version = SqliteDataVersion(url.database)  # type: ignore[arg-type]
+            self._version = SqliteDataVersion(url.database)
         elif url.get_backend_name() == "postgresql":
             self._version = _PostgresVersion(database_url)
         self.ttl = ttl

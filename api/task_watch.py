@@ -110,7 +110,7 @@ class TaskWatcher:
         self._changes: _SqliteChanges | None = None
         self._pg_changes: _PostgresChanges | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            self._changes = _SqliteChanges(url.database)  # type: ignore[arg-type]
+            self._changes = _SqliteChanges(url.database)
         elif url.get_backend_name() == "postgresql":
             self._pg_changes = _PostgresChanges(database_url)
         # SQLite: a cheap look every 5 ms (PostgreSQL: a round trip, every 10 ms), and a read

@@ -144,7 +144,7 @@ def _claim(settings: Settings, sessions: SessionFactory, outbox_id: int) -> bool
             .values(attempts=OutboxMessage.attempts + 1, next_attempt_at=now + CLAIM_LEASE)
             .execution_options(synchronize_session=False)
         )
-        return claimed.rowcount == 1  # type: ignore[attr-defined]
+        return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
 
 
 def _send_claimed(settings: Settings, sessions: SessionFactory, outbox_id: int) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from temporalio.common import (
     SearchAttributeIndexedValueType,
@@ -122,7 +123,7 @@ def generation_details(facts: GenerationFacts) -> str:
 
 def generation_progress_updates(
     account_id: str, service: str, image_count: int, status: str, credits_charged: int
-) -> Sequence[SearchAttributeUpdate]:
+) -> Sequence[SearchAttributeUpdate[Any]]:
     """What the workflow upserts once charged (status running) and when it ends: everything it
     knows, so a workflow started without attributes (an older starter) gets them too."""
     return [
@@ -139,7 +140,7 @@ def generation_progress_updates(
 
 def subscription_updates(
     account_id: str, plan_name: str, status: str
-) -> Sequence[SearchAttributeUpdate]:
+) -> Sequence[SearchAttributeUpdate[Any]]:
     return [
         ACCOUNT_ID.value_set(account_id),
         PLAN.value_set(plan_name),

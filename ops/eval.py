@@ -47,8 +47,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
 from core.engine import Background, EngineError, ImageEngine
@@ -351,8 +353,12 @@ def save_sheet(sheet: Image.Image, path: Path) -> int:
             dither=Image.Dither.FLOYDSTEINBERG,
         )
 
+    def full() -> Image.Image:
+        return sheet
+
     data = b""
-    for make in (lambda: sheet, palette(256), palette(128)):
+    makers: tuple[Callable[[], Image.Image], ...] = (full, palette(256), palette(128))
+    for make in makers:
         out = io.BytesIO()
         make().save(out, "PNG", optimize=True)
         data = out.getvalue()
@@ -372,7 +378,7 @@ WILD_EACH_IOU = 0.90  # ... and IoU of each photo
 class WildScore:
     photo: Path
     ms: float
-    alpha: np.ndarray | None = None  # float32 0..1, the photo's size
+    alpha: NDArray[Any] | None = None  # float32 0..1, the photo's size
     error: str | None = None
     iou: float = 0.0
     alpha_error: float = 1.0
@@ -385,11 +391,11 @@ def wild_pairs(fixtures: Path) -> list[tuple[Path, Path]]:
             if photo.with_suffix(".mask.png").exists()]
 
 
-def reference(mask: Path) -> np.ndarray:
+def reference(mask: Path) -> NDArray[Any]:
     return np.asarray(Image.open(mask).convert("L"), np.float32) / 255.0
 
 
-def score(photo: Path, mask: Path, ms: float, alpha: np.ndarray | None,
+def score(photo: Path, mask: Path, ms: float, alpha: NDArray[Any] | None,
           error: str | None) -> WildScore:
     """IoU (both mattes thresholded at 0.5) and mean absolute alpha error; a refusal or an
     output of the wrong size scores IoU 0 and error 1."""
@@ -576,7 +582,7 @@ def wild_table(after: list[WildScore], before: list[WildScore] | None, revision:
     return "\n".join(lines) + "\n"
 
 
-def _cut_out(photo: Image.Image, alpha: np.ndarray) -> Image.Image:
+def _cut_out(photo: Image.Image, alpha: NDArray[Any]) -> Image.Image:
     rgba = photo.convert("RGBA")
     rgba.putalpha(Image.fromarray(np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8), "L"))
     return rgba

@@ -55,7 +55,7 @@ def _attributes(attributes: Mapping[str, Any] | None) -> list[dict[str, Any]]:
 
 def span_to_otlp_json(span: ReadableSpan) -> dict[str, Any]:
     """One span as an OTLP/JSON document (ids in hex, times as nanosecond strings)."""
-    context = span.get_span_context()
+    context = span.get_span_context()  # type: ignore[no-untyped-call]
     assert context is not None
     body: dict[str, Any] = {
         "traceId": format(context.trace_id, "032x"),

@@ -103,7 +103,9 @@ def trace_engine(engine: Engine) -> None:
     in a process without tracing set up."""
     if _clients is None:
         return
-    from opentelemetry.instrumentation.sqlalchemy import __version__ as version
+    from opentelemetry.instrumentation.sqlalchemy import (  # type: ignore[attr-defined]
+        __version__ as version,
+    )
     from opentelemetry.instrumentation.sqlalchemy.engine import EngineTracer
     from opentelemetry.metrics import get_meter
 
@@ -111,7 +113,7 @@ def trace_engine(engine: Engine) -> None:
     usage = get_meter("opentelemetry.instrumentation.sqlalchemy", version).create_up_down_counter(
         name="db.client.connections.usage", unit="connections"
     )
-    EngineTracer(tracer, engine, usage)
+    EngineTracer(tracer, engine, usage)  # type: ignore[no-untyped-call]
 
 
 def temporal_interceptors() -> list[Any]:
