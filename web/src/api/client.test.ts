@@ -162,6 +162,20 @@ describe('the session middleware', () => {
     expect(cancel!.init.body).toBe('{}')
   })
 
+  it('lets fetch write the content type of a form, with its own multipart boundary', async () => {
+    signIn('user-1')
+    routes.push(() => json(200, { data: { ok: true } }))
+    const { postForm } = await import('./client')
+    const form = new FormData()
+    form.append('file', new Blob(['x'], { type: 'image/png' }), 'edit.png')
+    await postForm('/api/v1/admin/edits/{taskId}', '/api/v1/admin/edits/t-1', form)
+    const [call] = calls()
+    expect(call!.init.body).toBe(form)
+    // A Content-Type carried over from the Request would name a boundary the body has not.
+    expect(header(call!, 'Content-Type')).toBeUndefined()
+    expect(header(call!, 'Authorization')).toBe('Bearer user-1')
+  })
+
   it('renews an expired user token once with the refresh cookie and replays the request', async () => {
     signIn('old')
     routes.push((url, init) => {

@@ -106,6 +106,11 @@ export async function send(request: Request): Promise<Response> {
   const init = request instanceof ApiRequest ? request.init : {}
   const headers = headerRecord(request.headers)
   let body = init.body ?? undefined
+  if (body instanceof FormData) {
+    // The Request built around it wrote a multipart boundary into its content type; fetch
+    // serialises the form again with a boundary of its own, and sets the header for it.
+    delete headers['Content-Type']
+  }
   if (body === undefined && (request.method === 'POST' || request.method === 'PATCH')) {
     headers['Content-Type'] = 'application/json'
     body = '{}'
