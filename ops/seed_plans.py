@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.billing.catalog import CURRENT_PLAN_VERSION
+from core.billing.pricing import CURRENT_PLAN_VERSION
 from core.db import SessionFactory
 from core.enums import Currency, PlanKind, RateInterval
 from core.models import Plan, PlanRate

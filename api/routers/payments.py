@@ -21,7 +21,7 @@ from api.schemas.payments import (
     RateInfo,
     WebhookAck,
 )
-from core.billing.catalog import CURRENT_PLAN_VERSION, preferred_currency, pricing
+from core.billing.pricing import CURRENT_PLAN_VERSION, preferred_currency, pricing
 from core.billing.signature import SIGNATURE_HEADER
 from core.enums import Currency, OrderStatus, PlanKind, RateInterval
 from core.models import Order

@@ -25,7 +25,6 @@ from temporalio.common import WorkflowIDConflictPolicy
 
 from core.auth.tokens import Principal
 from core.billing import events, subscription_events
-from core.billing.catalog import find_rate
 from core.billing.orders import (
     CANCELED,
     DECLINED,
@@ -35,6 +34,7 @@ from core.billing.orders import (
     safe_redirect,
     success_path,
 )
+from core.billing.pricing import find_rate
 from core.billing.provider import CheckoutOrder, PaymentEvent, PaymentProvider
 from core.billing.subscriptions import ensure_can_subscribe
 from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, order_workflow_id

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from sqlalchemy import select
 
 from core.billing import events, subscriptions
-from core.billing.catalog import find_rate
+from core.billing.pricing import find_rate
 from core.billing.provider import PaymentEvent, PaymentProvider, SubscriptionFacts
 from core.contracts.subscription import (
     SIGNAL_CANCEL_AT_PERIOD_END,

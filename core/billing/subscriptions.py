@@ -45,7 +45,7 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import ApplicationError, WorkflowAlreadyStartedError
 
 from core.auth.tokens import Principal
-from core.billing.catalog import find_rate
+from core.billing.pricing import find_rate
 from core.billing.provider import PaymentProvider
 from core.contracts.subscription import (
     SUBSCRIPTION_WORKFLOW,

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from core.billing import signature
-from core.billing.catalog import preferred_currency
 from core.billing.events import UnreadableEvent, parse_event
 from core.billing.money import format_amount
 from core.billing.orders import purchase_key, safe_redirect
+from core.billing.pricing import preferred_currency
 from core.enums import Currency
 from core.errors import InvalidInput
 from core.inquiries import Inquiry, checked
