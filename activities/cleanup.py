@@ -17,7 +17,8 @@ from temporalio import activity
 from activities.registry import Queue, Registration
 from core.db import SessionFactory
 from core.keys import thumbnail_key
-from core.models import Task, UploadedFile, utcnow
+from core.models.base import utcnow
+from core.models.generations import Task, UploadedFile
 from core.storage import Storage
 
 log = logging.getLogger(__name__)

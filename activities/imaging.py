@@ -45,7 +45,7 @@ from core.errors import DomainError
 from core.images import decode_rgb, encode_output, thumbnail_jpeg
 from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
-from core.models import Generation, Task, UploadedFile
+from core.models.generations import Generation, Task, UploadedFile
 from core.observability.metrics import ImagingMetrics
 from core.observability.tracing import StageSpans, in_current_context, tag_current_span
 from core.photo_analysis import analysis_from_json, analysis_to_json

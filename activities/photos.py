@@ -13,7 +13,7 @@ from activities.registry import Queue, Registration
 from core.contracts.photo_analysis import ANALYSE_PHOTO, AnalysePhotoInput
 from core.db import SessionFactory
 from core.images import decode_rgb
-from core.models import UploadedFile
+from core.models.generations import UploadedFile
 from core.photo_analysis import analysis_to_json
 from core.storage import Storage
 

@@ -26,7 +26,7 @@ from core.errors import Forbidden, NotAuthenticated, Unavailable
 from core.generations.read import Generations
 from core.generations.submit import Submissions
 from core.library import Library
-from core.models import User
+from core.models.accounts import User
 from core.observability.logs import bind_log_context
 from core.photo_check import PhotoAnalyser, photo_analyser
 from core.settings import Settings

@@ -26,7 +26,7 @@ from sqlalchemy.pool import NullPool
 
 from api.sqlite_version import SqliteDataVersion
 from core.db import SessionFactory
-from core.models import Task
+from core.models.generations import Task
 
 MAX_WAIT_SECONDS = 25.0
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from api.schemas.common import Output, Placement, ServiceView, ShowcasePage, ShowcasePair, TaskView
 from core.enums import GenerationStatus, Rating, Service
 from core.keys import thumbnail_key
-from core.models import Generation, Task
+from core.models.generations import Generation, Task
 from core.showcase import Pair, PairPage
 from core.storage import Storage
 

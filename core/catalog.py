@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from core.engine import BUILTIN_BACKGROUNDS
 from core.enums import CatalogKind, CatalogVisibility
-from core.models import CatalogItem
+from core.models.catalog import CatalogItem
 
 
 @dataclass(frozen=True)

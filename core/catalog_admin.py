@@ -26,7 +26,8 @@ from core.enums import CatalogKind, CatalogVisibility
 from core.errors import InvalidInput, NotFound, Refused, Unavailable
 from core.images import check_image, thumbnail_from_bytes
 from core.keys import catalog_key, extension_for, thumbnail_key
-from core.models import CatalogItem, CatalogTombstone, new_id
+from core.models.base import new_id
+from core.models.catalog import CatalogItem, CatalogTombstone
 from core.settings import Settings
 from core.storage import Storage
 from core.workflow_starter import WorkflowStarter

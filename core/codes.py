@@ -13,7 +13,8 @@ from sqlalchemy import select, update
 
 from core.db import SessionFactory
 from core.errors import DomainError, Refused
-from core.models import OneTimeCode, as_utc, utcnow
+from core.models.accounts import OneTimeCode
+from core.models.base import as_utc, utcnow
 
 VALID_FOR = timedelta(minutes=10)
 MAX_ATTEMPTS = 5

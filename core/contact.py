@@ -8,7 +8,7 @@ from core import mail, ratelimit
 from core.auth.emails import normalise_email
 from core.db import SessionFactory
 from core.enums import ContactTopic
-from core.models import ContactMessage
+from core.models.messages import ContactMessage
 from core.settings import Settings
 
 # Per address, and per email, in an hour: plenty for a person, little for a spammer.

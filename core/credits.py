@@ -28,7 +28,8 @@ from sqlalchemy.orm import Session
 from core.db import SessionFactory
 from core.enums import HoldStatus, LedgerKind
 from core.errors import DomainError
-from core.models import Account, CreditHold, LedgerEntry, utcnow
+from core.models.accounts import Account, CreditHold, LedgerEntry
+from core.models.base import utcnow
 
 _MAX_ATTEMPTS = 200
 

@@ -10,7 +10,7 @@ from core import mail, ratelimit
 from core.auth.emails import EMAIL
 from core.db import SessionFactory
 from core.errors import InvalidInput
-from core.models import EnterpriseInquiry
+from core.models.messages import EnterpriseInquiry
 from core.settings import Settings
 
 # Per address in an hour: plenty for a company filling the form, little for a spammer.

@@ -19,7 +19,8 @@ from core.enums import TERMINAL_STATUSES, GenerationStatus, Rating, Service
 from core.errors import InvalidInput, NotFound
 from core.generations.read import tasks_of
 from core.keys import thumbnail_key
-from core.models import Generation, ImageFeedback, Task, utcnow
+from core.models.base import utcnow
+from core.models.generations import Generation, ImageFeedback, Task
 from core.storage import Storage
 
 IMAGE_NOT_FOUND = "That image was not found."

@@ -24,7 +24,8 @@ from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from core.db import SessionFactory
-from core.models import OutboxMessage, utcnow
+from core.models.base import utcnow
+from core.models.messages import OutboxMessage
 from core.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session
 
 from core.db import SessionFactory
 from core.errors import DomainError
-from core.models import RateEvent, as_utc, utcnow
+from core.models.accounts import RateEvent
+from core.models.base import as_utc, utcnow
 
 # Events older than every window can go; each hit removes a few of them.
 KEEP = timedelta(days=1)

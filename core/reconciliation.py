@@ -28,7 +28,9 @@ from sqlalchemy.orm import Session
 from core.billing.events import PAYMENT_MISMATCH_OUTCOME
 from core.db import SessionFactory
 from core.enums import GenerationStatus, HoldStatus, LedgerKind, OrderStatus
-from core.models import Account, CreditHold, Generation, LedgerEntry, Order, PaymentEvent, Task
+from core.models.accounts import Account, CreditHold, LedgerEntry
+from core.models.billing import Order, PaymentEvent
+from core.models.generations import Generation, Task
 
 BALANCE = "balance"
 HELD = "held"

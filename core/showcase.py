@@ -18,7 +18,9 @@ from core.errors import InvalidInput, NotFound
 from core.generations.read import tasks_by_generation
 from core.images import check_image, thumbnail_from_bytes
 from core.keys import extension_for, thumbnail_key
-from core.models import Generation, Task, User, utcnow
+from core.models.accounts import User
+from core.models.base import utcnow
+from core.models.generations import Generation, Task
 from core.settings import Settings
 from core.storage import Storage
 

@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session
 
 from core.db import SessionFactory
 from core.enums import TERMINAL_STATUSES, GenerationStatus
-from core.models import Generation, OutboxMessage, Task, utcnow
+from core.models.base import utcnow
+from core.models.generations import Generation, Task
+from core.models.messages import OutboxMessage
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,8 @@ from PIL import Image, UnidentifiedImageError
 from core.db import SessionFactory
 from core.images import ACCEPTED_FORMATS
 from core.keys import upload_key
-from core.models import UploadedFile, new_id
+from core.models.base import new_id
+from core.models.generations import UploadedFile
 
 
 def record_upload(

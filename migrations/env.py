@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 
 from core.db import make_engine
-from core.models import Base
+from core.models.base import Base
 from core.settings import get_settings
 
 config = context.config

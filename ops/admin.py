@@ -14,7 +14,7 @@ from core.auth.emails import normalise_email
 from core.db import SessionFactory, make_engine, make_session_factory
 from core.enums import UserRole
 from core.errors import InvalidInput
-from core.models import User
+from core.models.accounts import User
 from core.settings import get_settings
 
 

@@ -25,7 +25,7 @@ from core.db import SessionFactory, make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.images import check_image, checkerboard, encode_jpeg, thumbnail_from_bytes
 from core.keys import catalog_key, thumbnail_key
-from core.models import CatalogItem, CatalogTombstone
+from core.models.catalog import CatalogItem, CatalogTombstone
 from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.seed_plans import seed_plans

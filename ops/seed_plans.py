@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.billing.pricing import CURRENT_PLAN_VERSION
 from core.db import SessionFactory
 from core.enums import Currency, PlanKind, RateInterval
-from core.models import Plan, PlanRate
+from core.models.billing import Plan, PlanRate
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,10 @@ from core.enums import AccountKind, GenerationStatus, Service
 from core.errors import InvalidInput
 from core.images import check_image, decode_rgb, encode_output, thumbnail_jpeg
 from core.keys import output_key, thumbnail_key, upload_key
-from core.models import Account, CatalogItem, Generation, Task, utcnow
+from core.models.accounts import Account
+from core.models.base import utcnow
+from core.models.catalog import CatalogItem
+from core.models.generations import Generation, Task
 from core.settings import Settings
 from core.storage import Storage
 

@@ -162,7 +162,7 @@ def stored_trace_id(settings: Settings, generation_id: str) -> str | None:
     """The trace id kept on the generation's row, if the database is reachable and has it."""
     try:
         from core.db import make_engine, make_session_factory
-        from core.models import Generation
+        from core.models.generations import Generation
 
         engine = make_engine(settings.resolved_database_url)
         try:

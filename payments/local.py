@@ -28,7 +28,7 @@ from core.contracts.subscription import ChargeOutcome, PlanTerms
 from core.db import SessionFactory
 from core.enums import OrderStatus
 from core.errors import InvalidInput, NotFound
-from core.models import Order
+from core.models.billing import Order
 from core.settings import Settings
 
 NAME = "local"

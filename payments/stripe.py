@@ -43,7 +43,7 @@ from core.contracts.subscription import PlanTerms
 from core.db import SessionFactory
 from core.enums import PlanKind, RateInterval
 from core.errors import NotFound, PaymentDeclined, Unavailable, UpstreamFailed
-from core.models import Order, PaymentCustomer
+from core.models.billing import Order, PaymentCustomer
 from core.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from api.schemas.common import Envelope
 from core.catalog_admin import CatalogChanges, ManagedKind
 from core.enums import CatalogKind, CatalogVisibility
 from core.errors import InvalidInput
-from core.models import CatalogItem
+from core.models.catalog import CatalogItem
 from core.storage import Storage
 
 router = APIRouter(prefix="/api/v1/admin/catalog", tags=["admin"])

@@ -30,7 +30,7 @@ from core.auth.devices import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
 from core.db import SessionFactory
 from core.enums import CodePurpose, UserRole
 from core.errors import NotAuthenticated
-from core.models import User
+from core.models.accounts import User
 from core.settings import Settings
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"])

@@ -14,7 +14,7 @@ from api.validation import PageNumber
 from core.catalog import offered_categories, offered_page
 from core.db import SessionFactory
 from core.enums import CatalogKind
-from core.models import CatalogItem
+from core.models.catalog import CatalogItem
 from core.storage import Storage
 
 router = APIRouter(tags=["catalog"])

@@ -28,7 +28,7 @@ from api.validation import PageNumber, ServiceId
 from api.views import edited_view, output_view, showcase_page
 from core.enums import Rating, Service
 from core.keys import thumbnail_key
-from core.models import new_id
+from core.models.base import new_id
 
 router = APIRouter(prefix="/imageedit/service", tags=["library"])
 

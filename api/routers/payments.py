@@ -24,7 +24,7 @@ from api.schemas.payments import (
 from core.billing.pricing import CURRENT_PLAN_VERSION, preferred_currency, pricing
 from core.billing.signature import SIGNATURE_HEADER
 from core.enums import Currency, OrderStatus, PlanKind, RateInterval
-from core.models import Order
+from core.models.billing import Order
 
 router = APIRouter(prefix="/api/v1", tags=["payments"])
 

@@ -10,7 +10,7 @@ from api.schemas.common import Envelope
 from api.schemas.subscriptions import ChangePlanBody, CurrentSubscription, SubscriptionView
 from core.billing.subscriptions import SubscriptionInfo
 from core.enums import Currency, SubscriptionStatus
-from core.models import as_utc
+from core.models.base import as_utc
 
 router = APIRouter(prefix="/api/v1/payment/subscription", tags=["payments"])
 

@@ -34,7 +34,7 @@ from api.views import task_view
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.errors import InvalidInput, NotFound
-from core.models import Generation, Task
+from core.models.generations import Generation, Task
 from core.rerender import Rerenders, checked_placement
 from core.storage import Storage
 

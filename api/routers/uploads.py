@@ -16,7 +16,7 @@ from core.enums import Service
 from core.errors import NotFound
 from core.images import check_image, check_size, thumbnail_from_bytes
 from core.keys import thumbnail_key
-from core.models import UploadedFile
+from core.models.generations import UploadedFile
 from core.uploads import record_upload
 
 router = APIRouter(tags=["uploads"])

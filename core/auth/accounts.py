@@ -34,7 +34,9 @@ from core.auth.tokens import (
 from core.db import SessionFactory
 from core.enums import AccountKind, CodePurpose, SessionKind
 from core.errors import InvalidInput, NotAuthenticated, Refused, UpstreamFailed
-from core.models import Account, AuthSession, Generation, UploadedFile, User, as_utc, utcnow
+from core.models.accounts import Account, AuthSession, User
+from core.models.base import as_utc, utcnow
+from core.models.generations import Generation, UploadedFile
 from core.passwords import hash_password, password_problem, verify_password
 from core.settings import Settings
 

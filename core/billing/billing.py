@@ -41,8 +41,10 @@ from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, or
 from core.db import SessionFactory
 from core.enums import OrderStatus, RateInterval
 from core.errors import InvalidInput, NotFound, Unavailable
-from core.models import Order, User, utcnow
-from core.models import PaymentEvent as PaymentEventRow
+from core.models.accounts import User
+from core.models.base import utcnow
+from core.models.billing import Order
+from core.models.billing import PaymentEvent as PaymentEventRow
 from core.settings import Settings
 from core.workflow_starter import WorkflowStarter
 

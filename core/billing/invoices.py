@@ -29,7 +29,8 @@ from core.billing.money import format_amount
 from core.db import SessionFactory
 from core.enums import Currency, OrderStatus, PlanKind
 from core.errors import NotFound, Unavailable
-from core.models import InvoiceNumber, Order, User
+from core.models.accounts import User
+from core.models.billing import InvoiceNumber, Order
 from core.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,8 @@ from core import credits
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
 from core.errors import InvalidInput, NotFound
-from core.models import Order, utcnow
+from core.models.base import utcnow
+from core.models.billing import Order
 
 ORDER_NOT_FOUND = "That order was not found."
 DECLINED = "The payment was declined."

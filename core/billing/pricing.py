@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from core.enums import Currency
 from core.errors import InvalidInput
-from core.models import Plan, PlanRate
+from core.models.billing import Plan, PlanRate
 
 CURRENT_PLAN_VERSION = 2
 INDIA_TIMEZONES = frozenset({"asia/kolkata", "asia/calcutta"})

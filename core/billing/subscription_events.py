@@ -37,7 +37,7 @@ from core.contracts.subscription import (
 from core.db import SessionFactory
 from core.enums import OrderStatus, SubscriptionStatus
 from core.errors import DomainError, Unavailable
-from core.models import Order, Subscription
+from core.models.billing import Order, Subscription
 from core.settings import Settings
 from core.workflow_starter import WorkflowStarter
 

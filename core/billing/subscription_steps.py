@@ -29,7 +29,8 @@ from core.contracts.subscription import (
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus, PlanKind, RateInterval, SubscriptionStatus
 from core.errors import NotFound
-from core.models import Order, Subscription, utcnow
+from core.models.base import utcnow
+from core.models.billing import Order, Subscription
 from core.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -61,7 +61,7 @@ from core.contracts.subscription import (
 from core.db import SessionFactory
 from core.enums import OrderStatus, RateInterval, SubscriptionStatus
 from core.errors import Conflict, InvalidInput, NotFound, PaymentDeclined, Unavailable
-from core.models import Order, Plan, Subscription
+from core.models.billing import Order, Plan, Subscription
 from core.settings import Settings
 from core.workflow_starter import WorkflowStarter
 

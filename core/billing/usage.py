@@ -16,7 +16,10 @@ from sqlalchemy import func, select
 from core.db import SessionFactory
 from core.enums import LedgerKind, Service
 from core.errors import InvalidInput
-from core.models import Generation, LedgerEntry, Order, Subscription, utcnow
+from core.models.accounts import LedgerEntry
+from core.models.base import utcnow
+from core.models.billing import Order, Subscription
+from core.models.generations import Generation
 
 # A year, leap day included: 2024-01-01..2024-12-31 is allowed, anything longer is not.
 MAX_USAGE_DAYS = 366

@@ -12,7 +12,7 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import NotFound
-from core.models import Generation, Task
+from core.models.generations import Generation, Task
 from core.settings import Settings
 from core.tasks import queue_completion_mail
 

@@ -22,7 +22,7 @@ from sqlalchemy import update
 
 from core.db import make_session_factory
 from core.enums import GenerationStatus, Service
-from core.models import Generation, Task
+from core.models.generations import Generation, Task
 from core.settings import get_settings
 from ops.bench.stack import BenchStack
 from ops.bench.support import Client, p50, percentile, rss_mb

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, func, select, text
 
 from core.db import make_engine, make_session_factory
 from core.enums import LedgerKind
-from core.models import LedgerEntry
+from core.models.accounts import LedgerEntry
 from core.settings import Settings
 from ops.bench.support import Client, cpu_seconds
 from ops.stack import Stack, private_settings

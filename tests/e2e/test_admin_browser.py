@@ -18,7 +18,7 @@ from PIL import Image
 from sqlalchemy import select
 
 from core.enums import UserRole
-from core.models import OutboxMessage
+from core.models.messages import OutboxMessage
 from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import PASSWORD, sign_up

@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from core.enums import GenerationStatus, UserRole
-from core.models import CatalogItem, Generation
+from core.models.catalog import CatalogItem
+from core.models.generations import Generation
 from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import PASSWORD, sign_up

@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from core.db import SessionFactory
 from core.library import generation_objects
-from core.models import Generation, ImageFeedback, Task
+from core.models.generations import Generation, ImageFeedback, Task
 from core.settings import Settings
 from core.storage import Storage
 from tests.support.accounts import PASSWORD, sign_up

@@ -21,7 +21,7 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from core.models import EnterpriseInquiry, OutboxMessage
+from core.models.messages import EnterpriseInquiry, OutboxMessage
 from core.settings import Settings
 from tests.support.accounts import PASSWORD, sign_up
 from tests.support.browser import empty_dir, walk

@@ -24,7 +24,8 @@ from core.auth.tokens import issue_token
 from core.codes import CodeProblem
 from core.db import SessionFactory
 from core.enums import AccountKind, SessionKind
-from core.models import AuthSession, OneTimeCode, User, utcnow
+from core.models.accounts import AuthSession, OneTimeCode, User
+from core.models.base import utcnow
 from core.settings import Settings
 from tests.support.accounts import PASSWORD, mailed_code, sign_up
 from tests.support.api_client import Guest

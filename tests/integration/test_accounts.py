@@ -13,7 +13,8 @@ import pytest
 from sqlalchemy import select, update
 
 from core.db import make_engine, make_session_factory
-from core.models import LedgerEntry, OneTimeCode, utcnow
+from core.models.accounts import LedgerEntry, OneTimeCode
+from core.models.base import utcnow
 from core.settings import Settings
 from ops.stack import Stack, private_settings
 from tests.support.api_client import Guest

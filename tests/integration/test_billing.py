@@ -22,7 +22,7 @@ from core.billing import invoices, usage
 from core.db import SessionFactory
 from core.enums import LedgerKind
 from core.errors import InvalidInput, NotFound
-from core.models import LedgerEntry
+from core.models.accounts import LedgerEntry
 from core.settings import Settings
 from tests.support import buyers
 from tests.support.api_client import Guest

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from core.db import SessionFactory
 from core.enums import UserRole
-from core.models import CatalogItem
+from core.models.catalog import CatalogItem
 from core.settings import Settings
 from core.storage import Storage
 from ops.admin import set_role

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from core.db import SessionFactory
 from core.enums import UserRole
-from core.models import CatalogItem, CatalogTombstone
+from core.models.catalog import CatalogItem, CatalogTombstone
 from core.settings import Settings
 from core.storage import Storage
 from ops.admin import set_role

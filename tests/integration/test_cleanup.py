@@ -13,7 +13,8 @@ from temporalio.worker import Replayer
 
 from core.db import SessionFactory
 from core.keys import thumbnail_key
-from core.models import UploadedFile, utcnow
+from core.models.base import utcnow
+from core.models.generations import UploadedFile
 from core.settings import Settings
 from core.storage import Storage
 from ops.worker import (

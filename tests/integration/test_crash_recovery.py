@@ -15,7 +15,8 @@ from temporalio.client import Client
 
 from core import credits
 from core.db import make_engine, make_session_factory
-from core.models import Generation, LedgerEntry, Task
+from core.models.accounts import LedgerEntry
+from core.models.generations import Generation, Task
 from core.settings import Settings
 from ops.stack import Stack, private_settings
 from tests.support.api_client import Guest

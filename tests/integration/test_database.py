@@ -14,7 +14,9 @@ from sqlalchemy import inspect, select
 from api.task_watch import TaskWatcher
 from core import credits
 from core.db import SessionFactory, make_engine, make_session_factory
-from core.models import Account, Base, Generation, LedgerEntry, Task
+from core.models.accounts import Account, LedgerEntry
+from core.models.base import Base
+from core.models.generations import Generation, Task
 from ops.stack import migrate
 
 TABLES = {"accounts", "credit_ledger", "files", "catalog_items", "generations", "tasks", "outbox"}

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from core import credits
 from core.db import SessionFactory
 from core.enums import HoldStatus, LedgerKind
-from core.models import Account, CreditHold, LedgerEntry
+from core.models.accounts import Account, CreditHold, LedgerEntry
 from core.storage import Storage
 from ops.stack import Stack
 from tests.support.api_client import Guest

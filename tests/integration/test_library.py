@@ -21,7 +21,8 @@ from api.main import create_app
 from core import credits
 from core.db import SessionFactory
 from core.enums import UserRole
-from core.models import ContactMessage, Generation, OutboxMessage, Task
+from core.models.generations import Generation, Task
+from core.models.messages import ContactMessage, OutboxMessage
 from core.settings import Settings
 from core.storage import Storage
 from ops.admin import set_role

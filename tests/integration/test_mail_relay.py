@@ -21,7 +21,9 @@ from activities.mail import RelayMail
 from core import mail
 from core.db import SessionFactory
 from core.mail import RelayReport
-from core.models import Generation, OutboxMessage, as_utc, utcnow
+from core.models.base import as_utc, utcnow
+from core.models.generations import Generation
+from core.models.messages import OutboxMessage
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed

@@ -20,7 +20,7 @@ from temporalio.worker import Replayer
 from core import workflow_search as ws
 from core.contracts.subscription import subscription_workflow_id
 from core.db import SessionFactory
-from core.models import User
+from core.models.accounts import User
 from ops.search_attributes import missing_search_attributes
 from ops.stack import Stack
 from tests.support.accounts import sign_up

@@ -23,17 +23,9 @@ from core.billing import billing, orders, signature
 from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
-from core.models import (
-    Account,
-    EnterpriseInquiry,
-    LedgerEntry,
-    Order,
-    OutboxMessage,
-    PaymentEvent,
-    Plan,
-    PlanRate,
-    User,
-)
+from core.models.accounts import Account, LedgerEntry, User
+from core.models.billing import Order, PaymentEvent, Plan, PlanRate
+from core.models.messages import EnterpriseInquiry, OutboxMessage
 from core.reconciliation import reconcile
 from core.settings import Settings
 from ops.seed_plans import seed_plans

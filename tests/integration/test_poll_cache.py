@@ -18,7 +18,7 @@ from sqlalchemy import update
 
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
-from core.models import Generation, Task
+from core.models.generations import Generation, Task
 from core.settings import Settings
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest

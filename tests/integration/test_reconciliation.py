@@ -18,7 +18,8 @@ from activities.reconciliation import ReconciliationActivities
 from core import reconciliation
 from core.db import SessionFactory
 from core.enums import GenerationStatus
-from core.models import Account, Task
+from core.models.accounts import Account
+from core.models.generations import Task
 from core.reconciliation import Reconcile, ReconciliationReport
 from ops.stack import Stack
 from ops.worker import reconciliation_schedule_id

@@ -31,7 +31,7 @@ from sqlalchemy import select
 
 from core.db import make_engine, make_session_factory
 from core.enums import UserRole
-from core.models import OutboxMessage
+from core.models.messages import OutboxMessage
 from core.settings import Settings
 from ops.admin import set_role
 

@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 
 from core.db import SessionFactory
 from core.enums import AccountKind, Service
-from core.models import Account, Generation, Task, User
+from core.models.accounts import Account, User
+from core.models.generations import Generation, Task
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed

@@ -20,7 +20,8 @@ from sqlalchemy import func, select
 from core import credits
 from core.db import SessionFactory
 from core.enums import LedgerKind
-from core.models import LedgerEntry, Order, PaymentCustomer, PaymentEvent, Subscription
+from core.models.accounts import LedgerEntry
+from core.models.billing import Order, PaymentCustomer, PaymentEvent, Subscription
 from core.settings import Settings
 from tests.support import buyers
 from tests.support.stacks import running_stack

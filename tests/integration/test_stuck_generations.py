@@ -20,7 +20,8 @@ from core.db import SessionFactory
 from core.enums import GenerationStatus, HoldStatus
 from core.generations.submit import start_generation
 from core.generations.sweep import GAVE_UP
-from core.models import CreditHold, Generation, Task
+from core.models.accounts import CreditHold
+from core.models.generations import Generation, Task
 from ops.stack import Stack
 from ops.worker import sweeper_schedule_id
 from tests.support.api_client import Guest

@@ -23,7 +23,8 @@ from core.billing.subscription_steps import replace_card_on_file
 from core.contracts.subscription import subscription_upgrade_order_id, subscription_workflow_id
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
-from core.models import LedgerEntry, Order, Subscription, User
+from core.models.accounts import LedgerEntry, User
+from core.models.billing import Order, Subscription
 from ops.stack import Stack
 from payments.local import DECLINED_TOKEN, SUCCEEDS_TOKEN
 from tests.support import histories

@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from core import tasks
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
-from core.models import Account, Generation, Task
+from core.models.accounts import Account
+from core.models.generations import Generation, Task
 
 
 def make_task(sessions: SessionFactory) -> tuple[str, str]:

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from core.enums import UserRole
-from core.models import Generation
+from core.models.generations import Generation
 from core.settings import Settings
 from ops import trace as trace_cli
 from ops.admin import set_role

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from core.db import SessionFactory
-from core.models import Generation, UploadedFile
+from core.models.generations import Generation, UploadedFile
 from core.photo_analysis import NOTHING_TO_CUT_OUT
 from core.settings import Settings
 from tests.support.api_client import Guest

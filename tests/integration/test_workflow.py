@@ -34,7 +34,9 @@ from core.db import SessionFactory
 from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
 from core.images import encode_jpeg
 from core.keys import thumbnail_key
-from core.models import Generation, LedgerEntry, OutboxMessage, Task, UploadedFile
+from core.models.accounts import LedgerEntry
+from core.models.generations import Generation, Task, UploadedFile
+from core.models.messages import OutboxMessage
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed

@@ -9,7 +9,7 @@ import httpx
 from sqlalchemy import select
 
 from core.db import SessionFactory
-from core.models import OutboxMessage
+from core.models.messages import OutboxMessage
 
 PASSWORD = "Test-pass-123"
 

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from core import credits
 from core.db import SessionFactory
-from core.models import User
+from core.models.accounts import User
 from tests.support.accounts import sign_up
 
 

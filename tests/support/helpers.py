@@ -7,7 +7,9 @@ from pathlib import Path
 from core import credits
 from core.db import SessionFactory
 from core.keys import upload_key
-from core.models import Account, Generation, Task, UploadedFile, new_id
+from core.models.accounts import Account
+from core.models.base import new_id
+from core.models.generations import Generation, Task, UploadedFile
 from core.storage import Storage
 
 

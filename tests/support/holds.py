@@ -15,7 +15,9 @@ from core import credits
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.generations.submit import SubmitRequest, request_hash
-from core.models import Account, Generation, Task, new_id, utcnow
+from core.models.accounts import Account
+from core.models.base import new_id, utcnow
+from core.models.generations import Generation, Task
 from ops.stack import Stack
 from tests.support.api_client import Guest
 from tests.support.stacks import database_setting, running_stack

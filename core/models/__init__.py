@@ -1,0 +1,7 @@
+"""Table models, one module per area (request and response schemas live in api/schemas/).
+
+Importing the package registers every table with `Base.metadata` (Alembic and the tests'
+`create_all` read it), whichever module was asked for first.
+"""
+
+from core.models import accounts, billing, catalog, generations, messages  # noqa: F401
