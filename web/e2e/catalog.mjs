@@ -96,7 +96,7 @@ async function allModelNames(page) {
       page,
       (old) =>
         [...document.querySelectorAll('[data-testid="model-card"]')].map((el) => el.getAttribute('aria-label')).join('|') !==
-          old && !document.querySelector('.picker--loading'),
+          old && !document.querySelector('[data-testid="model-picker"][aria-busy="true"]'),
       before,
       'the next page of models did not load',
     )
@@ -149,7 +149,7 @@ const scenarios = [
       await expectVisible(card, 'the new model in the list')
       if ((await card.count()) !== 1) fail(`${await card.count()} models are named "${MODEL_NAME}"`)
       await expectState(card, 'Draft')
-      const shownCategory = (await card.locator('.catalog-item__category').textContent())?.trim()
+      const shownCategory = (await card.getByTestId('catalog-item-category').textContent())?.trim()
       if (shownCategory !== STORED_CATEGORY) fail(`the category shown is "${shownCategory}", not "${STORED_CATEGORY}"`)
       state.modelId = await card.getAttribute('data-item-id')
       if (!state.modelId) fail('the new model has no id')
@@ -183,7 +183,7 @@ const scenarios = [
         await page.waitForFunction(
           () => {
             const cards = document.querySelectorAll('[data-testid="model-card"]')
-            return cards.length === 1 && !document.querySelector('.picker--loading')
+            return cards.length === 1 && !document.querySelector('[data-testid="model-picker"][aria-busy="true"]')
           },
           null,
           { timeout: STEP_TIMEOUT_MS },
@@ -200,7 +200,7 @@ const scenarios = [
       step('pick it')
       await model.click()
       if ((await model.getAttribute('aria-pressed')) !== 'true') fail('clicking the model did not select it')
-      await expectVisible(page.locator('.flow__status strong').filter({ hasText: MODEL_NAME }), 'the selected model')
+      await expectVisible(page.locator('[data-testid="model-status"] strong').filter({ hasText: MODEL_NAME }), 'the selected model')
       await screenshot(page, 'catalog-guest-picked')
       await clickNext(page)
 

@@ -130,7 +130,7 @@ async function guestFlow(walk) {
     page.getByTestId('download-button').first().click(),
   ])
   if (!download) {
-    const err = await page.locator('.download__error').first().textContent().catch(() => null)
+    const err = await page.getByRole('alert').first().textContent().catch(() => null)
     fail(`no download started${err ? `: ${err.trim()}` : ''}`)
   }
   const failure = await download.failure()
@@ -154,7 +154,7 @@ async function guestFlow(walk) {
     await expectVisible(stage, 'the placement editor')
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     if (overflow > 1) fail(`at ${viewport.width}px the page is ${overflow}px wider than the window`)
-    const panel = await page.locator('.modal__panel.placement').boundingBox()
+    const panel = await page.getByTestId('placement-editor').getByRole('dialog').boundingBox()
     if (!panel || panel.x < 0 || panel.x + panel.width > viewport.width + 1) {
       fail(`at ${viewport.width}px the editor does not fit the width: ${JSON.stringify(panel)}`)
     }

@@ -133,7 +133,7 @@ async function secondDevice(page, serviceId) {
   const mine = page.locator(`[data-testid="library-image"][data-service-id="${serviceId}"]`)
   await expectCount(mine, 1, `image of generation ${serviceId}`)
   await expectImagesLoaded(page, '[data-testid="library-output"]', 'the output thumbnails')
-  await expectImagesLoaded(page, '.lib-tile__input img', 'the input thumbnails')
+  await expectImagesLoaded(page, '[data-testid="tile-input"] img', 'the input thumbnails')
 
   step('select all → one ZIP')
   await page.getByTestId('library-select-all').check()

@@ -44,7 +44,7 @@ export function DownloadButton({ url, storageKey, fileBaseName, label, text = 'D
         {text}
       </button>
       {error && (
-        <p className="download__error" role="alert">
+        <p className="download__error" role="alert" data-testid="download-error">
           {error}
         </p>
       )}

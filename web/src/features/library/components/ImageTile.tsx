@@ -44,7 +44,7 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
             {task.inputThumbnailUrl && <img src={task.inputThumbnailUrl} alt="" />}
           </span>
         )}
-        <figure className="lib-tile__input">
+        <figure className="lib-tile__input" data-testid="tile-input">
           {task.inputThumbnailUrl ? <img src={task.inputThumbnailUrl} alt={`Input of ${name}`} loading="lazy" /> : null}
           <figcaption>Input</figcaption>
         </figure>

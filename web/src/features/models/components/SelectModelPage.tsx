@@ -46,7 +46,7 @@ export function SelectModelPage() {
           <button type="button" className="btn btn--ghost" onClick={() => navigate('/upload-images')}>
             <IconArrowLeft size={18} /> Back
           </button>
-          <p className="flow__status" aria-live="polite">
+          <p className="flow__status" aria-live="polite" data-testid="model-status">
             {selected ? (
               <>
                 Selected: <strong>{selected.name}</strong>
@@ -100,7 +100,7 @@ export function SelectModelPage() {
       )}
 
       {data && (
-        <div className={`picker${loading ? ' picker--loading' : ''}`} aria-busy={loading}>
+        <div className={`picker${loading ? ' picker--loading' : ''}`} aria-busy={loading} data-testid="model-picker">
           {data.items.length === 0 ? (
             <ModelsEmpty category={category} isAdmin={isAdmin} onShowAll={() => chooseCategory('')} />
           ) : (

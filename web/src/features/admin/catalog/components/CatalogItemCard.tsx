@@ -140,7 +140,7 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
       <div className="catalog-item__body">
         <div className="catalog-item__title">
           <strong className="catalog-item__name">{item.name}</strong>
-          <span className="muted catalog-item__category">{item.category || 'No category'}</span>
+          <span className="muted catalog-item__category" data-testid="catalog-item-category">{item.category || 'No category'}</span>
         </div>
         <div className="catalog-item__badges">
           <span
