@@ -9,13 +9,19 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request
 from starlette.concurrency import run_in_threadpool
 
+from api.client_address import client_address
 from api.metrics import PAYMENT_MISMATCHES
 from api.poll_cache import PollCache
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.validation import AuthorizationHeader, DistributorHeader
-from core.auth.accounts import Accounts
+from core.auth.code_mail import CodeMail
+from core.auth.guests import Guests
+from core.auth.login import Logins
+from core.auth.sessions import AuthSessions
+from core.auth.signup import Signup
 from core.auth.tokens import Principal
+from core.auth.users import Users
 from core.billing.billing import Billing
 from core.billing.provider import ProviderFactory
 from core.billing.subscriptions import Subscriptions
@@ -51,11 +57,33 @@ class AppContext:
     payment_providers: ProviderFactory | None = None
 
     # The rules, built once from the services above (core/ imports nothing from api/).
+    # Accounts: one AuthSessions per process (it keeps the tokens verified moments ago).
     @cached_property
-    def accounts(self) -> Accounts:
-        return Accounts(
-            self.sessions, self.settings, self.jwt_secret, self.settings.resolved_code_secret()
-        )
+    def auth_sessions(self) -> AuthSessions:
+        return AuthSessions(self.sessions, self.settings, self.jwt_secret)
+
+    @cached_property
+    def guests(self) -> Guests:
+        return Guests(self.sessions, self.settings, self.auth_sessions)
+
+    @cached_property
+    def users(self) -> Users:
+        return Users(self.sessions, self.settings, self.auth_sessions, self.guests)
+
+    @cached_property
+    def code_mail(self) -> CodeMail:
+        return CodeMail(self.sessions, self.settings.resolved_code_secret())
+
+    @cached_property
+    def signup(self) -> Signup:
+        return Signup(self.sessions, self.code_mail, self.auth_sessions, self.guests, self.users)
+
+    @cached_property
+    def logins(self) -> Logins:
+        return Logins(
+            self.sessions, self.settings, self.code_mail, self.auth_sessions, self.guests,
+            self.users,
+        )  # fmt: skip
 
     @cached_property
     def library(self) -> Library:
@@ -127,7 +155,12 @@ StorageDep = Annotated[Storage, _from_context("storage")]
 TemporalDep = Annotated[TemporalLink, _from_context("temporal")]
 TaskWatcherDep = Annotated[TaskWatcher, _from_context("task_watcher")]
 PollCacheDep = Annotated[PollCache | None, _from_context("poll_cache")]
-AccountsDep = Annotated[Accounts, _from_context("accounts")]
+AuthSessionsDep = Annotated[AuthSessions, _from_context("auth_sessions")]
+GuestsDep = Annotated[Guests, _from_context("guests")]
+UsersDep = Annotated[Users, _from_context("users")]
+CodeMailDep = Annotated[CodeMail, _from_context("code_mail")]
+SignupDep = Annotated[Signup, _from_context("signup")]
+LoginsDep = Annotated[Logins, _from_context("logins")]
 LibraryDep = Annotated[Library, _from_context("library")]
 ShowcaseDep = Annotated[Showcase, _from_context("showcase")]
 CatalogAdminDep = Annotated[CatalogAdmin, _from_context("catalog_admin")]
@@ -141,7 +174,7 @@ SubmissionsDep = Annotated[Submissions, _from_context("submissions")]
 # Async, so that a token verified moments ago (core/auth/recent.py), the common case of a
 # polling browser, costs no thread-pool round trip; the database read runs in the pool.
 async def get_principal(
-    accounts: AccountsDep,
+    auth: AuthSessionsDep,
     authorization: AuthorizationHeader = None,
     x_distributor_id: DistributorHeader = None,
 ) -> Principal:
@@ -150,9 +183,9 @@ async def get_principal(
             "Your session has expired or is missing; please reload the page to start a new one."
         )
     token = authorization[7:].strip()
-    principal = accounts.recently_authenticated(token, x_distributor_id)
+    principal = auth.recently_authenticated(token, x_distributor_id)
     if principal is None:
-        principal = await run_in_threadpool(accounts.authenticate, token, x_distributor_id)
+        principal = await run_in_threadpool(auth.authenticate, token, x_distributor_id)
     # Every later log line of this request names the account (core/observability/logs.py).
     bind_log_context(account_id=principal.account_id)
     return principal
@@ -177,6 +210,14 @@ def distributor_id(
 
 
 DistributorDep = Annotated[str, Depends(distributor_id)]
+
+
+def caller_address(settings: SettingsDep, request: Request) -> str:
+    """The caller's address, read through the proxies the settings trust."""
+    return client_address(request, settings.trusted_proxies)
+
+
+AddressDep = Annotated[str, Depends(caller_address)]
 
 
 def get_admin_principal(sessions: SessionsDep, principal: CurrentUser) -> Principal:

@@ -96,3 +96,18 @@ def hit_each(sessions: SessionFactory, limits: Mapping[str, int], window: timede
 def hit(sessions: SessionFactory, buckets: list[str], limit: int, window: timedelta) -> None:
     """Count one attempt in each bucket; raise RateLimited if any is already full."""
     hit_each(sessions, dict.fromkeys(buckets, limit), window)
+
+
+def hit_email_and_address(
+    sessions: SessionFactory,
+    action: str,
+    email: str,
+    address: str,
+    rule: tuple[int, timedelta],
+    per_address_factor: int,
+) -> None:
+    """Count one `action` (a code mailed, a password reset...) for the email and for the
+    address: `rule` per email, `per_address_factor` times as many per address."""
+    count, window = rule
+    hit(sessions, [f"{action}:email:{email}"], count, window)
+    hit(sessions, [f"{action}:ip:{address_key(address)}"], count * per_address_factor, window)

@@ -6,10 +6,18 @@ from __future__ import annotations
 from typing import Annotated
 
 from anyio import to_thread
-from fastapi import APIRouter, Cookie, Header, Request, Response
+from fastapi import APIRouter, Cookie, Header, Response
 
-from api.client_address import client_address
-from api.deps import AccountsDep, AppContext, DistributorDep, SessionsDep, SettingsDep
+from api.deps import (
+    AddressDep,
+    AuthSessionsDep,
+    CodeMailDep,
+    DistributorDep,
+    LoginsDep,
+    SessionsDep,
+    SettingsDep,
+    SignupDep,
+)
 from api.schemas.auth import (
     AccessToken,
     CodeBody,
@@ -25,8 +33,8 @@ from api.schemas.auth import (
 from api.schemas.common import Envelope, Ok, UserView
 from api.validation import MAX_TOKEN, AuthorizationHeader
 from core import mail
-from core.auth.accounts import SessionTokens
 from core.auth.devices import DEVICE_COOKIE, DEVICE_COOKIE_SECONDS
+from core.auth.sessions import SessionTokens
 from core.db import SessionFactory
 from core.enums import CodePurpose, UserRole
 from core.errors import NotAuthenticated
@@ -43,11 +51,6 @@ RefreshCookie = Annotated[str | None, Cookie(alias=REFRESH_COOKIE, max_length=MA
 DeviceCookie = Annotated[
     str | None, Cookie(alias=DEVICE_COOKIE, max_length=128, include_in_schema=False)
 ]
-
-
-def _address(request: Request) -> str:
-    context: AppContext = request.app.state.context
-    return client_address(request, context.settings.trusted_proxies)
 
 
 def user_view(user: User) -> UserView:
@@ -102,31 +105,29 @@ async def _send(sessions: SessionFactory, settings: Settings, message: mail.Mail
 @router.post("/generateSignupOTP", response_model=Envelope[Sent])
 @aliases.post("/generateSignUpOTP", response_model=Envelope[Sent])
 async def generate_signup_code(
-    accounts: AccountsDep,
+    signups: SignupDep,
     sessions: SessionsDep,
     settings: SettingsDep,
-    request: Request,
+    address: AddressDep,
     body: EmailBody,
 ) -> Envelope[Sent]:
     """Mail a 6-digit sign-up code (valid 10 minutes)."""
-    message = await to_thread.run_sync(
-        accounts.request_signup_code, body.email, _address(request)
-    )
+    message = await to_thread.run_sync(signups.request_code, body.email, address)
     await _send(sessions, settings, message)
     return Envelope(data=Sent(sent=True))
 
 
 @router.post("/verifySignupOTP", response_model=Envelope[Verified])
-def verify_signup_code(accounts: AccountsDep, body: CodeBody) -> Envelope[Verified]:
+def verify_signup_code(codes: CodeMailDep, body: CodeBody) -> Envelope[Verified]:
     """Check a sign-up code before asking for name and password (it is used up at sign-up)."""
-    accounts.check_code(body.email, body.otp, CodePurpose.SIGNUP)
+    codes.check(body.email, body.otp, CodePurpose.SIGNUP)
     return Envelope(data=Verified(verified=True))
 
 
 @router.post("/signup", response_model=Envelope[LoggedIn])
 @aliases.post("/signupV2", response_model=Envelope[LoggedIn])
 def signup(
-    accounts: AccountsDep,
+    signups: SignupDep,
     settings: SettingsDep,
     response: Response,
     body: SignupBody,
@@ -136,7 +137,7 @@ def signup(
 ) -> Envelope[LoggedIn]:
     """Create the account (10 free credits) and log in. A guest keeps their generations (the
     guest named by the fingerprint, else by the guest token), and the guest token ends."""
-    tokens = accounts.signup(
+    tokens = signups.sign_up(
         body.email,
         body.otp,
         body.name,
@@ -153,9 +154,9 @@ def signup(
 @aliases.post("/login", response_model=Envelope[LoggedIn])
 @aliases.post("/loginv2", response_model=Envelope[LoggedIn])
 def login(
-    accounts: AccountsDep,
+    logins: LoginsDep,
     settings: SettingsDep,
-    request: Request,
+    address: AddressDep,
     response: Response,
     body: LoginBody,
     fingerprint: Fingerprint = None,
@@ -164,11 +165,11 @@ def login(
 ) -> Envelope[LoggedIn]:
     """Email and password. 400 with a message when they do not match. A guest token or
     fingerprint sent along brings the guest's work, and the guest token ends."""
-    tokens = accounts.login(
+    tokens = logins.with_password(
         body.email,
         body.password,
         fingerprint,
-        _address(request),
+        address,
         body.rememberMe,
         device_cookie=device,
         bearer=_bearer(authorization),
@@ -178,9 +179,9 @@ def login(
 
 @router.post("/externalLogin", response_model=Envelope[LoggedIn])
 def external_login(
-    accounts: AccountsDep,
+    logins: LoginsDep,
     settings: SettingsDep,
-    request: Request,
+    address: AddressDep,
     response: Response,
     body: ExternalLoginBody,
     distributor: DistributorDep,
@@ -188,12 +189,12 @@ def external_login(
     authorization: AuthorizationHeader = None,
 ) -> Envelope[LoggedIn]:
     """Google: the access token is checked with Google; only the email it returns counts."""
-    tokens = accounts.google_login(
+    tokens = logins.with_google(
         body.accessToken,
         body.name,
         body.distributorId or distributor,
         fingerprint,
-        _address(request),
+        address,
         body.rememberMe,
         _bearer(authorization),
     )
@@ -203,63 +204,59 @@ def external_login(
 @router.post("/generateResetPasswordOTP", response_model=Envelope[Sent])
 @aliases.post("/generateResetPasswordOTP", response_model=Envelope[Sent])
 async def generate_reset_code(
-    accounts: AccountsDep,
+    logins: LoginsDep,
     sessions: SessionsDep,
     settings: SettingsDep,
-    request: Request,
+    address: AddressDep,
     body: EmailBody,
 ) -> Envelope[Sent]:
     """Mail a reset code if the email has an account; the answer is the same either way."""
-    message = await to_thread.run_sync(
-        accounts.request_reset_code, body.email, _address(request)
-    )
+    message = await to_thread.run_sync(logins.request_reset_code, body.email, address)
     await _send(sessions, settings, message)
     return Envelope(data=Sent(sent=True))
 
 
 @router.post("/verifyResetPasswordOTP", response_model=Envelope[Verified])
-def verify_reset_code(accounts: AccountsDep, body: CodeBody) -> Envelope[Verified]:
-    accounts.check_code(body.email, body.otp, CodePurpose.RESET)
+def verify_reset_code(codes: CodeMailDep, body: CodeBody) -> Envelope[Verified]:
+    codes.check(body.email, body.otp, CodePurpose.RESET)
     return Envelope(data=Verified(verified=True))
 
 
 @router.post("/resetPassword", response_model=Envelope[Ok])
 @aliases.post("/resetPassword", response_model=Envelope[Ok])
 def reset_password(
-    accounts: AccountsDep,
+    logins: LoginsDep,
     settings: SettingsDep,
-    request: Request,
+    address: AddressDep,
     response: Response,
     body: ResetBody,
 ) -> Envelope[Ok]:
     """Set a new password with the mailed code; every session of the account ends. The
     browser becomes one the account is known in (its sign-ins skip the limits that strangers'
     guesses fill)."""
-    device = accounts.reset_password(
-        body.email, body.otp, body.password, _address(request)
-    )
+    device = logins.reset_password(body.email, body.otp, body.password, address)
     _set_device_cookie(settings, response, device)
     return Envelope(data=Ok(ok=True))
 
 
 @router.post("/refresh", response_model=Envelope[AccessToken])
-def refresh(accounts: AccountsDep, mm_refresh: RefreshCookie = None) -> Envelope[AccessToken]:
+def refresh(auth: AuthSessionsDep, mm_refresh: RefreshCookie = None) -> Envelope[AccessToken]:
     """A new access token for the session named by the refresh cookie."""
     if not mm_refresh:
         raise NotAuthenticated("Unauthorised: please log in again.")
-    return Envelope(data=AccessToken(token=accounts.refresh_session(mm_refresh)))
+    return Envelope(data=AccessToken(token=auth.refresh(mm_refresh)))
 
 
 @router.post("/logout", response_model=Envelope[Ok])
 def logout(
-    accounts: AccountsDep,
+    auth: AuthSessionsDep,
     response: Response,
     authorization: AuthorizationHeader = None,
     mm_refresh: RefreshCookie = None,
 ) -> Envelope[Ok]:
     """End this session for good: its access and refresh tokens stop working. Works with the
     access token or, when that has expired, with the refresh cookie alone."""
-    accounts.end_session(_bearer(authorization), mm_refresh)
+    auth.end(_bearer(authorization), mm_refresh)
     response.delete_cookie(REFRESH_COOKIE, path="/")
     return Envelope(data=Ok(ok=True))
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Header, Request
+from fastapi import APIRouter, Body, Header
 
-from api.client_address import client_address
-from api.deps import AccountsDep, CurrentPrincipal, DistributorDep, SessionsDep, SettingsDep
+from api.deps import AddressDep, CurrentPrincipal, DistributorDep, GuestsDep, SessionsDep
 from api.schemas.common import Credits, Envelope
 from api.schemas.guests import GuestLogin, GuestLoginBody
 from core import credits
@@ -18,8 +17,7 @@ router = APIRouter(prefix="/imageedit/users", tags=["guests"])
 
 @router.post("/guestlogin", response_model=Envelope[GuestLogin])
 def guest_login(
-    accounts: AccountsDep, settings: SettingsDep,
-    request: Request,
+    guests: GuestsDep, address: AddressDep,
     distributor: DistributorDep,
     body: Annotated[GuestLoginBody | None, Body()] = None,
     x_fingerprint_id: Annotated[str | None, Header(max_length=128)] = None,
@@ -29,8 +27,7 @@ def guest_login(
     fingerprint = (x_fingerprint_id or (body.fingerprintId if body else None) or "").strip()
     if not fingerprint:
         raise InvalidInput("A fingerprint id is needed (header x-fingerprint-id).")
-    address = client_address(request, settings.trusted_proxies)
-    guest = accounts.guest_session(fingerprint, distributor, address)
+    guest = guests.start_session(fingerprint, distributor, address)
     return Envelope(data=GuestLogin(token=guest.token, credits=guest.credits))
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Request
 
 from api.client_address import client_address
-from api.deps import AccountsDep, SessionsDep, SettingsDep
+from api.deps import AuthSessionsDep, SessionsDep, SettingsDep
 from api.schemas.common import Envelope
 from api.schemas.inquiries import InquiryBody, InquirySent
 from core.errors import NotAuthenticated
@@ -18,7 +18,7 @@ router = APIRouter(prefix="/api/v1", tags=["site"])
 
 @router.post("/inquiry", status_code=201, response_model=Envelope[InquirySent])
 def inquiry(
-    accounts: AccountsDep, sessions: SessionsDep, settings: SettingsDep,
+    auth: AuthSessionsDep, sessions: SessionsDep, settings: SettingsDep,
     request: Request,
     body: InquiryBody,
     authorization: Annotated[str | None, Header(max_length=4096)] = None,
@@ -28,7 +28,7 @@ def inquiry(
     account_id = None
     if authorization and authorization.lower().startswith("bearer "):
         try:
-            account_id = accounts.authenticate(authorization[7:].strip(), None).account_id
+            account_id = auth.authenticate(authorization[7:].strip(), None).account_id
         except NotAuthenticated:
             account_id = None
     inquiry_id = submit_inquiry(

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Request
 
 from api.client_address import client_address
-from api.deps import AccountsDep, SessionsDep, SettingsDep
+from api.deps import AuthSessionsDep, SessionsDep, SettingsDep
 from api.schemas.common import Envelope
 from api.schemas.site import AppConfig, ContactBody, ContactSent, Features
 from core.contact import send_message
@@ -35,7 +35,7 @@ def config(settings: SettingsDep) -> Envelope[AppConfig]:
 
 @router.post("/contact", response_model=Envelope[ContactSent])
 def contact(
-    accounts: AccountsDep, sessions: SessionsDep, settings: SettingsDep,
+    auth: AuthSessionsDep, sessions: SessionsDep, settings: SettingsDep,
     request: Request,
     body: ContactBody,
     authorization: Annotated[str | None, Header(max_length=4096)] = None,
@@ -44,7 +44,7 @@ def contact(
     account_id = None
     if authorization and authorization.lower().startswith("bearer "):
         try:
-            account_id = accounts.authenticate(authorization[7:].strip(), None).account_id
+            account_id = auth.authenticate(authorization[7:].strip(), None).account_id
         except NotAuthenticated:
             account_id = None  # an expired session still may write to us
     message_id = send_message(

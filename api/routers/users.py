@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import AccountsDep, CurrentUser, SessionsDep
+from api.deps import CurrentUser, SessionsDep, UsersDep
 from api.routers.auth import user_view
 from api.schemas.common import Credits, Envelope, Ok, UserView
 from api.schemas.users import (
@@ -28,24 +28,24 @@ aliases = APIRouter(prefix="/imageedit/users", tags=["users"])
 
 
 @router.get("/userInfo", response_model=Envelope[UserView])
-def user_info(accounts: AccountsDep, principal: CurrentUser) -> Envelope[UserView]:
-    return Envelope(data=user_view(accounts.get_user(principal.user_id or "")))
+def user_info(users: UsersDep, principal: CurrentUser) -> Envelope[UserView]:
+    return Envelope(data=user_view(users.get(principal.user_id or "")))
 
 
 @router.patch("/userInfo", response_model=Envelope[UserView])
 def update_user_info(
-    accounts: AccountsDep, principal: CurrentUser, body: UserUpdateBody
+    users: UsersDep, principal: CurrentUser, body: UserUpdateBody
 ) -> Envelope[UserView]:
-    user = accounts.rename(principal.user_id or "", body.name)
+    user = users.rename(principal.user_id or "", body.name)
     return Envelope(data=user_view(user))
 
 
 @router.patch("/updatePassword", response_model=Envelope[Ok])
 def update_password(
-    accounts: AccountsDep, principal: CurrentUser, body: PasswordUpdateBody
+    users: UsersDep, principal: CurrentUser, body: PasswordUpdateBody
 ) -> Envelope[Ok]:
     """Needs the current password."""
-    accounts.change_password(principal, body.currentPassword, body.newPassword)
+    users.change_password(principal, body.currentPassword, body.newPassword)
     return Envelope(data=Ok(ok=True))
 
 

@@ -3,9 +3,9 @@ second costs one token check and one session read every couple of seconds, not o
 
 An entry lives at most `ttl` seconds and never past its token's or its session's end. Any
 change this process makes to sessions, accounts or users (logout, password change, a guest
-becoming a user...) empties the cache at once (Accounts wires that to the session factory), so
-in one API process nothing a user does is ever answered from a stale entry. Another API
-process ending a session is seen here within `ttl`.
+becoming a user...) empties the cache at once (AuthSessions wires that to the session
+factory), so in one API process nothing a user does is ever answered from a stale entry.
+Another API process ending a session is seen here within `ttl`.
 """
 
 from __future__ import annotations
