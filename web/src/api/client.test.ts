@@ -121,6 +121,22 @@ describe('the session middleware', () => {
     expect(header(call!, 'x-fingerprint-id')).toBeTruthy()
   })
 
+  it("speaks for the session's own distributor, whatever this tab was opened with", async () => {
+    // A partner's visitor (/?dbId=DIST9) opens a second tab: sessionStorage is per tab, the
+    // guest token is not. The token's distributor goes with it, so the upload is not refused
+    // as "another site"; with no session, the tab's own id is sent.
+    const claims = btoa(JSON.stringify({ sub: 'acc-1', kind: 'guest', did: 'DIST9' })).replace(/=+$/, '')
+    setGuestToken(`eyJhbGciOiJIUzI1NiJ9.${claims}.sig`)
+    sessionStorage.clear()
+    routes.push((url) => (url === '/imageedit/users/getCreditsForGuests' ? json(200, { data: { free: 3, paid: 0, total: 3 } }) : undefined))
+    routes.push((url) => (url === '/api/v1/config' ? json(200, { data: {} }) : undefined))
+    await unwrap(client.GET('/imageedit/users/getCreditsForGuests'))
+    await client.GET('/api/v1/config')
+    const [withSession, withoutSession] = calls()
+    expect(header(withSession!, 'x-distributor-id')).toBe('DIST9')
+    expect(header(withoutSession!, 'x-distributor-id')).not.toBe('DIST9')
+  })
+
   it('logs in as a guest first when there is no session, and sends that token', async () => {
     routes.push((url) => (url === '/imageedit/users/guestlogin' ? json(200, { data: { token: 'guest-9', credits: 3 } }) : undefined))
     routes.push((url) => (url === '/imageedit/users/getCreditsForGuests' ? json(200, { data: { free: 3, paid: 0, total: 3 } }) : undefined))

@@ -25,6 +25,7 @@ import createClient, { type Middleware } from 'openapi-fetch'
 import { IMAGE_EDIT_API_KEY, IMAGE_EDIT_TIMEOUT_MS } from '@/config'
 import { ApiError, FALLBACK_MESSAGES, isAbortError, readError, UNAUTHORISED_MESSAGE } from '@/lib/api'
 import {
+  distributorOf,
   getDistributorId,
   getFingerprint,
   getGuestToken,
@@ -169,7 +170,12 @@ function addHeaders(request: Request, token: string | null): void {
   const headers = request.headers
   const path = pathOf(request)
   if (!headers.has('Accept')) headers.set('Accept', 'application/json')
-  if (!headers.has('x-distributor-id')) headers.set('x-distributor-id', getDistributorId())
+  // A session speaks for the distributor it was issued for, whatever link opened this tab (a
+  // partner's visitor in a second tab, or a user signed up elsewhere following a partner link);
+  // the tab's own id counts where there is no session yet.
+  if (!headers.has('x-distributor-id')) {
+    headers.set('x-distributor-id', (token && distributorOf(token)) || getDistributorId())
+  }
   if (!headers.has('x-fingerprint-id')) headers.set('x-fingerprint-id', getFingerprint())
   if (token) headers.set('Authorization', `Bearer ${token}`)
   if (isImageEditPath(path) && IMAGE_EDIT_API_KEY) headers.set('x-api-key', IMAGE_EDIT_API_KEY)

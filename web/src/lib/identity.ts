@@ -92,15 +92,41 @@ export function getDistributorId(): string {
 }
 
 /**
+ * The distributor a session token was issued for (its `did` claim), or null when the token
+ * cannot be read. Not a check (the server verifies tokens); it tells which site a session
+ * belongs to, so that every tab of the browser speaks for the same one.
+ */
+export function distributorOf(token: string): string | null {
+  const payload = token.split('.')[1]
+  if (!payload) return null
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/')
+    const claims: unknown = JSON.parse(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')))
+    const did = claims && typeof claims === 'object' ? (claims as Record<string, unknown>).did : null
+    return typeof did === 'string' && did ? did : null
+  } catch {
+    return null
+  }
+}
+
+/** The distributor of the session this browser holds (the user's, else the guest's), if any. */
+export function sessionDistributor(): string | null {
+  const token = getUserToken() ?? getGuestToken()
+  return token ? distributorOf(token) : null
+}
+
+/**
  * Reads the `dbId` and `leadId` query parameters once at start-up.
- * dbId → sessionStorage (per tab, as in the spec); leadId → localStorage.
+ * dbId → sessionStorage (per tab, as in the spec); leadId → localStorage. A tab opened
+ * without dbId (a new tab of the same browser) takes the distributor of the session the
+ * browser already holds: it is the same visitor, from the same partner.
  */
 export function captureQueryParams(search: string): void {
   const params = new URLSearchParams(search)
   const dbId = params.get('dbId')?.trim()
   if (dbId) writeItem('session', STORAGE_KEYS.distributorId, dbId)
   else if (!readItem('session', STORAGE_KEYS.distributorId)) {
-    writeItem('session', STORAGE_KEYS.distributorId, DEFAULT_DISTRIBUTOR_ID)
+    writeItem('session', STORAGE_KEYS.distributorId, sessionDistributor() ?? DEFAULT_DISTRIBUTOR_ID)
   }
   const leadId = params.get('leadId')?.trim()
   if (leadId) writeItem('local', STORAGE_KEYS.leadId, leadId)
