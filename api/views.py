@@ -27,10 +27,14 @@ def edited_view(storage: Storage, task: Task) -> Output | None:
 
 
 def task_view(
-    storage: Storage, task: Task, feedback: tuple[str, str] | None = None
+    storage: Storage,
+    task: Task,
+    feedback: tuple[str, str] | None = None,
+    images: bool = True,
 ) -> TaskView:
+    """`images=False`: no links at all (a deleted generation's images are gone from storage)."""
     outputs = []
-    if task.status == GenerationStatus.COMPLETED and task.output_key:
+    if images and task.status == GenerationStatus.COMPLETED and task.output_key:
         outputs.append(output_view(storage, task.output_key, task.output_thumbnail_key))
     return TaskView(
         taskId=task.id,
@@ -38,11 +42,11 @@ def task_view(
         progress=task.progress,
         stage=task.stage,
         inputKey=task.input_key,
-        inputThumbnailUrl=storage.presigned_get(thumbnail_key(task.input_key)),
+        inputThumbnailUrl=storage.presigned_get(thumbnail_key(task.input_key)) if images else "",
         outputs=outputs,
         error=task.error,
         note=task.note,
-        edited=edited_view(storage, task),
+        edited=edited_view(storage, task) if images else None,
         shared=task.shared_at is not None,
         rating=Rating(feedback[0]) if feedback else None,
         comment=feedback[1] if feedback else "",
@@ -67,8 +71,10 @@ def service_view(
     tasks: list[Task],
     feedback: Mapping[str, tuple[str, str]] | None = None,
 ) -> ServiceView:
-    """`feedback`: the caller's (rating, comment) per task id, for the owner's own views."""
+    """`feedback`: the caller's (rating, comment) per task id, for the owner's own views. A
+    deleted generation is shown without links: its images are gone from storage."""
     feedback = feedback or {}
+    images = generation.deleted_at is None
     return ServiceView(
         serviceId=generation.id,
         service=Service(generation.service),
@@ -79,7 +85,7 @@ def service_view(
         error=generation.error,
         createdAt=generation.created_at.isoformat(),
         completedAt=generation.completed_at.isoformat() if generation.completed_at else None,
-        tasks=[task_view(storage, task, feedback.get(task.id)) for task in tasks],
+        tasks=[task_view(storage, task, feedback.get(task.id), images) for task in tasks],
     )
 
 

@@ -54,7 +54,8 @@ def find_generations(
     email: Annotated[str | None, Query(max_length=320)] = None,
 ) -> Envelope[AdminGenerationList]:
     """A generation by its id, or a user's latest 50, each with its workflow in the Temporal
-    UI (the workflow id is the generation id)."""
+    UI (the workflow id is the generation id). One its owner deleted is listed with the time
+    of the deletion and without images."""
     ui = settings.resolved_temporal_ui_url.rstrip("/")
     namespace = settings.temporal_namespace
     items = [
@@ -63,6 +64,7 @@ def find_generations(
             ownerEmail=found.owner_email,
             temporalUrl=f"{ui}/namespaces/{namespace}/workflows/{found.generation.id}",
             traceId=found.generation.trace_id,
+            deletedAt=deleted.isoformat() if (deleted := found.generation.deleted_at) else None,
         )
         for found in showcase.find(serviceId, email)
     ]

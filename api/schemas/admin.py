@@ -16,6 +16,9 @@ class AdminGeneration(Schema):
     # The trace of the submit (32 hex digits): `python -m ops.trace {service id}` prints it,
     # a collector's UI (Jaeger) finds it by this id, and log lines carry it.
     traceId: str | None = None
+    # Deleted by its owner (ISO time): shown as deleted, with no images (they are gone from
+    # storage) and no actions; None while it stands.
+    deletedAt: str | None = None
 
 
 class AdminGenerationList(Schema):

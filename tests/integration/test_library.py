@@ -194,7 +194,7 @@ def test_sharing_curating_and_the_public_showcase(
     assert public() == []
 
 
-def test_admin_attaches_an_edited_image_and_the_owner_sees_it(
+def test_admin_attaches_an_edited_image_the_owner_sees_it_and_a_deletion_shows(
     api: httpx.Client, db: SessionFactory, stack: Settings
 ) -> None:
     owner_email = f"owner-{uuid.uuid4().hex[:8]}@example.com"
@@ -231,6 +231,19 @@ def test_admin_attaches_an_edited_image_and_the_owner_sees_it(
     not_image = api.post(f"/api/v1/admin/edits/{task_id}", headers=bearer(admin),
                          files={"file": ("x.jpg", b"not an image", "image/jpeg")})
     assert not_image.status_code == 422
+    assert found[0]["deletedAt"] is None
+
+    # Its owner deletes it: the operator sees when, and no images or actions remain.
+    deleted = api.delete(f"/imageedit/service/{service['serviceId']}", headers=bearer(token))
+    assert deleted.status_code == 200, deleted.text
+    found = api.get("/api/v1/admin/generations", params={"serviceId": service["serviceId"]},
+                    headers=bearer(admin)).json()["data"]["items"]
+    assert len(found) == 1 and found[0]["deletedAt"] is not None
+    gone = found[0]["generation"]["tasks"][0]
+    assert gone["outputs"] == [] and gone["edited"] is None and gone["inputThumbnailUrl"] == ""
+    again = api.post(f"/api/v1/admin/edits/{task_id}", headers=bearer(admin),
+                     files={"file": ("edit.jpg", buffer.getvalue(), "image/jpeg")})
+    assert again.status_code == 404, again.text
 
 
 def sign_up_with_fingerprint(

@@ -124,7 +124,8 @@ export interface paths {
         /**
          * Find Generations
          * @description A generation by its id, or a user's latest 50, each with its workflow in the Temporal
-         *     UI (the workflow id is the generation id).
+         *     UI (the workflow id is the generation id). One its owner deleted is listed with the time
+         *     of the deletion and without images.
          */
         get: operations["find_generations_api_v1_admin_generations_get"];
         put?: never;
@@ -1391,6 +1392,8 @@ export interface components {
         };
         /** AdminGeneration */
         AdminGeneration: {
+            /** Deletedat */
+            deletedAt?: string | null;
             generation: components["schemas"]["ServiceView"];
             /** Owneremail */
             ownerEmail: string | null;
