@@ -155,6 +155,11 @@ def _existing(session: Session, key: str) -> LedgerEntry | None:
     ).scalar_one_or_none()
 
 
+def granted(session: Session, key: str) -> bool:
+    """Whether a movement with this idempotency key was made (e.g. a one-time grant)."""
+    return _existing(session, key) is not None
+
+
 def _retrying(attempt: int) -> None:
     # Jittered backoff so racing writers do not collide again in lockstep.
     time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 20)))

@@ -28,7 +28,9 @@ def guest_login(
     if not fingerprint:
         raise InvalidInput("A fingerprint id is needed (header x-fingerprint-id).")
     guest = guests.start_session(fingerprint, distributor, address)
-    return Envelope(data=GuestLogin(token=guest.token, credits=guest.credits))
+    return Envelope(data=GuestLogin(
+        token=guest.token, credits=guest.credits, freeCreditsWithheld=guest.free_withheld
+    ))
 
 
 @router.get("/getCreditsForGuests", response_model=Envelope[Credits])

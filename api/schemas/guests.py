@@ -14,3 +14,6 @@ class GuestLoginBody(Schema):
 class GuestLogin(Schema):
     token: str
     credits: int
+    # No free credits were granted: this network had used up today's free guest credits
+    # (the sign-up's free credits are still there to take).
+    freeCreditsWithheld: bool = False

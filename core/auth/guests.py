@@ -30,6 +30,13 @@ class GuestSession:
     token: str
     account_id: str
     credits: int
+    # The browser's network had used up today's free guest credits when this guest was
+    # created, so none were granted: the person is told so and offered the sign-up's.
+    free_withheld: bool
+
+
+def guest_grant_key(fingerprint: str) -> str:
+    return f"guest-grant:{fingerprint}"
 
 
 class Guests:
@@ -55,6 +62,9 @@ class Guests:
             session.flush()
             session_id = auth.id
             balance = credits.get_balance(session, account.id)
+            withheld = self.settings.guest_free_credits > 0 and not credits.granted(
+                session, guest_grant_key(fingerprint)
+            )
         token = issue_token(
             self.auth.token_secret,
             account_id=account.id,
@@ -63,7 +73,7 @@ class Guests:
             ttl_seconds=self.settings.guest_token_ttl_seconds,
             session_id=session_id,
         )
-        return GuestSession(token, account.id, balance.available)
+        return GuestSession(token, account.id, balance.available, withheld)
 
     def _account_for(self, fingerprint: str, distributor: str, address: str) -> Account:
         for _ in range(3):
@@ -103,7 +113,7 @@ class Guests:
                     self.sessions,
                     account.id,
                     free=free,
-                    key=f"guest-grant:{fingerprint}",
+                    key=guest_grant_key(fingerprint),
                     reference=fingerprint,
                 )
             return account

@@ -2018,6 +2018,11 @@ export interface components {
         GuestLogin: {
             /** Credits */
             credits: number;
+            /**
+             * Freecreditswithheld
+             * @default false
+             */
+            freeCreditsWithheld: boolean;
             /** Token */
             token: string;
         };
