@@ -7,7 +7,12 @@ from fastapi import APIRouter
 
 from api.deps import CurrentUser, SubscriptionsDep
 from api.schemas.common import Envelope
-from api.schemas.subscriptions import ChangePlanBody, CurrentSubscription, SubscriptionView
+from api.schemas.subscriptions import (
+    ChangePlanBody,
+    ChangePreviewView,
+    CurrentSubscription,
+    SubscriptionView,
+)
 from core.billing.subscriptions import SubscriptionInfo
 from core.enums import Currency, SubscriptionStatus
 from core.models.base import as_utc
@@ -60,6 +65,22 @@ def resume_subscription(
 ) -> Envelope[SubscriptionView]:
     """Undo a pending cancel. 502 when the payment provider refuses it (nothing changed)."""
     return Envelope(data=subscription_view(subscriptions.resume(principal)))
+
+
+@router.post("/change/preview", response_model=Envelope[ChangePreviewView])
+def preview_plan_change(
+    subscriptions: SubscriptionsDep, principal: CurrentUser, body: ChangePlanBody
+) -> Envelope[ChangePreviewView]:
+    """What POST /change with this body would do now (nothing is changed): charged now, credits
+    granted now and when it takes effect. The same errors as /change for a plan that does not
+    fit (422), an overdue renewal (409) or no subscription (404)."""
+    preview = subscriptions.preview_change(principal, body.piid, body.rcid)
+    return Envelope(data=ChangePreviewView(
+        kind=preview.kind, planName=preview.plan_name, currency=Currency(preview.currency),
+        amountPerPeriod=preview.amount_per_period, creditsPerPeriod=preview.credits_per_period,
+        amountNow=preview.amount_now, creditsNow=preview.credits_now,
+        effectiveAt=preview.effective_at.isoformat(),
+    ))  # fmt: skip
 
 
 @router.post("/change", response_model=Envelope[SubscriptionView])

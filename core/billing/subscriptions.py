@@ -51,12 +51,14 @@ from core.contracts.subscription import (
     SUBSCRIPTION_WORKFLOW,
     UPDATE_CHANGE_PLAN,
     UPDATE_SET_CANCEL,
+    ChangeKind,
     PlanChange,
     PlanChangeOutcome,
     PlanTerms,
     SubscriptionState,
     is_upgrade,
     subscription_workflow_id,
+    upgrade_charge,
 )
 from core.db import SessionFactory
 from core.enums import OrderStatus, RateInterval, SubscriptionStatus
@@ -172,6 +174,21 @@ class SubscriptionInfo:
 
     row: Subscription
     pending_plan_name: str | None
+
+
+@dataclass(frozen=True)
+class ChangePreview:
+    """What a change of plan would do, for the person to confirm: what is charged now (None:
+    the payment provider prorates it itself), the credits granted now, and when it applies."""
+
+    kind: ChangeKind
+    plan_name: str
+    currency: str
+    amount_per_period: int
+    credits_per_period: int
+    amount_now: int | None
+    credits_now: int
+    effective_at: datetime
 
 
 class Subscriptions:
@@ -299,6 +316,40 @@ class Subscriptions:
         """Undo a pending cancel."""
         return self._apply_cancel(principal, cancel=False)
 
+    def _target(
+        self, session: Session, principal: Principal, piid: str, rcid: str
+    ) -> tuple[Subscription, PlanTerms]:
+        """The live subscription and the plan it would change to, checked as a change is."""
+        row = self._live(session, principal)
+        plan, rate = find_rate(session, piid, rcid, row.currency)
+        if rate.interval != RateInterval.MONTH:
+            raise InvalidInput(NOT_MONTHLY)
+        if row.status != SubscriptionStatus.ACTIVE:
+            raise Conflict(PAST_DUE)
+        new = PlanTerms(plan_id=plan.id, rate_code=rate.id, plan_name=plan.name,
+                        amount=rate.value, currency=plan.currency, credits=rate.credits)
+        return row, new
+
+    def preview_change(self, principal: Principal, piid: str, rcid: str) -> ChangePreview:
+        """What `change` would do now, by the rule the workflow applies (upgrade_charge)."""
+        with self.sessions() as session:
+            row, new = self._target(session, principal, piid, rcid)
+            state = state_of(session, row, self.settings)
+        current = terms_of(row)
+        now = datetime.now(UTC)
+        amount: int | None
+        if new.rate_code == current.rate_code:
+            kind, amount, credits, at = ChangeKind.SAME, 0, 0, now
+        elif not is_upgrade(current, new):
+            kind, amount, credits = ChangeKind.DOWNGRADE, 0, 0
+            at = as_utc(row.current_period_end)
+        else:
+            charge = upgrade_charge(current, state.granted, new)
+            kind, credits, at = ChangeKind.UPGRADE, charge.credits, now
+            amount = charge.amount if state.charges_itself else None
+        return ChangePreview(kind, new.plan_name, new.currency, new.amount, new.credits,
+                             amount, credits, at)  # fmt: skip
+
     def change(self, principal: Principal, piid: str, rcid: str) -> SubscriptionInfo:
         """Another monthly plan in the same currency. An upgrade takes effect at once once its
         price difference is paid (the workflow charges the card on file, then grants the
@@ -306,15 +357,8 @@ class Subscriptions:
         period end; the current plan again undoes a pending downgrade. Answers the state the
         workflow saved."""
         with self.sessions() as session:
-            row = self._live(session, principal)
-            plan, rate = find_rate(session, piid, rcid, row.currency)
-            if rate.interval != RateInterval.MONTH:
-                raise InvalidInput(NOT_MONTHLY)
-            if row.status != SubscriptionStatus.ACTIVE:
-                raise Conflict(PAST_DUE)
+            row, new = self._target(session, principal, piid, rcid)
             state = state_of(session, row, self.settings)
-        new = PlanTerms(plan_id=plan.id, rate_code=rate.id, plan_name=plan.name,
-                        amount=rate.value, currency=plan.currency, credits=rate.credits)
         current = terms_of(row)
         # The provider first (it charges a Stripe upgrade); then our workflow, whose update
         # charges a local one and answers once applied and saved.

@@ -72,6 +72,21 @@ def is_upgrade(current: PlanTerms, new: PlanTerms) -> bool:
     return (new.credits, new.amount) > (current.credits, current.amount)
 
 
+@dataclass(frozen=True)
+class UpgradeCharge:
+    """What an upgrade costs now and grants now: the price difference of a period (no
+    proration by days) and the credits the new plan gives this period beyond those granted."""
+
+    amount: int
+    credits: int
+
+
+def upgrade_charge(current: PlanTerms, granted: int, new: PlanTerms) -> UpgradeCharge:
+    return UpgradeCharge(
+        amount=max(0, new.amount - current.amount), credits=max(0, new.credits - granted)
+    )
+
+
 @dataclass
 class SubscriptionState:
     """The workflow's input and its state, carried over continue-as-new. Times are Unix
@@ -188,6 +203,14 @@ class PlanChange(StrEnum):
     UNCHANGED = "unchanged"
     DECLINED = "declined"  # the charge of the difference was declined: nothing changed
     REFUSED = "refused"  # not possible now (ended, past due, another currency)
+
+
+class ChangeKind(StrEnum):
+    """What a change of plan would be, shown before it is made."""
+
+    UPGRADE = "upgrade"  # at once, the price difference charged now
+    DOWNGRADE = "downgrade"  # at the period end, nothing charged now
+    SAME = "same"  # the current plan: undoes a pending downgrade
 
 
 @dataclass

@@ -628,6 +628,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment/subscription/change/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview Plan Change
+         * @description What POST /change with this body would do now (nothing is changed): charged now, credits
+         *     granted now and when it takes effect. The same errors as /change for a plan that does not
+         *     fit (422), an overdue renewal (409) or no subscription (404).
+         */
+        post: operations["preview_plan_change_api_v1_payment_subscription_change_preview_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment/subscription/resume": {
         parameters: {
             query?: never;
@@ -1537,6 +1559,12 @@ export interface components {
             /** Items */
             items: string[];
         };
+        /**
+         * ChangeKind
+         * @description What a change of plan would be, shown before it is made.
+         * @enum {string}
+         */
+        ChangeKind: "upgrade" | "downgrade" | "same";
         /** ChangePlanBody */
         ChangePlanBody: {
             /**
@@ -1549,6 +1577,29 @@ export interface components {
              * @description Its monthly rate's `rateCode`.
              */
             rcid: string;
+        };
+        /**
+         * ChangePreviewView
+         * @description What changing to that plan would do, to confirm before POST /change: `upgrade` applies
+         *     at once and charges `amountNow` (minor units; null when the payment provider prorates it
+         *     itself) and grants `creditsNow`; `downgrade` applies at `effectiveAt` (the period end) and
+         *     charges nothing now; `same` undoes a pending downgrade.
+         */
+        ChangePreviewView: {
+            /** Amountnow */
+            amountNow: number | null;
+            /** Amountperperiod */
+            amountPerPeriod: number;
+            /** Creditsnow */
+            creditsNow: number;
+            /** Creditsperperiod */
+            creditsPerPeriod: number;
+            currency: components["schemas"]["Currency"];
+            /** Effectiveat */
+            effectiveAt: string;
+            kind: components["schemas"]["ChangeKind"];
+            /** Planname */
+            planName: string;
         };
         /** CheckoutBody */
         CheckoutBody: {
@@ -1759,6 +1810,10 @@ export interface components {
         /** Envelope[CategoryList] */
         Envelope_CategoryList_: {
             data: components["schemas"]["CategoryList"];
+        };
+        /** Envelope[ChangePreviewView] */
+        Envelope_ChangePreviewView_: {
+            data: components["schemas"]["ChangePreviewView"];
         };
         /** Envelope[CheckoutStarted] */
         Envelope_CheckoutStarted_: {
@@ -4263,6 +4318,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_SubscriptionView_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_plan_change_api_v1_payment_subscription_change_preview_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChangePreviewView_"];
                 };
             };
             /** @description Missing or expired token */
