@@ -28,6 +28,9 @@ active → (renews each period) → past_due (a renewal was declined) → cancel
   subscription row (what the API reads).
 - Continue-as-new every `periods_per_run` renewals (or when Temporal suggests it), so a
   years-long subscription keeps a small history.
+
+Its plain parts (retry policy, messages, the arithmetic on its state, its activities' inputs)
+are in workflows/subscription_state.py; this module keeps the order of its commands.
 """
 
 from __future__ import annotations
@@ -37,7 +40,6 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
-from temporalio.common import RetryPolicy
 from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
@@ -54,9 +56,6 @@ with workflow.unsafe.imports_passed_through():
         SUBSCRIPTION_WORKFLOW,
         UPDATE_CHANGE_PLAN,
         UPDATE_SET_CANCEL,
-        ChargePeriod,
-        ChargeUpgrade,
-        GrantSubscriptionCredits,
         InvoicePaid,
         PaymentFailed,
         PlanChange,
@@ -64,57 +63,32 @@ with workflow.unsafe.imports_passed_through():
         PlanTerms,
         SubscriptionState,
         is_upgrade,
-        subscription_period_key,
-        subscription_upgrade_key,
-        subscription_upgrade_order_id,
     )
     from core.enums import SubscriptionStatus
-
-# Database steps: retried patiently (a paid period must not be dropped because the database
-# was restarting); only a subscription that does not exist is given up at once.
-STEP_RETRY = RetryPolicy(
-    initial_interval=timedelta(milliseconds=200),
-    backoff_coefficient=2.0,
-    maximum_interval=timedelta(seconds=30),
-    non_retryable_error_types=["SubscriptionNotFound"],
-)
-# Quick database steps: a worker that died mid-step is noticed after this long (then retried).
-STEP_TIMEOUT = timedelta(seconds=15)
-# A provider's invoices remembered, so a repeated invoice event grants nothing.
-SEEN_INVOICES = 24
-# The first invoice of a provider's subscription is the checkout itself (period 1).
-FIRST_INVOICE = "subscription_create"
-# A provider's invoice of an upgrade's prorated difference (not a new period).
-UPGRADE_INVOICE = "subscription_update"
-UNPAID = "The renewal payment failed, even after retrying; the subscription was canceled."
-# Upgrades are charged before they apply (histories from before replay the old handling).
-CHARGED_UPGRADES = "charged-upgrades"
-# Search attributes (account, plan, status) for the Temporal UI: histories recorded before them
-# replay without the upserts (each is a command).
-SEARCH_ATTRIBUTES_PATCH = "search-attributes"
-ENDED = "Your subscription has ended; buy a plan to start a new one."
-PAST_DUE = (
-    "Your last renewal payment failed; the plan can be changed once the subscription is "
-    "paid up again."
-)
-OTHER_CURRENCY = "Your subscription can only move to a plan in its own currency."
-
-
-class PlanRequest:
-    """A change-of-plan update waiting for the main loop to apply it (its outcome)."""
-
-    def __init__(self, terms: PlanTerms) -> None:
-        self.terms = terms
-        self.outcome: PlanChangeOutcome | None = None
-
-
-class CancelRequest:
-    """A cancel/resume update waiting for the main loop (refused when the subscription ended)."""
-
-    def __init__(self, cancel: bool) -> None:
-        self.cancel = cancel
-        self.done = False
-        self.refused = False
+    from workflows.subscription_state import (
+        CHARGED_UPGRADES,
+        ENDED,
+        FIRST_INVOICE,
+        OTHER_CURRENCY,
+        PAST_DUE,
+        SEARCH_ATTRIBUTES_PATCH,
+        SEEN_INVOICES,
+        STEP_RETRY,
+        STEP_TIMEOUT,
+        UNPAID,
+        UPGRADE_INVOICE,
+        CancelRequest,
+        PlanRequest,
+        charge_period_input,
+        charge_upgrade_input,
+        deadline,
+        grant_period_input,
+        grant_upgrade_input,
+        grant_upgrade_v1_input,
+        mark_canceled,
+        refuse,
+        start_next_period,
+    )
 
 
 # Not sandboxed, like the other workflows: it only imports plain contracts and uses no clock
@@ -212,7 +186,7 @@ class SubscriptionWorkflow:
             await self._grant_period(payment_id=None)
             await self._save()
         while s.status != SubscriptionStatus.CANCELED:
-            await self._wait_until(self._deadline())
+            await self._wait_until(deadline(s, self._now()))
             changed = await self._apply_signals()
             if s.status == SubscriptionStatus.CANCELED:
                 await self._save()
@@ -221,16 +195,16 @@ class SubscriptionWorkflow:
             if s.status == SubscriptionStatus.PAST_DUE and s.charges_itself:
                 if s.retry_at is not None and now >= s.retry_at:
                     if s.cancel_at_period_end:
-                        self._cancel(None)
+                        mark_canceled(s, None)
                     else:
                         await self._charge_and_grant()
                     changed = True
             elif now >= s.period_end and s.status == SubscriptionStatus.ACTIVE:
                 if s.cancel_at_period_end:
-                    self._cancel(None)
+                    mark_canceled(s, None)
                     changed = True
                 elif s.charges_itself:
-                    self._next_period(None, None)
+                    start_next_period(s, None, None)
                     await self._charge_and_grant()
                     renewals += 1
                     changed = True
@@ -254,16 +228,6 @@ class SubscriptionWorkflow:
 
     def _now(self) -> float:
         return workflow.now().timestamp()
-
-    def _deadline(self) -> float | None:
-        """When the loop must act without a signal: a dunning retry, or the period end; None
-        when only a signal can move it on (a provider's invoice after the period end)."""
-        s = self._state()
-        if s.status == SubscriptionStatus.PAST_DUE:
-            return s.retry_at if s.charges_itself else None
-        if self._now() < s.period_end or s.charges_itself or s.cancel_at_period_end:
-            return s.period_end
-        return None
 
     async def _wait_until(self, deadline: float | None) -> None:
         if self._inbox:
@@ -289,7 +253,7 @@ class SubscriptionWorkflow:
         while self._inbox:
             name, arg = self._inbox.pop(0)
             if s.status == SubscriptionStatus.CANCELED:
-                self._refuse(arg, ENDED)
+                refuse(arg, ENDED)
                 continue
             if name == UPDATE_SET_CANCEL:
                 s.cancel_at_period_end = arg.cancel
@@ -318,22 +282,14 @@ class SubscriptionWorkflow:
                 s.failure_reason = arg.reason if arg is not None else None
                 changed = True
             elif name == SIGNAL_ENDED:
-                self._cancel(arg.reason if arg is not None else None)
+                mark_canceled(s, arg.reason if arg is not None else None)
                 changed = True
         return changed
-
-    @staticmethod
-    def _refuse(arg: Any, reason: str) -> None:
-        """Answer a queued update that can no longer apply (the subscription has ended)."""
-        if isinstance(arg, PlanRequest) and arg.outcome is None:
-            arg.outcome = PlanChangeOutcome(PlanChange.REFUSED, reason)
-        elif isinstance(arg, CancelRequest) and not arg.done:
-            arg.refused, arg.done = True, True
 
     def _refuse_waiting(self, reason: str) -> None:
         """Answer the updates still queued (the subscription has ended)."""
         for _name, arg in self._inbox:
-            self._refuse(arg, reason)
+            refuse(arg, reason)
 
     async def _change(self, terms: PlanTerms) -> PlanChangeOutcome:
         """Another plan: the same one again undoes a pending downgrade; a downgrade waits for
@@ -353,13 +309,9 @@ class SubscriptionWorkflow:
             return PlanChangeOutcome(PlanChange.UPGRADED)
         if s.status != SubscriptionStatus.ACTIVE or s.paid_period != s.period:
             return PlanChangeOutcome(PlanChange.REFUSED, PAST_DUE)
-        extra = max(0, terms.credits - s.granted)
         charged = await workflow.execute_activity_method(
             SubscriptionActivities.charge_subscription_upgrade,
-            ChargeUpgrade(subscription_id=s.subscription_id, period=s.period,
-                          amount=max(0, terms.amount - s.plan.amount),
-                          currency=s.plan.currency, credits=extra, plan=terms,
-                          from_plan_name=s.plan.plan_name),
+            charge_upgrade_input(s, terms),
             start_to_close_timeout=STEP_TIMEOUT,
             retry_policy=STEP_RETRY,
         )
@@ -376,21 +328,9 @@ class SubscriptionWorkflow:
         extra = s.plan.credits - s.granted
         if s.paid_period != s.period or (extra <= 0 and not paid_amount):
             return
-        order_id = subscription_upgrade_order_id(s.subscription_id, s.period, s.plan.rate_code)
         await workflow.execute_activity_method(
             SubscriptionActivities.grant_subscription_credits,
-            GrantSubscriptionCredits(
-                subscription_id=s.subscription_id,
-                account_id=s.account_id,
-                period=s.period,
-                credits=max(0, extra),
-                key=subscription_upgrade_key(s.subscription_id, s.period, s.plan.rate_code),
-                plan=s.plan,
-                record_payment=False,
-                payment_id=payment_id,
-                reference=order_id,
-                upgrade_payment_amount=paid_amount or None,
-            ),
+            grant_upgrade_input(s, payment_id, paid_amount),
             start_to_close_timeout=STEP_TIMEOUT,
             retry_policy=STEP_RETRY,
         )
@@ -410,16 +350,7 @@ class SubscriptionWorkflow:
             if s.status == SubscriptionStatus.ACTIVE and s.paid_period == s.period and extra > 0:
                 await workflow.execute_activity_method(
                     SubscriptionActivities.grant_subscription_credits,
-                    GrantSubscriptionCredits(
-                        subscription_id=s.subscription_id,
-                        account_id=s.account_id,
-                        period=s.period,
-                        credits=extra,
-                        key=subscription_upgrade_key(s.subscription_id, s.period,
-                                                     terms.rate_code),
-                        plan=terms,
-                        record_payment=False,
-                    ),
+                    grant_upgrade_v1_input(s, terms, extra),
                     start_to_close_timeout=STEP_TIMEOUT,
                     retry_policy=STEP_RETRY,
                 )
@@ -438,22 +369,10 @@ class SubscriptionWorkflow:
                                       paid_amount=invoice.amount or 0)
             return True
         if s.paid_period >= s.period:
-            self._next_period(invoice.period_start, invoice.period_end)
+            start_next_period(s, invoice.period_start, invoice.period_end)
         await self._grant_period(payment_id=invoice.payment_id or invoice.invoice_id)
         s.status, s.failure_reason = SubscriptionStatus.ACTIVE, None
         return True
-
-    def _next_period(self, start: float | None, end: float | None) -> None:
-        """The next period begins where the last ended (a downgrade takes effect now)."""
-        s = self._state()
-        if s.pending is not None:
-            s.plan, s.pending = s.pending, None
-        s.period += 1
-        s.period_start = start if start is not None else s.period_end
-        s.period_end = end if end is not None else s.period_start + s.period_seconds
-        s.granted = 0
-        s.failed_attempts = 0
-        s.retry_at = None
 
     async def _charge_and_grant(self) -> None:
         """Local provider: charge the current period to the card on file; paid → grant it,
@@ -461,9 +380,7 @@ class SubscriptionWorkflow:
         s = self._state()
         outcome = await workflow.execute_activity_method(
             SubscriptionActivities.charge_subscription_period,
-            ChargePeriod(subscription_id=s.subscription_id, period=s.period,
-                         attempt=s.failed_attempts + 1, amount=s.plan.amount,
-                         currency=s.plan.currency),
+            charge_period_input(s),
             start_to_close_timeout=STEP_TIMEOUT,
             retry_policy=STEP_RETRY,
         )
@@ -475,7 +392,7 @@ class SubscriptionWorkflow:
         s.failed_attempts += 1
         s.failure_reason = outcome.reason
         if s.failed_attempts > s.dunning_retries:
-            self._cancel(UNPAID)
+            mark_canceled(s, UNPAID)
         else:
             s.status = SubscriptionStatus.PAST_DUE
             s.retry_at = self._now() + s.grace_seconds
@@ -484,29 +401,12 @@ class SubscriptionWorkflow:
         s = self._state()
         await workflow.execute_activity_method(
             SubscriptionActivities.grant_subscription_credits,
-            GrantSubscriptionCredits(
-                subscription_id=s.subscription_id,
-                account_id=s.account_id,
-                period=s.period,
-                credits=s.plan.credits,
-                key=subscription_period_key(s.subscription_id, s.period),
-                plan=s.plan,
-                record_payment=True,
-                payment_id=payment_id,
-                checkout_order_id=s.first_order_id if s.period == 1 else None,
-            ),
+            grant_period_input(s, payment_id),
             start_to_close_timeout=STEP_TIMEOUT,
             retry_policy=STEP_RETRY,
         )
         s.paid_period = s.period
         s.granted = s.plan.credits
-
-    def _cancel(self, reason: str | None) -> None:
-        s = self._state()
-        s.status = SubscriptionStatus.CANCELED
-        s.retry_at = None
-        if reason is not None:
-            s.failure_reason = reason
 
     async def _save(self) -> None:
         await workflow.execute_activity_method(

@@ -1,56 +1,49 @@
 """Subscriptions on the real stack (Temporal dev server, database, API, workers) with the local
 provider and a 2-second period: renewals grant once per period, a failing card goes past due
-then canceled, cancel at period end and resume, upgrade at once and downgrade at period end, an
-upgrade charges its price difference once (a payment with its invoice) and a declined one
-changes nothing, a worker SIGKILLed at a renewal grants once, and nobody reaches another
-user's subscription. The workflow's recorded history replays with today's code."""
+then canceled, cancel at period end and resume, upgrade at once and downgrade at period end, a
+worker SIGKILLed at a renewal grants once, and nobody reaches another user's subscription. The
+workflow's recorded history replays with today's code. What an upgrade charges is in
+test_subscription_upgrades.py; the shared subscriber is tests/support/subscribers.py."""
 
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 from temporalio.client import Client
 
 from core.billing.subscription_steps import replace_card_on_file
-from core.contracts.subscription import subscription_upgrade_order_id, subscription_workflow_id
+from core.contracts.subscription import subscription_workflow_id
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
-from core.models.accounts import LedgerEntry, User
-from core.models.billing import Order, Subscription
+from core.models.accounts import LedgerEntry
+from core.models.billing import Subscription
 from ops.stack import Stack
-from payments.local import DECLINED_TOKEN, SUCCEEDS_TOKEN
+from payments.local import DECLINED_TOKEN
 from tests.support import histories
-from tests.support.accounts import sign_up
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import sessions_for
+from tests.support.subscribers import (
+    PERIOD,
+    PRO,
+    STARTER,
+    Subscriber,
+    payments_of,
+    subscription_stack,
+    wait_for,
+)
 from workflows.subscription import SubscriptionWorkflow
 
-PERIOD = 2.0
-STARTER = ("v2-starter-inr", "v2-starter-inr-month", 100)
-PRO = ("v2-pro-inr", "v2-pro-inr-month", 500)
-BUSINESS = ("v2-business-inr", "v2-business-inr-month", 2000)
-STARTER_PRICE, PRO_PRICE, BUSINESS_PRICE = 149_900, 599_900, 1_999_900
 PACK = ("v2-pack-inr", "v2-pack-inr-once")
 PRO_USD = ("v2-pro-usd", "v2-pro-usd-month")
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(
-        tmp_path_factory.mktemp("subscriptions"),
-        subscription_period_seconds=PERIOD,
-        subscription_grace_seconds=1.5,
-        subscription_dunning_retries=1,
-        # Continue-as-new every other renewal, so the tests run through it.
-        subscription_periods_per_run=2,
-    ) as running:
+    with subscription_stack(tmp_path_factory.mktemp("subscriptions")) as running:
         yield running
 
 
@@ -66,104 +59,11 @@ def api(stack: Stack) -> Iterator[httpx.Client]:
         yield client
 
 
-def wait_for(what: str, check: Any, timeout: float = 30, every: float = 0.05) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(every)
-
-
-class Subscriber:
-    def __init__(self, api: httpx.Client, db: SessionFactory) -> None:
-        self.api = api
-        self.db = db
-        self.email = f"sub-{uuid.uuid4().hex[:8]}@example.com"
-        self.headers = {"Authorization": f"Bearer {sign_up(api, db, self.email)}"}
-        with db() as session:
-            user = session.execute(select(User).where(User.email == self.email)).scalar_one()
-        self.account_id = user.account_id
-
-    def checkout(self, piid: str, rcid: str, currency: str = "INR") -> httpx.Response:
-        return self.api.post("/api/v1/payment/checkout", headers=self.headers,
-                             json={"piid": piid, "rcid": rcid, "currency": currency})
-
-    def subscribe(self, plan: tuple[str, str, int] = STARTER) -> dict[str, Any]:
-        """Buy a monthly plan with the success card; the subscription once period 1 is paid."""
-        started = self.checkout(plan[0], plan[1])
-        assert started.status_code == 200, started.text
-        data = started.json()["data"]
-        paid = self.api.post(httpx.URL(data["checkoutUrl"]).path,
-                             data={"card": "4242 4242 4242 4242"})
-        assert paid.status_code == 303, paid.text
-        order = wait_for("the order paid", lambda: self.order_paid(data["orderId"]))
-        assert order["credits"] == plan[2]
-        sub = self.subscription()
-        assert sub is not None
-        return sub
-
-    def order_paid(self, order_id: str) -> dict[str, Any] | None:
-        order: dict[str, Any] = self.api.get(f"/api/v1/payment/order/{order_id}",
-                                             headers=self.headers).json()["data"]
-        return order if order["status"] == "paid" else None
-
-    def subscription(self) -> dict[str, Any] | None:
-        response = self.api.get("/api/v1/payment/subscription", headers=self.headers)
-        assert response.status_code == 200, response.text
-        sub: dict[str, Any] | None = response.json()["data"]["subscription"]
-        return sub
-
-    def post(self, action: str, **body: str) -> httpx.Response:
-        return self.api.post(f"/api/v1/payment/subscription/{action}", headers=self.headers,
-                             json=body or None)
-
-    def grants(self) -> list[LedgerEntry]:
-        """The subscription's ledger entries, oldest first."""
-        with self.db() as session:
-            return list(session.execute(
-                select(LedgerEntry)
-                .where(LedgerEntry.account_id == self.account_id,
-                       LedgerEntry.idempotency_key.like("subscription:%"))
-                .order_by(LedgerEntry.id)
-            ).scalars())
-
-    def period_grants(self, sub_id: str) -> list[int]:
-        """The periods granted, in order (each key names its period)."""
-        prefix = f"subscription:{sub_id}:period:"
-        return [int(e.idempotency_key.removeprefix(prefix)) for e in self.grants()
-                if e.idempotency_key.startswith(prefix) and ":upgrade:" not in e.idempotency_key]
-
-    def status(self) -> str | None:
-        sub = self.subscription()
-        return sub["status"] if sub else None
-
-    def wait_status(self, status: str, timeout: float = 30) -> dict[str, Any]:
-        wait_for(f"status {status}", lambda: self.status() == status, timeout)
-        sub = self.subscription()
-        assert sub is not None
-        return sub
-
-    def end(self) -> None:
-        """Cancel at period end and wait until it has ended."""
-        response = self.post("cancel")
-        assert response.status_code == 200, response.text
-        self.wait_status("canceled", timeout=20)
-
 
 @pytest.fixture
 def subscriber(api: httpx.Client, db: SessionFactory) -> Subscriber:
     return Subscriber(api, db)
 
-
-def payments_of(db: SessionFactory, sub_id: str) -> list[Order]:
-    with db() as session:
-        return list(session.execute(
-            select(Order).where(Order.subscription_id == sub_id)
-            .order_by(Order.subscription_period)
-        ).scalars())
 
 
 def assert_grants_once_per_paid_period(subscriber: Subscriber, sub_id: str, credits: int) -> int:
@@ -336,91 +236,6 @@ def test_nobody_reaches_another_users_subscription(
     own = subscriber.subscription()
     assert own is not None and own["id"] == sub_id and own["cancelAtPeriodEnd"] is False
     subscriber.end()
-
-
-# Upgrades are paid for: the price difference charged to the card on file, once
-
-
-def upgrade_payments(db: SessionFactory, sub_id: str) -> list[Order]:
-    return [o for o in payments_of(db, sub_id) if o.plan_name.startswith("Upgrade to ")]
-
-
-def upgrade_grants(subscriber: Subscriber) -> list[LedgerEntry]:
-    return [e for e in subscriber.grants() if ":upgrade:" in e.idempotency_key]
-
-
-def test_an_upgrade_charges_the_price_difference_once(subscriber: Subscriber) -> None:
-    sub_id = subscriber.subscribe(STARTER)["id"]
-    upgraded = subscriber.post("change", piid=PRO[0], rcid=PRO[1])
-    assert upgraded.status_code == 200, upgraded.text
-    view = upgraded.json()["data"]
-    # The answer is the state after the change (the workflow's update has applied it).
-    assert (view["planId"], view["amount"], view["credits"]) == (PRO[0], PRO_PRICE, 500)
-    # Charged and granted before the answer.
-    (payment,) = upgrade_payments(subscriber.db, sub_id)
-    (grant,) = upgrade_grants(subscriber)
-    period = int(grant.idempotency_key.split(":")[3])
-    assert payment.id == subscription_upgrade_order_id(sub_id, period, PRO[1])
-    assert (payment.amount, payment.currency, payment.status) == (
-        PRO_PRICE - STARTER_PRICE, "INR", OrderStatus.PAID)
-    assert (payment.kind, payment.subscription_period, payment.credits) == (
-        "subscription", period, 400)
-    assert payment.provider_payment_id and payment.provider_payment_id.startswith("pi_test")
-    assert (grant.delta_paid, grant.reference) == (400, payment.id)
-
-    # The payment history lists it, with its invoice.
-    history = subscriber.api.get("/api/v1/payment/history", headers=subscriber.headers,
-                                 params={"pageSize": 100}).json()["data"]
-    (listed,) = [item for item in history["items"] if item["orderId"] == payment.id]
-    assert (listed["amount"], listed["currency"], listed["status"]) == (
-        450_000, "INR", "paid")
-    assert "Upgrade to Pro" in listed["description"]
-    invoice = subscriber.api.get(listed["invoiceUrl"], headers=subscriber.headers)
-    assert invoice.status_code == 200 and invoice.content.startswith(b"%PDF-")
-
-    # Asked again (a retry, a second click): already on Pro, nothing charged or granted.
-    again = subscriber.post("change", piid=PRO[0], rcid=PRO[1])
-    assert again.status_code == 200, again.text
-    assert again.json()["data"]["planId"] == PRO[0]
-    assert len(upgrade_payments(subscriber.db, sub_id)) == 1
-    assert len(upgrade_grants(subscriber)) == 1
-    subscriber.end()
-    assert len(upgrade_payments(subscriber.db, sub_id)) == 1
-
-
-def test_the_same_upgrade_asked_twice_at_once_charges_once(subscriber: Subscriber) -> None:
-    sub_id = subscriber.subscribe(STARTER)["id"]
-    with ThreadPoolExecutor(2) as pool:
-        answers = list(pool.map(
-            lambda _: subscriber.post("change", piid=BUSINESS[0], rcid=BUSINESS[1]), range(2)))
-    assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
-    assert all(a.json()["data"]["planId"] == BUSINESS[0] for a in answers)
-    (payment,) = upgrade_payments(subscriber.db, sub_id)
-    assert payment.amount == BUSINESS_PRICE - STARTER_PRICE
-    (grant,) = upgrade_grants(subscriber)
-    assert grant.delta_paid == 1900
-    subscriber.end()
-
-
-def test_a_declined_upgrade_changes_nothing(subscriber: Subscriber) -> None:
-    sub_id = subscriber.subscribe(STARTER)["id"]
-    replace_card_on_file(subscriber.db, sub_id, DECLINED_TOKEN)
-    declined = subscriber.post("change", piid=PRO[0], rcid=PRO[1])
-    assert declined.status_code == 402, declined.text
-    assert declined.json()["message"] == "Your card was declined; your plan was not changed."
-    replace_card_on_file(subscriber.db, sub_id, SUCCEEDS_TOKEN)
-    shown = subscriber.subscription()
-    assert shown is not None
-    assert (shown["planId"], shown["amount"], shown["credits"], shown["pendingPlanId"]) == (
-        STARTER[0], STARTER_PRICE, 100, None)
-    assert upgrade_payments(subscriber.db, sub_id) == []
-    assert upgrade_grants(subscriber) == []
-    with subscriber.db() as session:
-        paid = session.scalar(select(func.sum(LedgerEntry.delta_paid)).where(
-            LedgerEntry.account_id == subscriber.account_id))
-    assert paid == 100 * len(subscriber.period_grants(sub_id))  # only the periods' grants
-    subscriber.end()
-    assert upgrade_payments(subscriber.db, sub_id) == []
 
 
 # Replay: the workflow runs unsandboxed, so its recorded history must replay with today's code.

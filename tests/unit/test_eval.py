@@ -1,16 +1,17 @@
-"""`make eval`'s cases and its gate table (ops/eval.py), without running the engine."""
+"""`make eval`'s cases and its gate table (ops/eval/), without running the engine."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ops import eval as engine_eval
-from ops.eval import Case, Outcome
+from ops.eval.cases import Case, Outcome, build_cases
+from ops.eval.sheets import gate_caption
+from ops.eval.tables import gate_table, timings_table
 from tests.support.paths import FIXTURES
 
 
 def test_every_fixture_category_is_in_the_cases_for_both_operations() -> None:
-    replace, swap = engine_eval.build_cases(FIXTURES)
+    replace, swap = build_cases(FIXTURES)
     for cases in (replace, swap):
         categories = {case.category for case in cases}
         assert categories == {"people", "garments", "people-wild", "people-back", "scenes"}
@@ -31,12 +32,12 @@ def test_the_gate_table_counts_each_verdict_per_category() -> None:
                 refused_at_upload="seen from behind"),
         Outcome(case, 5.0, error="CRASH KeyError: x"),
     ]
-    table = engine_eval.gate_table({"body_swap": outcomes})
+    table = gate_table({"body_swap": outcomes})
     assert "| people | body_swap | 3 | 0 | 1 | 1 | 1 |" in table
     assert "refused by the gate" in table and "peak_change=17.0" in table
-    assert engine_eval.gate_caption(outcomes[0]) == "gate: peak_change"
-    assert engine_eval.gate_caption(outcomes[1]) == "refused at upload"
-    assert engine_eval.gate_caption(outcomes[2]) == "error"
+    assert gate_caption(outcomes[0]) == "gate: peak_change"
+    assert gate_caption(outcomes[1]) == "refused at upload"
+    assert gate_caption(outcomes[2]) == "error"
     # What the analysis refused took no engine time and is left out of the timings.
-    timings = engine_eval.timings_table({"body_swap": outcomes})
+    timings = timings_table({"body_swap": outcomes})
     assert "| body_swap | 2 | 3 | 8 |" in timings  # two reached the engine: p50 8 ms
