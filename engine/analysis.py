@@ -9,6 +9,7 @@ import numpy as np
 
 from core.engine import ImageTooSmall, NoSubjectFound
 from engine import matting, models
+from engine.arrays import BoolMask, Image8, Mask
 from engine.compose import Cutout
 
 MIN_SIDE = 256
@@ -23,7 +24,7 @@ class Subject:
     backdrop: matting.Backdrop
 
 
-def check_size(rgb: np.ndarray, what: str = "The image") -> None:
+def check_size(rgb: Image8, what: str = "The image") -> None:
     h, w = rgb.shape[:2]
     if min(h, w) < MIN_SIDE:
         raise ImageTooSmall(
@@ -31,16 +32,16 @@ def check_size(rgb: np.ndarray, what: str = "The image") -> None:
         )
 
 
-def work_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+def work_copy(rgb: Image8) -> tuple[Image8, float]:
     h, w = rgb.shape[:2]
     scale = WORK_SIDE / max(h, w)
     if scale >= 1:
         return rgb, 1.0
     small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    return small, scale
+    return np.asarray(small, np.uint8), scale
 
 
-def detect_person(small: np.ndarray, scale: float) -> models.Pose | None:
+def detect_person(small: Image8, scale: float) -> models.Pose | None:
     """A person whose shoulders are clearly visible; landmarks in full-size pixels."""
     return frontal_person(models.pose(small), scale)
 
@@ -95,7 +96,7 @@ REST_SHARE = 0.01
 class People:
     """Everyone the segmentation models see, at the working size."""
 
-    probability: np.ndarray  # float32 person probability, kept regions only
+    probability: Mask  # float32 person probability, kept regions only
     poses: int  # how many poses the pose model found that agree with the segmentation
 
 
@@ -106,7 +107,7 @@ def _starts(length: int, side: int) -> list[int]:
     return [round(i * (length - side) / (count - 1)) for i in range(count)]
 
 
-def _segment_tiled(rgb: np.ndarray, aspect: float = TILE_ASPECT) -> np.ndarray:
+def _segment_tiled(rgb: Image8, aspect: float = TILE_ASPECT) -> Mask:
     """Person probability over near-square overlapping windows (at most `aspect` elongated),
     blended with weights that fall off toward each window's edge (a person cut by a window's
     edge is seen whole by its neighbour)."""
@@ -126,7 +127,7 @@ def _segment_tiled(rgb: np.ndarray, aspect: float = TILE_ASPECT) -> np.ndarray:
     return np.asarray(total / np.maximum(weight, 1e-6), np.float32)
 
 
-def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+def _box(mask: BoolMask) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) of the mask's pixels, widened by CROP_MARGIN."""
     ys, xs = np.nonzero(mask)
     if len(ys) == 0:
@@ -139,8 +140,8 @@ def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def _pose_masks(
-    small: np.ndarray, segmented: np.ndarray, first: models.Pose | None
-) -> tuple[np.ndarray, int]:
+    small: Image8, segmented: BoolMask, first: models.Pose | None
+) -> tuple[Mask, int]:
     """The union of the pose model's person masks, one person at a time: each person found is
     painted out before asking again. The pose model crops to the person it finds, so its mask
     keeps thin limbs (an outstretched arm, a leg mid-leap) that the selfie models lose."""
@@ -167,7 +168,7 @@ def _pose_masks(
 
 
 def segment_people(
-    rgb: np.ndarray, small: np.ndarray, scale: float, pose: models.Pose | None
+    rgb: Image8, small: Image8, scale: float, pose: models.Pose | None
 ) -> People | None:
     """Everyone in the photo, whatever their pose, or None when the models see nobody.
 
@@ -197,7 +198,7 @@ def segment_people(
 
 
 def _people(
-    small: np.ndarray, probability: np.ndarray, pose: models.Pose | None
+    small: Image8, probability: Mask, pose: models.Pose | None
 ) -> People | None:
     """The pose masks added to the segmentation, then only the regions sure to be people."""
     poses, found = _pose_masks(small, probability > 0.5, pose)
@@ -221,12 +222,12 @@ def _people(
     return People(np.where(near, probability, 0.0).astype(np.float32), found)
 
 
-def _resized(rgb: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+def _resized(rgb: Image8, side: int) -> tuple[Image8, float]:
     h, w = rgb.shape[:2]
     scale = side / max(h, w)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.resize(rgb, size, interpolation=interpolation), scale
+    return np.asarray(cv2.resize(rgb, size, interpolation=interpolation), np.uint8), scale
 
 
 # count_people: faces are looked for at this size (the detectors work at 128-192 px anyway);
@@ -255,7 +256,7 @@ def distinct_faces(boxes: list[models.FaceBox]) -> list[models.FaceBox]:
     return kept
 
 
-def _other_people(small: np.ndarray, pose: models.Pose) -> int:
+def _other_people(small: Image8, pose: models.Pose) -> int:
     """Person-shaped regions of the segmentation that lie outside the pose model's person (the
     pose model sees only the most prominent one)."""
     main = cv2.dilate(
@@ -267,7 +268,7 @@ def _other_people(small: np.ndarray, pose: models.Pose) -> int:
     return sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= smallest)
 
 
-def count_people(rgb: np.ndarray) -> int:
+def count_people(rgb: Image8) -> int:
     """How many people the photo shows, for vetting a digital model's photo.
 
     0 when no person is clearly visible (shoulders and hips, as find_subject needs); else the
@@ -280,13 +281,13 @@ def count_people(rgb: np.ndarray) -> int:
     return people_seen(small, pose, face_boxes(rgb))
 
 
-def people_seen(small: np.ndarray, pose: models.Pose, faces: list[models.FaceBox]) -> int:
+def people_seen(small: Image8, pose: models.Pose, faces: list[models.FaceBox]) -> int:
     """count_people's rule for a photo whose person passed the pose check: the distinct faces
     or the separate person regions, whichever are more."""
     return max(len(faces), 1 + _other_people(small, pose))
 
 
-def face_boxes(rgb: np.ndarray) -> list[models.FaceBox]:
+def face_boxes(rgb: Image8) -> list[models.FaceBox]:
     """The distinct faces both detectors find, in full-size pixels (looked for at FACE_SIDE)."""
     h, w = rgb.shape[:2]
     face_scale = min(1.0, FACE_SIDE / max(h, w))
@@ -306,7 +307,7 @@ def _feet_visible(pose: models.Pose, height: int) -> bool:
     return bool(pose.visibility[feet].mean() > 0.5 and pose.points[feet, 1].max() < 0.985 * height)
 
 
-def _studio_group(small: np.ndarray, pose: models.Pose) -> np.ndarray:
+def _studio_group(small: Image8, pose: models.Pose) -> Mask:
     """The pose model's person plus anyone else beside them (the pose model sees only the most
     prominent person): regions of the selfie models' mask outside that person, as large as
     count_people's other people."""
@@ -331,7 +332,7 @@ LEFT_KNEE, RIGHT_KNEE = 25, 26  # pose landmarks
 SHADOW_GAP = 0.012  # of the photo's height: how far from the body a torso-high shadow starts
 
 
-def _shadow_zone(pose: models.Pose, shape: tuple[int, int]) -> np.ndarray:
+def _shadow_zone(pose: models.Pose, shape: tuple[int, int]) -> Image8:
     """Where the backdrop may carry the person's cast shadow or the floor's darker patch
     (uint8 0/1, full size): never inside the pose model's person (a darker grey there is more
     likely a garment's shade or a print), never above the shoulders (the soft edge of hair is
@@ -354,12 +355,12 @@ def _shadow_zone(pose: models.Pose, shape: tuple[int, int]) -> np.ndarray:
 
 
 def person_coarse(
-    rgb: np.ndarray,
-    small: np.ndarray,
+    rgb: Image8,
+    small: Image8,
     pose: models.Pose | None,
     back: matting.Backdrop,
     people: People | None,
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+) -> tuple[Mask, Image8 | None, Mask | None]:
     """Coarse person mask (full size), and on a plain backdrop its sure interior and the
     colour-distance matte (see `tighten`)."""
     h, w = rgb.shape[:2]
@@ -371,7 +372,8 @@ def person_coarse(
         else:
             assert pose is not None
             model_small = np.maximum(pose.mask, models.person_probability(small))
-        return cv2.resize(model_small, (w, h), interpolation=cv2.INTER_LINEAR), None, None
+        full = cv2.resize(model_small, (w, h), interpolation=cv2.INTER_LINEAR)
+        return np.asarray(full, np.float32), None, None
     # In a studio the backdrop's colour gives finer edges (hair) than any model at 256 px;
     # trust it near the people, as the pose model's own mask places the person.
     model_small = _studio_group(small, pose)
@@ -386,7 +388,7 @@ def person_coarse(
         (model_small > 0.7).astype(np.uint8),
         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sh // 60 | 1,) * 2),
     )
-    core = cv2.resize(core_small, (w, h), interpolation=cv2.INTER_NEAREST)
+    core = np.asarray(cv2.resize(core_small, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
     distance = matting.colour_distance_matte(
         rgb, back, matting.PERSON_WEIGHTS, _shadow_zone(pose, (h, w))
     )
@@ -394,7 +396,7 @@ def person_coarse(
     return coarse, core, distance
 
 
-def garment_outline(small_rgb: np.ndarray, distance: np.ndarray) -> np.ndarray:
+def garment_outline(small_rgb: Image8, distance: Mask) -> Image8:
     """The garment's filled silhouette (uint8 0/1, working size), from colour and edges.
 
     Colour distance alone loses a white garment on a light backdrop (they differ by a few
@@ -428,13 +430,13 @@ def garment_outline(small_rgb: np.ndarray, distance: np.ndarray) -> np.ndarray:
     )
     filled = matting.clean_mask(closed.astype(np.float32))
     # Closing and filling grew the outline by about a pixel of the reduced size; take it back.
-    filled = cv2.erode(filled, np.ones((3, 3), np.uint8))
+    filled = np.asarray(cv2.erode(filled, np.ones((3, 3), np.uint8)), np.uint8)
     return np.asarray(cv2.resize(filled, (sw, sh), interpolation=cv2.INTER_NEAREST))
 
 
 def garment_coarse(
-    rgb: np.ndarray, small_rgb: np.ndarray, back: matting.Backdrop
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rgb: Image8, small_rgb: Image8, back: matting.Backdrop
+) -> tuple[Mask, Image8, Mask]:
     """Coarse garment mask (full size), its sure interior and the colour-distance matte.
 
     The garment's shape (which blobs, holes filled) is decided at the working size, where
@@ -445,7 +447,8 @@ def garment_coarse(
     distance = matting.colour_distance_matte(rgb, back)
     # Reduced from the full-size matte rather than computed on the reduced photo: averaging
     # the matte keeps a faint outline's partial values, averaging the photo first loses them.
-    small_distance = cv2.resize(distance, (sw, sh), interpolation=cv2.INTER_AREA)
+    reduced = cv2.resize(distance, (sw, sh), interpolation=cv2.INTER_AREA)
+    small_distance = np.asarray(reduced, np.float32)
     kept = matting.clean_mask(small_distance)
     outline = garment_outline(small_rgb, small_distance)
     # The outline fills in what colour missed (a white garment on a light backdrop), but its
@@ -457,7 +460,7 @@ def garment_coarse(
     # around them the colour matte may add soft edge pixels.
     solid_small = cv2.erode(kept, np.ones((3, 3), np.uint8))
     grown_small = cv2.dilate(kept, np.ones((3, 3), np.uint8))
-    solid = cv2.resize(solid_small, (w, h), interpolation=cv2.INTER_NEAREST)
+    solid = np.asarray(cv2.resize(solid_small, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8)
     grown = cv2.resize(grown_small, (w, h), interpolation=cv2.INTER_NEAREST)
     coarse = np.maximum(distance * grown, solid.astype(np.float32))
     return coarse.astype(np.float32), solid, distance
@@ -477,14 +480,14 @@ def contact_row(pose: models.Pose, height: int) -> int | None:
     return int(np.clip(pose.points[FEET, 1][seen].max(), 0, height - 1))
 
 
-def _feet_in_frame(alpha: np.ndarray) -> bool:
+def _feet_in_frame(alpha: Mask) -> bool:
     """Without landmarks: the subject ends above the frame's bottom edge (a whole body, or at
     least one that is not cut off at the bottom)."""
     rows = np.nonzero((alpha > 0.5).any(axis=1))[0]
     return bool(len(rows) and rows.max() < 0.985 * alpha.shape[0])
 
 
-def find_subject(rgb: np.ndarray, want: str | None = None) -> Subject:
+def find_subject(rgb: Image8, want: str | None = None) -> Subject:
     """The photo's subject with a refined, decontaminated matte.
 
     `want` forces "person" or "garment"; by default a person wins. On a plain backdrop a

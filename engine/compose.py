@@ -10,6 +10,7 @@ import numpy as np
 
 from core.engine import Placement, add_note
 from engine import scene as scenes
+from engine.arrays import Float32, Floats, Image8, Mask
 from engine.scene import Scene
 
 GROUND_LINE = scenes.BACKDROP_GROUND  # on a backdrop, full-body shots stand with feet here
@@ -22,18 +23,18 @@ WHITE_MARGIN = 0.06
 class Cutout:
     """A subject with its matte, on the photo's canvas."""
 
-    rgb: np.ndarray  # uint8, edge colours already decontaminated
-    alpha: np.ndarray  # float32 0..1
+    rgb: Image8  # uint8, edge colours already decontaminated
+    alpha: Mask  # float32 0..1
     kind: str  # person | garment
     feet_visible: bool  # a full-body person whose feet are in the frame
 
 
-def bbox(alpha: np.ndarray, threshold: float = 0.5) -> tuple[int, int, int, int]:
+def bbox(alpha: Floats, threshold: float = 0.5) -> tuple[int, int, int, int]:
     x, y, w, h = cv2.boundingRect((alpha > threshold).astype(np.uint8))
     return x, y, x + w, y + h
 
 
-def cover(background: np.ndarray, width: int, height: int) -> np.ndarray:
+def cover(background: Image8, width: int, height: int) -> Image8:
     """The background scaled to cover the canvas and centre-cropped (no distortion).
 
     The crop is taken in the source first, so only the visible part is resampled.
@@ -45,11 +46,11 @@ def cover(background: np.ndarray, width: int, height: int) -> np.ndarray:
     x0 = (bw - crop_w) // 2
     y0 = (bh - crop_h) // 2
     crop = background[y0 : y0 + crop_h, x0 : x0 + crop_w]
-    return cv2.resize(
+    return np.asarray(cv2.resize(
         crop,
         (width, height),
         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-    )
+    ), np.uint8)
 
 
 def cropped_by_frame(cut: Cutout) -> bool:
@@ -78,7 +79,7 @@ def needs_scene(cut: Cutout) -> bool:
 
 def placement(
     cut: Cutout, width: int, height: int, margin: float, scene: Scene | None = None
-) -> np.ndarray:
+) -> Float32:
     """The 2x3 affine that puts the subject where a shop photo would have it.
 
     With a `scene`, a full-length person stands on its ground at its scale (a street makes
@@ -114,13 +115,13 @@ def placement(
     return np.array([[scale, 0, tx], [0, scale, ty]], np.float32)
 
 
-def warp(cut: Cutout, matrix: np.ndarray, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+def warp(cut: Cutout, matrix: Float32, width: int, height: int) -> tuple[Image8, Mask]:
     identity = np.array([[1, 0, 0], [0, 1, 0]], np.float32)
     if cut.alpha.shape == (height, width) and np.allclose(matrix, identity, atol=1e-3):
         return cut.rgb, cut.alpha  # the framing stays (a cropped person): nothing to move
-    rgb = cv2.warpAffine(
+    rgb = np.asarray(cv2.warpAffine(
         cut.rgb, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    ), np.uint8)
     alpha = cv2.warpAffine(
         cut.alpha,
         matrix,
@@ -141,12 +142,12 @@ CAST_LIMIT = (4.0, 7.0)  # and at most this much in a* (green-magenta) and b* (b
 NEUTRAL_CHROMA = (6.0, 20.0)  # below the first no cast at all (whites stay white), full above
 
 
-def _lab_stats(lab: np.ndarray) -> tuple[np.ndarray, float]:
+def _lab_stats(lab: Image8) -> tuple[Float32, float]:
     pixels = lab.reshape(-1, 3).astype(np.float32)
     return pixels.mean(axis=0), float(pixels[:, 0].std())
 
 
-def scene_light(background: np.ndarray, box: tuple[int, int, int, int]) -> tuple[np.ndarray, float]:
+def scene_light(background: Image8, box: tuple[int, int, int, int]) -> tuple[Floats, float]:
     """Mean Lab and the spread of L of the light where the subject stands: the background
     around the subject's box (three quarters) and the whole frame (a quarter)."""
     h, w = background.shape[:2]
@@ -159,13 +160,13 @@ def scene_light(background: np.ndarray, box: tuple[int, int, int, int]) -> tuple
     for region in (local, background):
         rh, rw = region.shape[:2]
         step = max(1, max(rh, rw) // 64)
-        stats.append(_lab_stats(cv2.cvtColor(np.ascontiguousarray(region[::step, ::step]),
-                                             cv2.COLOR_RGB2Lab)))
+        lab = cv2.cvtColor(np.ascontiguousarray(region[::step, ::step]), cv2.COLOR_RGB2Lab)
+        stats.append(_lab_stats(np.asarray(lab, np.uint8)))
     mean = 0.75 * stats[0][0] + 0.25 * stats[1][0]
     return mean, 0.75 * stats[0][1] + 0.25 * stats[1][1]
 
 
-def harmonise(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np.ndarray:
+def harmonise(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
     """Move the subject's brightness and contrast part of the way toward the scene's light where
     it stands, and give its coloured pixels a bounded share of the light's colour cast.
 
@@ -210,7 +211,7 @@ WRAP_STRENGTH = 0.45  # at the very edge, this share of the colour is the scene'
 WRAP_REACH = 0.006  # how far the wrap reaches into the subject (fraction of the height)
 
 
-def light_wrap(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np.ndarray:
+def light_wrap(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
     """Blend the blurred scene into the subject's outer band, as light bending round an edge
     does, so the edge takes the scene's colour instead of the old backdrop's.
 
@@ -251,7 +252,7 @@ CAST_FLATTEN = 0.12  # the shadow lies on the floor: its length in the image, pe
 CAST_LEAN = 0.9  # ... and leans away from the light this much per body height, at full contrast
 
 
-def light_side(background: np.ndarray) -> float:
+def light_side(background: Image8) -> float:
     """Where the scene's light comes from, horizontally: -1 (left) .. +1 (right), 0 when the
     left and right thirds above the floor (the top 70%) are about as bright."""
     h, w = background.shape[:2]
@@ -262,7 +263,7 @@ def light_side(background: np.ndarray) -> float:
     return 0.0 if abs(contrast) < LIGHT_SIDE_MIN else float(np.clip(contrast * 3.0, -1.0, 1.0))
 
 
-def cast_shadow(small: np.ndarray, side: float) -> np.ndarray:
+def cast_shadow(small: Mask, side: float) -> Mask:
     """The silhouette `small` (alpha at the shadow's working size) laid on the floor from its
     feet, away from the light at `side` (light_side): flattened and leaning to the dark side,
     densest at the feet and fading toward the head's end, blurred wider as it goes."""
@@ -290,8 +291,8 @@ DARK_FLOOR = 70.0  # mean L (of 255) below which a floor gets a stronger shadow
 
 
 def contact_shadow(
-    alpha: np.ndarray, cut: Cutout, background: np.ndarray | None = None
-) -> np.ndarray:
+    alpha: Mask, cut: Cutout, background: Image8 | None = None
+) -> Mask:
     """How much to darken the background under the subject (0..1).
 
     Drawn and blurred at a quarter of the size: a shadow has no detail, and a wide blur at
@@ -303,7 +304,8 @@ def contact_shadow(
     if not (alpha > 0.5).any():
         return np.zeros_like(alpha)
     q = 4
-    small = cv2.resize(alpha, (max(1, w // q), max(1, h // q)), interpolation=cv2.INTER_AREA)
+    size = (max(1, w // q), max(1, h // q))
+    small = np.asarray(cv2.resize(alpha, size, interpolation=cv2.INTER_AREA), np.float32)
     sh, sw = small.shape
     x0, y0, x1, y1 = bbox(small)
     if cut.kind == "person" and cut.feet_visible and y1 < sh - 1:  # feet in view
@@ -341,22 +343,22 @@ def contact_shadow(
 
 
 def over(
-    background: np.ndarray, rgb: np.ndarray, alpha: np.ndarray, shadow: np.ndarray | None = None
-) -> np.ndarray:
+    background: Image8, rgb: Image8, alpha: Floats, shadow: Floats | None = None
+) -> Image8:
     if shadow is not None:
-        background = cv2.blendLinear(
+        background = np.asarray(cv2.blendLinear(
             background,
             np.zeros_like(background),
             (1.0 - shadow).astype(np.float32),
             shadow.astype(np.float32),
-        )
+        ), np.uint8)
     alpha = alpha.astype(np.float32)
-    return cv2.blendLinear(rgb, background, alpha, 1.0 - alpha)
+    return np.asarray(cv2.blendLinear(rgb, background, alpha, 1.0 - alpha), np.uint8)
 
 
 def adjusted(
-    matrix: np.ndarray, cut: Cutout, adjustment: Placement | None, width: int, height: int
-) -> np.ndarray:
+    matrix: Float32, cut: Cutout, adjustment: Placement | None, width: int, height: int
+) -> Float32:
     """The automatic placement `matrix` followed by the user's adjustment: scaled by its
     factor around the subject's ground point (the bottom centre of its box, where it was put),
     then moved by its offsets (fractions of the frame)."""
@@ -372,10 +374,10 @@ def adjusted(
 
 def on_photo(
     cut: Cutout,
-    background: np.ndarray,
+    background: Image8,
     scene: Scene | None = None,
     adjustment: Placement | None = None,
-) -> np.ndarray:
+) -> Image8:
     """The subject in the scene: placed on its ground at its scale (full-length people), lit
     like it, edges wrapped in its light, with a contact shadow. `scene` defaults to the
     analysis of the covered background (pass one to reuse or override it); `adjustment`
@@ -395,7 +397,7 @@ def on_photo(
     return over(canvas, rgb, alpha, contact_shadow(alpha, cut, canvas))
 
 
-def on_white(cut: Cutout, adjustment: Placement | None = None) -> np.ndarray:
+def on_white(cut: Cutout, adjustment: Placement | None = None) -> Image8:
     """Pure #FFFFFF, subject centred with a margin: what marketplaces ask for main images."""
     height, width = cut.alpha.shape
     x0, y0, x1, y1 = bbox(cut.alpha)
@@ -417,7 +419,7 @@ def on_white(cut: Cutout, adjustment: Placement | None = None) -> np.ndarray:
     return over(white, rgb, alpha)
 
 
-def transparent(cut: Cutout) -> np.ndarray:
+def transparent(cut: Cutout) -> Image8:
     """RGBA cut-out whose alpha is the matte, in the photo's own framing."""
     alpha8 = np.clip(cut.alpha * 255.0 + 0.5, 0, 255).astype(np.uint8)
     return np.dstack([cut.rgb, alpha8])

@@ -8,6 +8,7 @@ from PIL import Image
 from core.engine import Background, NoSubjectFound, Placement, ProgressFn, no_progress
 from engine import matting, models, quality
 from engine.analysis import check_size, find_subject
+from engine.arrays import Image8
 from engine.background import apply_background
 from engine.compose import Cutout
 from engine.digital_model import analyse_person, digital_model
@@ -15,7 +16,7 @@ from engine.digital_model import analyse_person, digital_model
 MAX_SIDE = 2048  # outputs keep the input's size, the long side capped here
 
 
-def to_array(image: Image.Image) -> np.ndarray:
+def to_array(image: Image.Image) -> Image8:
     """RGB array, the long side capped at MAX_SIDE (the output keeps this size)."""
     rgb = image.convert("RGB")
     if max(rgb.size) > MAX_SIDE:

@@ -18,6 +18,7 @@ import numpy as np
 from core.engine import NoPersonFound
 from engine import models
 from engine.analysis import Subject, detect_person, find_subject, work_copy
+from engine.arrays import Float32, Floats, Image8, Mask
 
 # Face mesh indices of the face outline (forehead to chin), for the blend mask.
 FACE_OVAL = [
@@ -65,15 +66,15 @@ FACE_CROP_SIDE = 256  # face mesh sees the head at this size, whatever the photo
 
 @dataclass(frozen=True)
 class Person:
-    rgb: np.ndarray
+    rgb: Image8
     subject: Subject  # matte (cutout.alpha) and pose (full-size landmarks)
     pose: models.Pose
-    face: np.ndarray | None  # (468, 2) face mesh points in full-size pixels
-    tone: np.ndarray | None  # Lab skin tone from the cheeks
-    skin: np.ndarray  # float32 0/1: visible skin inside the person
+    face: Float32 | None  # (468, 2) face mesh points in full-size pixels
+    tone: Float32 | None  # Lab skin tone from the cheeks
+    skin: Mask  # float32 0/1: visible skin inside the person
 
 
-def face_points(rgb: np.ndarray, pose: models.Pose | None = None) -> np.ndarray | None:
+def face_points(rgb: Image8, pose: models.Pose | None = None) -> Float32 | None:
     """Face mesh points in full-size pixels, or None.
 
     With a pose the head is cropped first: on a full-length photo the face is ~60 px wide at
@@ -110,7 +111,7 @@ def face_points(rgb: np.ndarray, pose: models.Pose | None = None) -> np.ndarray 
     return None if points is None else points / scale
 
 
-def tone(rgb: np.ndarray, points: np.ndarray) -> np.ndarray:
+def tone(rgb: Image8, points: Float32) -> Float32:
     """Median Lab colour of the cheeks."""
     h, w = rgb.shape[:2]
     radius = max(2, int(np.linalg.norm(points[234] - points[454]) * 0.04))
@@ -121,10 +122,10 @@ def tone(rgb: np.ndarray, points: np.ndarray) -> np.ndarray:
         )
         patch = rgb[y - radius : y + radius + 1, x - radius : x + radius + 1]
         samples.append(cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).reshape(-1, 3))
-    return np.median(np.concatenate(samples), axis=0).astype(np.float32)
+    return np.asarray(np.median(np.concatenate(samples), axis=0), np.float32)
 
 
-def skin_mask(rgb: np.ndarray, person: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
+def skin_mask(rgb: Image8, person: Floats, reference: Float32 | None) -> Mask:
     """Likely skin inside the person (float32 0..1, soft).
 
     With a reference tone (Lab, from the person's own cheeks) skin is what is close to it, which
@@ -155,18 +156,18 @@ def skin_mask(rgb: np.ndarray, person: np.ndarray, reference: np.ndarray | None)
     return (skin * near).astype(np.float32)
 
 
-def _line(mask: np.ndarray, a: np.ndarray, b: np.ndarray, radius: float) -> None:
+def _line(mask: Image8, a: Floats, b: Floats, radius: float) -> None:
     cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, max(1, int(2 * radius)))
 
 
-def arm_regions(shape: tuple[int, ...], pose: models.Pose) -> np.ndarray:
+def arm_regions(shape: tuple[int, ...], pose: models.Pose) -> Image8:
     """The arms' and hands' part of `bare_regions` (uint8 0/1)."""
     regions = np.zeros(shape[:2], np.uint8)
     _arms(regions, pose)
     return regions
 
 
-def _arms(regions: np.ndarray, pose: models.Pose) -> None:
+def _arms(regions: Image8, pose: models.Pose) -> None:
     p = pose.points
     width = float(np.linalg.norm(p[models.LEFT_SHOULDER] - p[models.RIGHT_SHOULDER]))
     for shoulder, elbow, wrist, fingers in (
@@ -180,7 +181,7 @@ def _arms(regions: np.ndarray, pose: models.Pose) -> None:
         cv2.circle(regions, (int(p[wrist][0]), int(p[wrist][1])), int(0.15 * width), 1, -1)
 
 
-def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: np.ndarray | None) -> np.ndarray:
+def bare_regions(shape: tuple[int, ...], pose: models.Pose, face: Float32 | None) -> Image8:
     """Where visible skin is looked for (uint8 0/1): face, neck and neckline, arms and hands.
 
     Skin colour alone is not enough: beige trousers, a tan print or light-brown hair can sit
@@ -237,7 +238,7 @@ BODY_MIN_AREA = 0.02
 BODY_MATCH_DE = 12.0
 
 
-def covered_regions(shape: tuple[int, ...], pose: models.Pose) -> np.ndarray:
+def covered_regions(shape: tuple[int, ...], pose: models.Pose) -> Image8:
     """Where bare skin is looked for beyond `bare_regions` (uint8 0/1): the torso between the
     shoulders and the hips (a midriff under a crop top) and the visible thigh and shin bones."""
     h, w = shape[:2]
@@ -256,7 +257,7 @@ def covered_regions(shape: tuple[int, ...], pose: models.Pose) -> np.ndarray:
     return regions
 
 
-def _cie(lab8: np.ndarray) -> np.ndarray:
+def _cie(lab8: Floats) -> Floats:
     """OpenCV 8-bit Lab values (..., 3) in CIE units."""
     return (lab8.astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)) * np.array(
         [100.0 / 255.0, 1.0, 1.0], np.float32
@@ -264,12 +265,12 @@ def _cie(lab8: np.ndarray) -> np.ndarray:
 
 
 def covered_skin(
-    rgb: np.ndarray,
-    where: np.ndarray,
-    reference: np.ndarray,
-    own_skin: np.ndarray | None,
+    rgb: Image8,
+    where: Floats,
+    reference: Float32,
+    own_skin: Floats | None,
     width: float,
-) -> np.ndarray:
+) -> Mask:
     """Bare skin inside `where` (float32 0..1) held to the tests above. `reference` is the tone
     (Lab), `own_skin` the median Lab of the person's confirmed skin, `width` the shoulders'.
 
@@ -307,7 +308,7 @@ def covered_skin(
     return out
 
 
-def analyse_person(rgb: np.ndarray, subject: Subject | None = None) -> Person:
+def analyse_person(rgb: Image8, subject: Subject | None = None) -> Person:
     """Pose, matte, face and skin of the person in `rgb`; NoPersonFound if there is none."""
     if subject is None or subject.pose is None:
         small, scale = work_copy(rgb)
@@ -363,7 +364,7 @@ _CACHE_LOCK = threading.Lock()
 CACHE_SIZE = 6  # a catalog's worth of digital models; ~10 MB each at 768x1024
 
 
-def digital_model(rgb: np.ndarray) -> Person:
+def digital_model(rgb: Image8) -> Person:
     """`analyse_person` for a catalog model, cached by the image's content."""
     key = hashlib.blake2b(rgb.tobytes(), digest_size=16).digest() + repr(rgb.shape).encode()
     with _CACHE_LOCK:

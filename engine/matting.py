@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.arrays import BoolMask, Float32, Floats, Image8, Ints, Mask
+
 BORDER = 3  # pixels of the (small) frame used to estimate the backdrop
 FIT_SIDE = 128  # the backdrop model is fitted on a copy this size
 # Weights of (L, a, b) in the colour distance: chroma counts more, because shadows and light
@@ -34,13 +36,13 @@ class Backdrop:
     polynomial fit was tried first; it overshoots in the middle of a vignetted frame.
     """
 
-    lab: np.ndarray  # (3,) float32 mean Lab of the backdrop
-    surface: np.ndarray  # (small h, small w, 3) float32 Lab of the backdrop everywhere
+    lab: Float32  # (3,) float32 mean Lab of the backdrop
+    surface: Float32  # (small h, small w, 3) float32 Lab of the backdrop everywhere
     noise: float  # how far the edge strays from its fit (weighted Lab, 90th percentile)
     plain: bool
 
 
-def _edge_fit(values: np.ndarray, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+def _edge_fit(values: Float32, usable: BoolMask) -> tuple[Float32, Float32, bool]:
     """Robust quadratic fit of one edge's colours (n, 3): fitted (n, 3), residuals, usable.
 
     `usable` marks points near the backdrop's dominant colour; a subject that runs off the
@@ -66,7 +68,7 @@ def _edge_fit(values: np.ndarray, usable: np.ndarray) -> tuple[np.ndarray, np.nd
     return fitted, np.where(usable, residual, np.inf).astype(np.float32), True
 
 
-def backdrop(rgb: np.ndarray) -> Backdrop:
+def backdrop(rgb: Image8) -> Backdrop:
     h, w = rgb.shape[:2]
     scale = FIT_SIDE / max(h, w)
     sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
@@ -82,7 +84,7 @@ def backdrop(rgb: np.ndarray) -> Backdrop:
     ring = np.concatenate(list(edges.values()))
     dominant = np.median(ring, axis=0)
 
-    def near(values: np.ndarray) -> np.ndarray:
+    def near(values: Float32) -> BoolMask:
         diff = (values - dominant) * np.sqrt(DISTANCE_WEIGHTS)
         return np.asarray(np.sqrt((diff * diff).sum(axis=1)) < 30.0)
 
@@ -128,22 +130,22 @@ def backdrop(rgb: np.ndarray) -> Backdrop:
 
 
 def colour_distance_matte(
-    rgb: np.ndarray,
+    rgb: Image8,
     back: Backdrop,
-    weights: np.ndarray = DISTANCE_WEIGHTS,
-    shadow_zone: np.ndarray | None = None,
-) -> np.ndarray:
+    weights: Float32 = DISTANCE_WEIGHTS,
+    shadow_zone: Image8 | None = None,
+) -> Mask:
     """Soft foreground probability from the distance to the backdrop surface.
 
     Inside `shadow_zone` (uint8 0/1, full size) a pixel that is the backdrop darkened is not
     foreground: see `shadow_distance`.
     """
     h, w = rgb.shape[:2]
-    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
+    lab = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB), np.uint8)
     # The surface is smooth: 8 bits are plenty, and 8-bit resizing and differencing are several
     # times cheaper than float at full size.
     surface8 = np.clip(back.surface + 0.5, 0, 255).astype(np.uint8)
-    surface = cv2.resize(surface8, (w, h), interpolation=cv2.INTER_LINEAR)
+    surface = np.asarray(cv2.resize(surface8, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
     diff = cv2.absdiff(lab, surface).astype(np.float32)
     weighted = cv2.transform(cv2.multiply(diff, diff), weights[None, :])
     distance = cv2.sqrt(weighted)
@@ -165,7 +167,7 @@ def colour_distance_matte(
 SHADOW_MIN_RATIO = 0.45
 
 
-def shadow_distance(lab: np.ndarray, surface: np.ndarray) -> np.ndarray:
+def shadow_distance(lab: Image8, surface: Image8) -> Mask:
     """Distance of Lab pixels (h, w, 3 uint8) to the backdrop surface (the same shape) as if in
     its shadow: the backdrop's colour scaled by the pixel's darkening k (lightness and chroma
     alike, as light falls off), compared in chroma only. Not darker, or darker than
@@ -182,7 +184,7 @@ def shadow_distance(lab: np.ndarray, surface: np.ndarray) -> np.ndarray:
     return np.asarray(distance, np.float32)
 
 
-def clean_mask(mask: np.ndarray, min_share: float = 0.02) -> np.ndarray:
+def clean_mask(mask: Floats, min_share: float = 0.02) -> Image8:
     """Keep the main blobs of a binary mask and fill their holes."""
     binary = (mask > 0.5).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
@@ -208,7 +210,7 @@ def clean_mask(mask: np.ndarray, min_share: float = 0.02) -> np.ndarray:
     return np.maximum(kept, holes).astype(np.uint8)
 
 
-def guided_filter(guide: np.ndarray, source: np.ndarray, radius: int, eps: float) -> np.ndarray:
+def guided_filter(guide: Float32, source: Float32, radius: int, eps: float) -> Float32:
     """He et al.'s guided filter with the coefficients computed at half size ("fast" variant).
 
     The linear coefficients a, b vary smoothly, so computing them at half size and applying
@@ -233,11 +235,11 @@ def guided_filter(guide: np.ndarray, source: np.ndarray, radius: int, eps: float
     return np.asarray(cv2.add(cv2.multiply(a, guide), b), np.float32)
 
 
-def refine(rgb: np.ndarray, coarse: np.ndarray) -> np.ndarray:
+def refine(rgb: Image8, coarse: Floats) -> Mask:
     """Full-resolution soft alpha from a coarse mask (any resolution), guided by the photo."""
     h, w = rgb.shape[:2]
     if coarse.shape[:2] != (h, w):
-        coarse = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+        coarse = np.asarray(cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR))
     radius = max(2, int(round(min(h, w) / 180)))
     # A grey guide is four times cheaper than a colour one and follows hair just as well.
     guide = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32) * (1.0 / 255.0)
@@ -247,7 +249,7 @@ def refine(rgb: np.ndarray, coarse: np.ndarray) -> np.ndarray:
     return alpha.astype(np.float32)
 
 
-def tighten(alpha: np.ndarray, interior: np.ndarray, distance: np.ndarray) -> np.ndarray:
+def tighten(alpha: Mask, interior: Image8, distance: Mask) -> Mask:
     """On a plain backdrop, a pixel of the backdrop's own colour is not subject.
 
     The guided filter (and the models' blurry masks) leave a few pixels of partial alpha
@@ -264,14 +266,14 @@ def tighten(alpha: np.ndarray, interior: np.ndarray, distance: np.ndarray) -> np
 COLOUR_LINE_MIN = 40.0
 
 
-def backdrop_rgb(back: Backdrop, width: int, height: int) -> np.ndarray:
+def backdrop_rgb(back: Backdrop, width: int, height: int) -> Float32:
     """The backdrop surface as RGB (float32) at the given size."""
     surface8 = np.clip(back.surface + 0.5, 0, 255).astype(np.uint8)
     rgb = cv2.cvtColor(surface8, cv2.COLOR_LAB2RGB)
     return cv2.resize(rgb, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
 
-def colour_line_alpha(rgb: np.ndarray, alpha: np.ndarray, back: Backdrop) -> np.ndarray:
+def colour_line_alpha(rgb: Image8, alpha: Mask, back: Backdrop) -> Mask:
     """On a plain backdrop, the edge's alpha from where each pixel's colour lies between the
     backdrop's colour B and the subject's own colour F nearby: a = (I-B).(F-B) / |F-B|^2.
 
@@ -303,7 +305,7 @@ def colour_line_alpha(rgb: np.ndarray, alpha: np.ndarray, back: Backdrop) -> np.
     return out
 
 
-def estimate_background(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+def estimate_background(rgb: Image8, alpha: Mask) -> Float32:
     """What the old background looked like behind the subject's edge (a smooth fill)."""
     h, w = rgb.shape[:2]
     scale = 128.0 / max(h, w)
@@ -314,11 +316,11 @@ def estimate_background(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     weight = np.where(weight > 0.9, weight, 0.0).astype(np.float32)
     blurred_w = cv2.GaussianBlur(weight, (0, 0), 6) + 1e-4
     blurred = cv2.GaussianBlur(small * weight[..., None], (0, 0), 6) / blurred_w[..., None]
-    return cv2.resize(blurred, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(blurred, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
-def estimate_foreground(rgb: np.ndarray, alpha: np.ndarray, ys: np.ndarray,
-                        xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def estimate_foreground(rgb: Image8, alpha: Mask, ys: Ints,
+                        xs: Ints) -> tuple[Float32, Float32]:
     """The subject's own colour near each edge pixel (ys, xs): the mean of the sure subject
     pixels around it (n, 3), and how much of that neighbourhood is sure subject (n,).
 
@@ -343,7 +345,7 @@ def estimate_foreground(rgb: np.ndarray, alpha: np.ndarray, ys: np.ndarray,
 FOREGROUND_SURE = 0.95
 
 
-def decontaminate(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+def decontaminate(rgb: Image8, alpha: Mask) -> Image8:
     """Remove the old background's colour from semi-transparent edge pixels.
 
     The photo is I = a*F + (1-a)*B; with B estimated, F = B + (I - B)/a. That inversion is
@@ -387,7 +389,7 @@ REFLECTION_BAND, REFLECTION_MIN_BAND = 0.04, 0.02
 REFLECTION_MIN_NCC = 0.8
 
 
-def mirror_axis(grey: np.ndarray, x0: int, x1: int, guess: int) -> tuple[int, float]:
+def mirror_axis(grey: Float32, x0: int, x1: int, guess: int) -> tuple[int, float]:
     """The row about which columns x0:x1 of the photo (grey float32) are best mirrored near
     `guess`, and how well (normalised cross-correlation of the bands either side)."""
     h = grey.shape[0]
@@ -409,8 +411,8 @@ def mirror_axis(grey: np.ndarray, x0: int, x1: int, guess: int) -> tuple[int, fl
 
 
 def floor_reflection(
-    rgb: np.ndarray, alpha: np.ndarray, back: Backdrop, contact: int
-) -> np.ndarray:
+    rgb: Image8, alpha: Mask, back: Backdrop, contact: int
+) -> Mask:
     """Alpha with the subject's mirrored, faded copy below the feet removed.
 
     `contact` is the feet's lowest row from the pose landmarks, a guess: each foot's own
@@ -428,7 +430,7 @@ def floor_reflection(
     feet = (alpha[top : contact + 1] > 0.5).astype(np.uint8)
     count, _labels, stats, _centres = cv2.connectedComponentsWithStats(feet, connectivity=8)
     out = alpha.copy()
-    floor_rgb: np.ndarray | None = None
+    floor_rgb: Float32 | None = None
     for i in range(1, count):
         if stats[i, cv2.CC_STAT_AREA] < 100:
             continue
@@ -444,7 +446,7 @@ def floor_reflection(
 
 
 def _remove_mirrored(
-    rgb: np.ndarray, alpha: np.ndarray, floor_rgb: np.ndarray, axis: int, x0: int, x1: int
+    rgb: Image8, alpha: Mask, floor_rgb: Float32, axis: int, x0: int, x1: int
 ) -> None:
     """Lower `alpha` (in place) in columns x0:x1 below `axis` where a pixel is a faded copy
     of the subject's colour at its mirror point, then drop what is left there unjoined to the
@@ -510,7 +512,7 @@ SHEER_MIN_SHARE = 0.01
 SHEER_LOW, SHEER_HIGH = 0.15, 0.8
 
 
-def _skin(rgb: np.ndarray) -> np.ndarray:
+def _skin(rgb: Floats) -> BoolMask:
     """Skin-coloured pixels (n, 3) or (h, w, 3) float RGB: a skin-tone box in YCrCb."""
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     y = 0.299 * r + 0.587 * g + 0.114 * b
@@ -519,8 +521,8 @@ def _skin(rgb: np.ndarray) -> np.ndarray:
     return np.asarray((y > 50) & (cr >= 135) & (cr <= 180) & (cb >= 75) & (cb <= 130))
 
 
-def _mix(pixels: np.ndarray, fabric: np.ndarray, floor: np.ndarray) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray]:
+def _mix(pixels: Floats, fabric: Floats, floor: Floats) -> tuple[
+        Floats, Floats, Floats]:
     """Where colours lie on the line from `floor` (backdrop) to `fabric`: the share t of the
     way, the distance off the line and the line's length (all (n,) or (h, w))."""
     line = fabric - floor
@@ -531,16 +533,16 @@ def _mix(pixels: np.ndarray, fabric: np.ndarray, floor: np.ndarray) -> tuple[
     return t, off_line, np.sqrt(length2)
 
 
-def _off_span(pixels: np.ndarray, fabric: np.ndarray) -> np.ndarray:
+def _off_span(pixels: Floats, fabric: Floats) -> Floats:
     """Distance of colours from the shades k*fabric of the fabric's colour."""
     norm2 = np.maximum((fabric * fabric).sum(axis=-1), 1.0)
     k = (pixels * fabric).sum(axis=-1) / norm2
-    return np.sqrt(np.maximum((pixels * pixels).sum(axis=-1) - k * k * norm2, 0.0))
+    return np.asarray(np.sqrt(np.maximum((pixels * pixels).sum(axis=-1) - k * k * norm2, 0.0)))
 
 
 def sheer_alpha(
-    rgb: np.ndarray, alpha: np.ndarray, back: Backdrop, person: bool
-) -> np.ndarray:
+    rgb: Image8, alpha: Mask, back: Backdrop, person: bool
+) -> Mask:
     """Alpha lowered to the fabric's opacity where sheer fabric shows the backdrop through.
 
     On a person never on skin (skin under a sheer sleeve is the subject, and skin's colour

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.arrays import Float32, Image8, Mask
+
 # Landmark indices in mediapipe's pose model.
 NOSE = 0
 LEFT_SHOULDER, RIGHT_SHOULDER = 11, 12
@@ -30,9 +32,9 @@ LEFT_FOOT, RIGHT_FOOT = 31, 32
 class Pose:
     """Landmarks in pixels of the analysed image: (33, 2) positions and (33,) visibility."""
 
-    points: np.ndarray
-    visibility: np.ndarray
-    mask: np.ndarray  # float32 person probability, the analysed image's size
+    points: Float32
+    visibility: Float32
+    mask: Mask  # float32 person probability, the analysed image's size
 
 
 class _Guarded:
@@ -102,7 +104,7 @@ class FaceBox:
     score: float
 
 
-def pose(rgb: np.ndarray) -> Pose | None:
+def pose(rgb: Image8) -> Pose | None:
     """Body landmarks and segmentation of the most prominent person, or None."""
     with _POSE.lock:
         result = _POSE.get().process(rgb)
@@ -120,14 +122,14 @@ def pose(rgb: np.ndarray) -> Pose | None:
     return Pose(points, visibility, mask)
 
 
-def selfie_mask(rgb: np.ndarray) -> np.ndarray:
+def selfie_mask(rgb: Image8) -> Mask:
     """Person probability per pixel (float32, the input's size)."""
     with _SELFIE.lock:
         result = _SELFIE.get().process(rgb)
     return np.asarray(result.segmentation_mask, dtype=np.float32)
 
 
-def person_probability(rgb: np.ndarray) -> np.ndarray:
+def person_probability(rgb: Image8) -> Mask:
     """Person probability per pixel from both selfie models, averaged (float32, the input's
     size). Each model stretches its input to a fixed size, so callers keep `rgb` near square."""
     general = selfie_mask(rgb)
@@ -137,7 +139,7 @@ def person_probability(rgb: np.ndarray) -> np.ndarray:
     return np.asarray((general + wide) * 0.5, np.float32)
 
 
-def face_landmarks(rgb: np.ndarray) -> np.ndarray | None:
+def face_landmarks(rgb: Image8) -> Float32 | None:
     """(468, 2) face mesh points in pixels, or None when no face is found."""
     with _FACE.lock:
         result = _FACE.get().process(rgb)
@@ -148,7 +150,7 @@ def face_landmarks(rgb: np.ndarray) -> np.ndarray | None:
     return np.array([[m.x * w, m.y * h] for m in marks], dtype=np.float32)
 
 
-def faces(rgb: np.ndarray) -> list[FaceBox]:
+def faces(rgb: Image8) -> list[FaceBox]:
     """Every face either face detector finds (near and far range), in pixels. The same face
     found by both appears twice; see analysis.count_people, which merges them."""
     h, w = rgb.shape[:2]

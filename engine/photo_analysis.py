@@ -44,6 +44,7 @@ from core.photo_analysis import (
     PhotoAnalysis,
 )
 from engine import analysis, matting, models
+from engine.arrays import BoolMask, Image8
 from engine.swap_garment import UNKNOWN, classify_garment
 
 # Shoulder order (left.x - right.x) over the torso's length: at least this facing the camera,
@@ -110,7 +111,7 @@ def _face(pose: models.Pose, shape: tuple[int, ...], faces: list[models.FaceBox]
     return FACE_NONE
 
 
-def _people_on(mask: np.ndarray, faces: list[models.FaceBox], shape: tuple[int, ...]) -> int:
+def _people_on(mask: BoolMask, faces: list[models.FaceBox], shape: tuple[int, ...]) -> int:
     """Faces that lie on the person segmentation (a face on a poster or a shirt does not)."""
     h, w = shape[:2]
     mh, mw = mask.shape[:2]
@@ -122,7 +123,7 @@ def _people_on(mask: np.ndarray, faces: list[models.FaceBox], shape: tuple[int, 
     return count
 
 
-def analyse_photo(rgb: np.ndarray) -> PhotoAnalysis:
+def analyse_photo(rgb: Image8) -> PhotoAnalysis:
     """The analysis of one photo (RGB, EXIF orientation applied, at least 256 px a side)."""
     small, scale = analysis.work_copy(rgb)
     back = matting.backdrop(rgb)
@@ -153,7 +154,7 @@ def analyse_photo(rgb: np.ndarray) -> PhotoAnalysis:
 
 
 def _person(
-    rgb: np.ndarray,
+    rgb: Image8,
     scale: float,
     found: models.Pose | None,
     frontal: models.Pose | None,
@@ -184,7 +185,7 @@ def _person(
                          {BODY_SWAP: swap, BURST_REPLACE: Capability(True)})
 
 
-def _garment(rgb: np.ndarray, small: np.ndarray, back: matting.Backdrop) -> PhotoAnalysis:
+def _garment(rgb: Image8, small: Image8, back: matting.Backdrop) -> PhotoAnalysis:
     coarse, _interior, _distance = analysis.garment_coarse(rgb, small, back)
     mask = coarse > 0.5
     share = float(mask.mean())
@@ -196,7 +197,7 @@ def _garment(rgb: np.ndarray, small: np.ndarray, back: matting.Backdrop) -> Phot
                          {BODY_SWAP: swap, BURST_REPLACE: Capability(True)})
 
 
-def _spans_frame(mask: np.ndarray) -> bool:
+def _spans_frame(mask: BoolMask) -> bool:
     """Something that runs out of the frame on two sides (a wall, a floor in an empty studio):
     a set, not a garment laid out or on a mannequin (at most cut off at one edge)."""
     edges = (mask[0], mask[-1], mask[:, 0], mask[:, -1])

@@ -39,6 +39,7 @@ import numpy as np
 
 from core.engine import EngineError, collecting
 from engine import matting
+from engine.arrays import BoolMask, Float32, Image8, Mask
 
 log = logging.getLogger("engine.quality")
 
@@ -192,7 +193,7 @@ def recording() -> AbstractContextManager[list[QualityReport]]:
     return collecting(_recorded)
 
 
-def _lab(rgb: np.ndarray) -> np.ndarray:
+def _lab(rgb: Image8) -> Float32:
     """CIE Lab in its own units (L 0-100, a and b around 0) from 8-bit RGB."""
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
     lab[..., 0] *= 100.0 / 255.0
@@ -200,7 +201,7 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
     return lab
 
 
-def colour_shift(before: np.ndarray, after: np.ndarray, where: np.ndarray) -> np.ndarray:
+def colour_shift(before: Image8, after: Image8, where: BoolMask) -> Float32:
     """ΔE76 between two RGB images at the pixels of boolean mask `where` (1-D float32)."""
     ys, xs = np.nonzero(where)
     if len(ys) == 0:
@@ -211,7 +212,7 @@ def colour_shift(before: np.ndarray, after: np.ndarray, where: np.ndarray) -> np
 
 
 def change_measure(
-    before: np.ndarray, after: np.ndarray, subject: np.ndarray, skin: np.ndarray
+    before: Image8, after: Image8, subject: BoolMask, skin: BoolMask
 ) -> tuple[float, float]:
     """(share of the subject's pixels changed by more than CHANGE_DE, mean ΔE over the skin).
 
@@ -238,7 +239,7 @@ def change_measure(
     return changed / total, skin_shift
 
 
-def peak_change(before: np.ndarray, after: np.ndarray, subject: np.ndarray) -> float:
+def peak_change(before: Image8, after: Image8, subject: BoolMask) -> float:
     """The largest change inside boolean mask `subject`, in 8-bit levels (the largest of R, G and
     B per pixel): the level that the top PEAK_SHARE of the subject's pixels reach, so a few
     stray pixels do not count. From a histogram over the box of the pixels that differ (the
@@ -261,7 +262,7 @@ def peak_change(before: np.ndarray, after: np.ndarray, subject: np.ndarray) -> f
     return float(levels[-1])
 
 
-def median_lab(rgb: np.ndarray, where: np.ndarray) -> np.ndarray:
+def median_lab(rgb: Image8, where: BoolMask) -> Float32:
     """The median CIE Lab colour of the pixels of boolean mask `where` (of at most
     TONE_SAMPLES of them, evenly spread: a median needs no more)."""
     pixels = rgb[where]
@@ -271,7 +272,7 @@ def median_lab(rgb: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 def skin_mismatch(
-    before: np.ndarray, after: np.ndarray, face: np.ndarray, body: np.ndarray
+    before: Image8, after: Image8, face: BoolMask, body: BoolMask
 ) -> float | None:
     """How much further apart (ΔE76) the face's and the body's median skin tones are in `after`
     than in `before`; None when either region is too small to measure."""
@@ -280,14 +281,14 @@ def skin_mismatch(
     ):
         return None
 
-    def gap(rgb: np.ndarray) -> float:
+    def gap(rgb: Image8) -> float:
         return float(np.linalg.norm(median_lab(rgb, face) - median_lab(rgb, body)))
 
     return gap(after) - gap(before)
 
 
 
-def holes_in(cover: np.ndarray, where: np.ndarray) -> float:
+def holes_in(cover: BoolMask, where: BoolMask) -> float:
     """The share of `cover`'s filled outline, inside boolean `where`, that is a hole in it."""
     solid = cover.astype(np.uint8)
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -298,13 +299,13 @@ def holes_in(cover: np.ndarray, where: np.ndarray) -> float:
     return 0.0 if total == 0 else int(np.count_nonzero(inside & ~cover)) / total
 
 
-def unchanged_share(before: np.ndarray, after: np.ndarray, region: np.ndarray) -> float:
+def unchanged_share(before: Image8, after: Image8, region: BoolMask) -> float:
     """The share of boolean `region` whose colour did not change visibly (ΔE ≤ CHANGE_DE)."""
     shift = colour_shift(before, after, region)
     return 0.0 if len(shift) == 0 else float(np.count_nonzero(shift <= CHANGE_DE)) / len(shift)
 
 
-def matte_uncertainty(alpha: np.ndarray) -> float:
+def matte_uncertainty(alpha: Mask) -> float:
     """The share of the subject's matte (alpha > 0.1) that is undecided (alpha below 0.9)."""
     subject = int(np.count_nonzero(alpha > 0.1))
     if subject == 0:
@@ -313,14 +314,14 @@ def matte_uncertainty(alpha: np.ndarray) -> float:
     return undecided / subject
 
 
-def edge_band(alpha: np.ndarray, width: int = EDGE_BAND) -> np.ndarray:
+def edge_band(alpha: Mask, width: int = EDGE_BAND) -> BoolMask:
     """The matte's inner edge (bool): opaque pixels within `width` of a transparent one."""
     solid = (alpha > 0.5).astype(np.uint8)
     inner = cv2.erode(solid, np.ones((2 * width + 1, 2 * width + 1), np.uint8))
-    return (solid > 0) & (inner == 0)
+    return np.asarray((solid > 0) & (inner == 0), np.bool_)
 
 
-def residual_backdrop(rgb: np.ndarray, alpha: np.ndarray, back: matting.Backdrop) -> float:
+def residual_backdrop(rgb: Image8, alpha: Mask, back: matting.Backdrop) -> float:
     """The share of the matte's inner edge band whose colour is the backdrop's (0 on a scene)."""
     if not back.plain:
         return 0.0
@@ -330,8 +331,8 @@ def residual_backdrop(rgb: np.ndarray, alpha: np.ndarray, back: matting.Backdrop
     scale = min(1.0, SCORE_SIDE / max(h, w))
     if scale < 1.0:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-        alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
+        rgb = np.asarray(cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), np.uint8)
+        alpha = np.asarray(cv2.resize(alpha, size, interpolation=cv2.INTER_AREA), np.float32)
     band = edge_band(alpha, max(1, round(EDGE_BAND * scale)))
     count = int(np.count_nonzero(band))
     if count == 0:
@@ -340,7 +341,7 @@ def residual_backdrop(rgb: np.ndarray, alpha: np.ndarray, back: matting.Backdrop
     return int(np.count_nonzero(band & (distance < 0.05))) / count
 
 
-def coverage_of(region: np.ndarray, cover: np.ndarray) -> float:
+def coverage_of(region: BoolMask, cover: BoolMask) -> float:
     """The share of boolean `region` that boolean `cover` covers (1.0 for an empty region)."""
     total = int(np.count_nonzero(region))
     return 1.0 if total == 0 else int(np.count_nonzero(region & cover)) / total
@@ -381,7 +382,7 @@ def judge(report: QualityReport) -> QualityReport:
 
 
 def cutout_report(
-    rgb: np.ndarray, alpha: np.ndarray, back: matting.Backdrop, operation: str
+    rgb: Image8, alpha: Mask, back: matting.Backdrop, operation: str
 ) -> QualityReport:
     """The matte's scores for any cut-out (`rgb` the photo or its cut-out colours)."""
     return QualityReport(
@@ -392,8 +393,8 @@ def cutout_report(
 
 
 def check_cutout(
-    rgb: np.ndarray,
-    alpha: np.ndarray,
+    rgb: Image8,
+    alpha: Mask,
     back: matting.Backdrop,
     operation: str = "replace_background",
 ) -> QualityReport:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.arrays import BoolMask, Floats, Image8
+
 # The shop framing, kept for backdrops: feet on this line, at most this tall (of the height).
 BACKDROP_GROUND = 0.94
 BACKDROP_HEIGHT = 0.84
@@ -84,11 +86,14 @@ class Cues:
     source: str
 
 
-def thumbnail(rgb: np.ndarray, width: int = ANALYSIS_WIDTH) -> np.ndarray:
+def thumbnail(rgb: Image8, width: int = ANALYSIS_WIDTH) -> Image8:
     h, w = rgb.shape[:2]
     if w <= width:
         return rgb
-    return cv2.resize(rgb, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    return np.asarray(
+        cv2.resize(rgb, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA),
+        np.uint8,
+    )
 
 
 LINE_WIDTH = 480  # line segments need more detail than the colour cues
@@ -96,7 +101,7 @@ MIN_SEGMENT = 0.05  # segments shorter than this share of the width are texture,
 VOTE_ANGLE = 1.0  # degrees: a segment votes for a point its line passes this close to
 
 
-def vanishing_horizon(gray: np.ndarray, water: float | None = None) -> float | None:
+def vanishing_horizon(gray: Image8, water: float | None = None) -> float | None:
     """The row of the vanishing point most straight segments converge to, from both sides.
 
     Segments come from OpenCV's line segment detector (LSD), which finds faint, short edges a
@@ -152,14 +157,14 @@ def vanishing_horizon(gray: np.ndarray, water: float | None = None) -> float | N
     return float(py[best] / h)
 
 
-def sky_colour(light: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def sky_colour(light: Floats, a: Floats, b: Floats) -> BoolMask:
     """Mean Lab (OpenCV's 8-bit scale) that could be a sky: blue, or bright and nearly neutral
     (overcast), never red or green, so a magenta studio gradient above a table is not one."""
     blue_or_grey = (b < 122) | ((light > 165) & (np.abs(b - 128) < 12))
     return np.asarray((np.abs(a - 128) <= 10) & blue_or_grey)
 
 
-def sky_line(lab: np.ndarray) -> float | None:
+def sky_line(lab: Image8) -> float | None:
     """A straight, full-width line with smooth sky above it and busier ground (or sea) below.
 
     Below two thirds of the frame such a line is the foot of a studio wall, not a horizon, so
@@ -192,7 +197,7 @@ def sky_line(lab: np.ndarray) -> float | None:
     return float(candidates[np.argmax(span[candidates])] / h)
 
 
-def water_top(rgb: np.ndarray, lab: np.ndarray) -> float | None:
+def water_top(rgb: Image8, lab: Image8) -> float | None:
     """Where water fills the bottom of the frame, found in bands from the bottom up.
 
     Water: blue to cyan, daylight-bright, and streaked sideways throughout (ripples and
@@ -237,14 +242,15 @@ def water_top(rgb: np.ndarray, lab: np.ndarray) -> float | None:
     return float(top / h)
 
 
-def cues(background: np.ndarray) -> Cues:
+def cues(background: Image8) -> Cues:
     """Horizon and water of a background photo (the whole photo: a canvas cropped from it
     would lose half of the lines that converge on the horizon)."""
     small = thumbnail(background)
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2Lab)
+    lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2Lab), np.uint8)
     water = water_top(small, lab)
     lines = thumbnail(background, LINE_WIDTH)
-    horizon = vanishing_horizon(cv2.cvtColor(lines, cv2.COLOR_RGB2GRAY), water)
+    gray = np.asarray(cv2.cvtColor(lines, cv2.COLOR_RGB2GRAY), np.uint8)
+    horizon = vanishing_horizon(gray, water)
     source = "vanishing point"
     if horizon is None:
         horizon, source = sky_line(lab), "sky line"
@@ -291,12 +297,12 @@ def in_crop(found: Cues, top: float, bottom: float) -> Cues:
     return Cues(row(found.horizon), None if water is None else max(0.0, water), found.source)
 
 
-def analyse(background: np.ndarray) -> Scene:
+def analyse(background: Image8) -> Scene:
     """The scene for a background already at the output's framing (the canvas)."""
     return framed(cues(background))
 
 
-def analyse_covering(background: np.ndarray, width: int, height: int) -> Scene:
+def analyse_covering(background: Image8, width: int, height: int) -> Scene:
     """The scene of `background` as compose.cover() frames it on a width x height canvas: the
     cues come from the whole photo, then move to the canvas's rows."""
     bh, bw = background.shape[:2]

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from core.engine import NoGarmentFound, ProgressFn
 from engine import matting, models, quality
 from engine.analysis import Subject
+from engine.arrays import BoolMask, Float32, Float64, Floats, Image8, Ints, Mask
 from engine.digital_model import FACE_OVAL, LEFT_KNEE, RIGHT_KNEE, Person
 from engine.quality import QualityReport
 
@@ -43,26 +46,26 @@ CHEST_WIDTH = 1.05
 
 @dataclass(frozen=True)
 class Sleeve:
-    mask: np.ndarray  # bool, garment photo's size
-    pivot: np.ndarray  # (2,) where it joins the body, garment pixels
-    end: np.ndarray  # (2,) its far end, garment pixels
+    mask: BoolMask  # bool, garment photo's size
+    pivot: Floats  # (2,) where it joins the body, garment pixels
+    end: Floats  # (2,) its far end, garment pixels
 
 
 @dataclass(frozen=True)
 class GarmentShape:
-    left_shoulder: np.ndarray  # image-left, garment pixels
-    right_shoulder: np.ndarray
+    left_shoulder: Floats  # image-left, garment pixels
+    right_shoulder: Floats
     chest_y: float  # a row through the chest (below the armpits)
     chest_width: float
     sleeves: tuple[Sleeve, Sleeve] | None  # image-left, image-right
     # Key points for the smooth fit (garment pixels, image-left first): where the side seams
     # start under the arms, the hem's corners, and the neckline's centre (the top edge there).
-    armpits: np.ndarray  # (2, 2)
-    hem: np.ndarray  # (2, 2)
-    neck: np.ndarray  # (2,)
+    armpits: Floats  # (2, 2)
+    hem: Floats  # (2, 2)
+    neck: Floats  # (2,)
 
 
-def _centre_runs(mask: np.ndarray, cx: int) -> tuple[np.ndarray, np.ndarray]:
+def _centre_runs(mask: BoolMask, cx: int) -> tuple[Ints, Ints]:
     """Per row, the extent of the run of garment pixels through column cx (-1 where none)."""
     h, w = mask.shape
     left = np.full(h, -1, np.int32)
@@ -78,7 +81,7 @@ def _centre_runs(mask: np.ndarray, cx: int) -> tuple[np.ndarray, np.ndarray]:
     return left, right
 
 
-def garment_shape(alpha: np.ndarray) -> GarmentShape:
+def garment_shape(alpha: Mask) -> GarmentShape:
     """Shoulders, chest and sleeves of a garment from its matte (garment photo's pixels)."""
     h, w = alpha.shape
     scale = SCAN_WIDTH / w
@@ -99,7 +102,7 @@ def garment_shape(alpha: np.ndarray) -> GarmentShape:
     step = max(2, height // 40)
     jump = 0.07 * SCAN_WIDTH
 
-    def armpit(side: np.ndarray, outward: int) -> int | None:
+    def armpit(side: Ints, outward: int) -> int | None:
         # Armpits sit in the upper part; lower down, a jump is a cuff touching the body.
         for y in range(top + int(0.7 * height), top + height // 10, -1):
             below = side[min(bottom, y + step)]
@@ -235,12 +238,12 @@ NECK_STEP = 0.15  # a jump in the top edge beside a corner: a stand collar's sid
 
 @dataclass(frozen=True)
 class NeckOpening:
-    left: np.ndarray  # (2,) the collar's image-left corner, garment pixels
-    right: np.ndarray  # (2,)
+    left: Floats  # (2,) the collar's image-left corner, garment pixels
+    right: Floats  # (2,)
     width: float  # garment pixels
 
 
-def neck_opening(alpha: np.ndarray, shape: GarmentShape) -> NeckOpening | None:
+def neck_opening(alpha: Mask, shape: GarmentShape) -> NeckOpening | None:
     """A crew neck's opening read from the cut-out's top edge (see the constants), or None."""
     h, w = alpha.shape
     scale = SCAN_WIDTH / w
@@ -283,7 +286,7 @@ def neck_opening(alpha: np.ndarray, shape: GarmentShape) -> NeckOpening | None:
     )
 
 
-def inside_back(alpha: np.ndarray, shape: GarmentShape) -> np.ndarray | None:
+def inside_back(alpha: Mask, shape: GarmentShape) -> Image8 | None:
     """The inside back seen through the neck opening (uint8 0/1, garment's size), or None."""
     opening = neck_opening(alpha, shape)
     if opening is None:
@@ -336,14 +339,14 @@ class GarmentClass:
     reason: str = ""  # why it is UNKNOWN
 
 
-def _scan_mask(alpha: np.ndarray) -> np.ndarray:
+def _scan_mask(alpha: Mask) -> BoolMask:
     h, w = alpha.shape
     scale = SCAN_WIDTH / w
     small = cv2.resize(alpha, (SCAN_WIDTH, max(8, round(h * scale))), interpolation=cv2.INTER_AREA)
     return np.asarray(small > 0.5)
 
 
-def classify_garment(alpha: np.ndarray) -> GarmentClass:
+def classify_garment(alpha: Mask) -> GarmentClass:
     """Top, bottom, dress or outerwear, from the cut-out's shape alone (see the constants)."""
     mask = _scan_mask(alpha)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
@@ -408,18 +411,18 @@ def classify_garment(alpha: np.ndarray) -> GarmentClass:
     return found(TOP)
 
 
-def _rotation_about(point: np.ndarray, angle: float) -> np.ndarray:
+def _rotation_about(point: Floats, angle: float) -> Float64:
     """3x3 rotation by `angle` radians about `point`."""
     c, s = np.cos(angle), np.sin(angle)
     x, y = float(point[0]), float(point[1])
     return np.array([[c, -s, x - c * x + s * y], [s, c, y - s * x - c * y], [0, 0, 1]], np.float64)
 
 
-def _angle(vector: np.ndarray) -> float:
+def _angle(vector: Floats) -> float:
     return float(np.arctan2(vector[1], vector[0]))
 
 
-def torso_transform(shape: GarmentShape, model: Person) -> np.ndarray:
+def torso_transform(shape: GarmentShape, model: Person) -> Floats:
     """3x3 affine from garment pixels to model pixels for the garment's body."""
     points = model.pose.points
     # The model's right shoulder is on the image's left.
@@ -477,13 +480,13 @@ GRID_STEP = 8  # the warp's map is solved every GRID_STEP pixels and interpolate
 class Fit:
     """A smooth garment-to-model map: key points in both spaces, and the spline both ways."""
 
-    garment_points: np.ndarray  # (n, 2) garment pixels
-    model_points: np.ndarray  # (n, 2) model pixels
+    garment_points: Floats  # (n, 2) garment pixels
+    model_points: Floats  # (n, 2) model pixels
     forward: cv2.ShapeTransformer  # garment pixels to model pixels
     backward: cv2.ShapeTransformer  # model pixels to garment pixels
     unit: float  # pixels per spline unit (the model's shoulder width)
 
-    def apply(self, points: np.ndarray, inverse: bool = False) -> np.ndarray:
+    def apply(self, points: Floats, inverse: bool = False) -> Float64:
         """Map (n, 2) points garment to model (or model to garment with inverse)."""
         spline = self.backward if inverse else self.forward
         origin = self.model_points if inverse else self.garment_points
@@ -496,7 +499,7 @@ class Fit:
         return np.asarray(mapped.reshape(-1, 2) * self.unit + target_centre, np.float64)
 
 
-def _spline(a: np.ndarray, b: np.ndarray, unit: float) -> cv2.ShapeTransformer:
+def _spline(a: Floats, b: Floats, unit: float) -> cv2.ShapeTransformer:
     spline = cv2.createThinPlateSplineShapeTransformer(TPS_SMOOTH)
     pa = ((a - a.mean(axis=0)) / unit).astype(np.float32).reshape(1, -1, 2)
     pb = ((b - b.mean(axis=0)) / unit).astype(np.float32).reshape(1, -1, 2)
@@ -505,7 +508,7 @@ def _spline(a: np.ndarray, b: np.ndarray, unit: float) -> cv2.ShapeTransformer:
     return spline
 
 
-def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+def _apply(matrix: Floats, points: Floats) -> Float64:
     return np.asarray(points @ matrix[:2, :2].T + matrix[:2, 2], np.float64)
 
 
@@ -583,7 +586,7 @@ def torso_fit(shape: GarmentShape, model: Person, collar: NeckOpening | None = N
                unit)
 
 
-def sleeve_transform(sleeve: Sleeve, torso: np.ndarray, model: Person, left: bool) -> np.ndarray:
+def sleeve_transform(sleeve: Sleeve, torso: Floats, model: Person, left: bool) -> Floats:
     """The torso's transform, then a turn about the shoulder so the sleeve follows the arm."""
     points = model.pose.points
     # Image-left sleeve on the model's right arm.
@@ -602,24 +605,24 @@ def sleeve_transform(sleeve: Sleeve, torso: np.ndarray, model: Person, left: boo
     return _rotation_about(pivot, turn) @ torso
 
 
-def _warp(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], linear: bool) -> np.ndarray:
-    return cv2.warpAffine(
+def _warp(image: NDArray[Any], matrix: Floats, size: tuple[int, int], linear: bool) -> NDArray[Any]:
+    return np.asarray(cv2.warpAffine(
         image,
         matrix[:2].astype(np.float32),
         size,
         flags=cv2.INTER_LINEAR if linear else cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=0,
-    )
+    ))
 
 
-def _capsule(shape: tuple[int, int], a: np.ndarray, b: np.ndarray, radius: float) -> np.ndarray:
+def _capsule(shape: tuple[int, int], a: Floats, b: Floats, radius: float) -> Image8:
     mask = np.zeros(shape, np.uint8)
     cv2.line(mask, tuple(int(v) for v in a), tuple(int(v) for v in b), 1, max(1, int(2 * radius)))
     return mask
 
 
-def arm_masks(model: Person) -> tuple[np.ndarray, np.ndarray]:
+def arm_masks(model: Person) -> tuple[Mask, Mask]:
     """The model's bare arms and hands (float32 0/1): skin along the pose's arm bones."""
     h, w = model.rgb.shape[:2]
     p = model.pose.points
@@ -639,7 +642,7 @@ def arm_masks(model: Person) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def hair_mask(model: Person) -> np.ndarray:
+def hair_mask(model: Person) -> Mask:
     """The model's hair that can fall in front of a garment: dark, not skin, near the head."""
     h, w = model.rgb.shape[:2]
     p = model.pose.points
@@ -663,7 +666,7 @@ def hair_mask(model: Person) -> np.ndarray:
     return hair.astype(np.float32)
 
 
-def shading(model: Person, where: np.ndarray) -> np.ndarray:
+def shading(model: Person, where: Mask) -> Float32:
     """The model photo's light on its torso, as a multiplier around 1 (float32).
 
     Measured on the model's own top (bright, plain fabric in the catalog): its lightness over its
@@ -694,7 +697,7 @@ def shading(model: Person, where: np.ndarray) -> np.ndarray:
     weight = cv2.GaussianBlur((c > 0.5).astype(np.float32), (0, 0), 2.0)
     ratio = 1.0 + (cv2.GaussianBlur(ratio, (0, 0), 1.0) - 1.0) * weight
     ratio = np.clip(ratio, 0.7, 1.1) ** 0.8
-    return cv2.resize(ratio, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(ratio, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 # Bottoms: the waistband sits this share of the shoulder-to-hip distance above the pose's hip
@@ -705,7 +708,7 @@ WAIST_EASE = 1.05
 HIP_VISIBILITY = 0.5
 
 
-def _source_box(alpha: np.ndarray) -> tuple[int, int, int, int] | None:
+def _source_box(alpha: Mask) -> tuple[int, int, int, int] | None:
     """The layer's box in the garment photo (x0, y0, x1, y1), 2 px wider each side so edge
     interpolation reads real neighbours; None for an empty layer."""
     x, y, bw, bh = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
@@ -716,8 +719,8 @@ def _source_box(alpha: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def _warp_layer(
-    rgb: np.ndarray, alpha: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
+    rgb: Image8, alpha: Mask, matrix: Floats, size: tuple[int, int]
+) -> tuple[Float32, Float32]:
     """Warp colour and matte together, premultiplied: the colour at a soft edge is the garment's,
     never a mix with the product photo's backdrop (which would draw a light outline).
 
@@ -754,8 +757,8 @@ def _warp_layer(
 
 
 def _warp_layer_fit(
-    rgb: np.ndarray, alpha: np.ndarray, fit: Fit, size: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
+    rgb: Image8, alpha: Mask, fit: Fit, size: tuple[int, int]
+) -> tuple[Float32, Float32]:
     """`_warp_layer` through a smooth fit: the backward map (model pixel to garment pixel) is
     solved on a coarse grid over the layer's box and interpolated, then colour and matte are
     remapped together, premultiplied."""
@@ -795,10 +798,10 @@ def _warp_layer_fit(
     crop_alpha = np.ascontiguousarray(alpha[sy0:sy1, sx0:sx1])
     premultiplied = rgb[sy0:sy1, sx0:sx1].astype(np.float32) * crop_alpha[..., None]
 
-    def remap(image: np.ndarray) -> np.ndarray:
-        return cv2.remap(
+    def remap(image: NDArray[Any]) -> NDArray[Any]:
+        return np.asarray(cv2.remap(
             image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
-        )
+        ))
 
     warped, warped_alpha = remap(premultiplied), remap(crop_alpha)
     colour[y0:y1, x0:x1] = np.clip(warped / np.maximum(warped_alpha, 1e-3)[..., None], 0, 255)
@@ -806,7 +809,7 @@ def _warp_layer_fit(
     return colour, matte
 
 
-def _body_axes(model: Person) -> tuple[np.ndarray, np.ndarray, float]:
+def _body_axes(model: Person) -> tuple[Floats, Floats, float]:
     """Across (image left to right) and down unit vectors of the body, and the torso's length."""
     p = model.pose.points
     joint_l, joint_r = p[models.RIGHT_SHOULDER], p[models.LEFT_SHOULDER]
@@ -817,7 +820,7 @@ def _body_axes(model: Person) -> tuple[np.ndarray, np.ndarray, float]:
     return across, axis / max(length, 1.0), length
 
 
-def bottom_transform(alpha: np.ndarray, model: Person) -> np.ndarray:
+def bottom_transform(alpha: Mask, model: Person) -> Floats:
     """3x3 affine from garment pixels to model pixels for trousers, shorts or a skirt: the
     waistband on the model's waist (from the hip landmarks), as wide as the body there.
 
@@ -865,8 +868,8 @@ class Dressing:
     """A garment placed on the model: the layers drawn in order, and what they cover."""
 
     kind: GarmentClass
-    layers: list[tuple[np.ndarray, np.ndarray]]  # (float32 rgb, float32 alpha), model's size
-    coverage: np.ndarray  # float32 0..1, all layers together
+    layers: list[tuple[Float32, Float32]]  # (float32 rgb, float32 alpha), model's size
+    coverage: Mask  # float32 0..1, all layers together
 
 
 def place_garment(garment: Subject, model: Person) -> Dressing:
@@ -882,7 +885,7 @@ def place_garment(garment: Subject, model: Person) -> Dressing:
             "ghost mannequin."
         )
     h, w = model.rgb.shape[:2]
-    layers: list[tuple[np.ndarray, np.ndarray]] = []
+    layers: list[tuple[Float32, Float32]] = []
     if kind.kind == BOTTOM:
         matrix = bottom_transform(alpha, model)
         layers.append(_warp_layer(garment.cutout.rgb, alpha, matrix, (w, h)))
@@ -925,8 +928,8 @@ SEAM_CLOSE = 0.08
 
 
 def seam_gaps(
-    layers: list[tuple[np.ndarray, np.ndarray]], model: Person, size: float
-) -> tuple[tuple[slice, slice], np.ndarray]:
+    layers: list[tuple[Float32, Float32]], model: Person, size: float
+) -> tuple[tuple[slice, slice], BoolMask]:
     """The gaps, up to `size` shoulder widths wide, between the body layer (first) and the
     sleeve layers: (the window they were looked for in, a bool mask of that window)."""
     p = model.pose.points
@@ -961,7 +964,7 @@ def seam_gap_share(dressing: Dressing, model: Person) -> float | None:
     return int(np.count_nonzero(gap & person)) / max(placed, 1)
 
 
-def close_seams(layers: list[tuple[np.ndarray, np.ndarray]], model: Person) -> None:
+def close_seams(layers: list[tuple[Float32, Float32]], model: Person) -> None:
     """Fill the slits between the body layer (first) and the sleeve layers, in place: the body
     layer takes, in each gap, the garment's colour carried in from around it (inpainting)."""
     window, gap = seam_gaps(layers, model, SEAM_CLOSE)
@@ -970,7 +973,7 @@ def close_seams(layers: list[tuple[np.ndarray, np.ndarray]], model: Person) -> N
     body_rgb, body_alpha = layers[0]
     shape = gap.shape
     # The garment's colour as drawn (layers in order, straight colour), carried into the gap.
-    colour = np.zeros((*shape, 3), np.float32)
+    colour: NDArray[Any] = np.zeros((*shape, 3), np.float32)  # numpy's stubs mistype the sum
     cover = np.zeros(shape, np.float32)
     for rgb, alpha in layers:
         a = alpha[window][..., None]
@@ -982,7 +985,7 @@ def close_seams(layers: list[tuple[np.ndarray, np.ndarray]], model: Person) -> N
     body_alpha[window][gap] = 1.0
 
 
-def expected_region(model: Person, kind: str) -> np.ndarray:
+def expected_region(model: Person, kind: str) -> BoolMask:
     """Where the garment must be (bool): the chest band for a top, dress or outerwear; the band
     just below the waist for a bottom, in both cases inside the model's matte and between the
     body's sides (shoulders or hips)."""
@@ -1011,17 +1014,17 @@ def expected_region(model: Person, kind: str) -> np.ndarray:
 class WornOn:
     """What dress_model found on the model (bool, model's size), reused by its self-check."""
 
-    hands: np.ndarray
-    hair: np.ndarray
-    top: np.ndarray  # the own top, bottoms excluded
-    bottoms: np.ndarray
-    painted: np.ndarray  # where skin was painted over the own clothing
-    arms: np.ndarray  # the model's bare arms (skin along the arm bones, hands apart)
-    arms_shown: np.ndarray  # ... where the output shows them (in front of or beside the cloth)
+    hands: BoolMask
+    hair: BoolMask
+    top: BoolMask  # the own top, bottoms excluded
+    bottoms: BoolMask
+    painted: BoolMask  # where skin was painted over the own clothing
+    arms: BoolMask  # the model's bare arms (skin along the arm bones, hands apart)
+    arms_shown: BoolMask  # ... where the output shows them (in front of or beside the cloth)
 
 
 def dressing_report(
-    garment: Subject, model: Person, dressing: Dressing, out: np.ndarray, worn: WornOn
+    garment: Subject, model: Person, dressing: Dressing, out: Image8, worn: WornOn
 ) -> QualityReport:
     """The dressed model's self-check: the garment's matte, how it sits on the body, the holes
     through it and the model's own clothing still showing."""
@@ -1109,7 +1112,7 @@ def arm_through(model: Person, dressing: Dressing, worn: WornOn) -> float | None
     return int(np.count_nonzero(worn.arms_shown & outward)) / total
 
 
-def old_clothing(model: Person, dressing: Dressing, out: np.ndarray, worn: WornOn) -> float:
+def old_clothing(model: Person, dressing: Dressing, out: Image8, worn: WornOn) -> float:
     """The share of the body the garment replaces clothing on where the model's own clothing
     still shows: not the new garment, not skin, hands or hair, and the colour the model photo
     had there. That body is the torso (shoulders to hips) for a top, a dress or outerwear, and
@@ -1148,7 +1151,7 @@ OWN_TOP_LIGHTNESS = 0.03
 OWN_TOP_SKIN = 0.3  # below this skin weight a pixel may be cloth
 
 
-def own_top(model: Person) -> np.ndarray:
+def own_top(model: Person) -> BoolMask:
     """The model's own top (bool, model's size), found from the chest's cloth colour."""
     h, w = model.rgb.shape[:2]
     p = model.pose.points
@@ -1180,8 +1183,8 @@ def own_top(model: Person) -> np.ndarray:
 
 
 def bare_skin(
-    model: Person, where: np.ndarray, base: np.ndarray | None = None, detail: float = 1.5
-) -> np.ndarray:
+    model: Person, where: BoolMask, base: Float32 | None = None, detail: float = 1.5
+) -> Float32:
     """The model photo with skin where `where` (bool) is, float32 RGB.
 
     The colour is spread in from the model's own skin around it (a normalised blur at a quarter
@@ -1208,7 +1211,9 @@ def bare_skin(
         return out
     ch, cw = inside.shape
     sw, sh = max(8, cw // 4), max(8, ch // 4)
-    shrink = lambda image: cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)  # noqa: E731
+    def shrink(image: Floats) -> NDArray[Any]:
+        return np.asarray(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA))
+
     known = shrink(skin.astype(np.float32))
     sigma = max(2.0, 0.2 * width / 4)
     weight = cv2.GaussianBlur(known, (0, 0), sigma)
@@ -1225,7 +1230,9 @@ def bare_skin(
     local = cv2.GaussianBlur(small_grey * cloth, (0, 0), 0.3 * width / 4) / (
         cv2.GaussianBlur(cloth, (0, 0), 0.3 * width / 4) + 1e-3
     )
-    grow_up = lambda image: cv2.resize(image, (cw, ch), interpolation=cv2.INTER_LINEAR)  # noqa: E731
+    def grow_up(image: NDArray[Any]) -> NDArray[Any]:
+        return np.asarray(cv2.resize(image, (cw, ch), interpolation=cv2.INTER_LINEAR))
+
     # Full size only where the cloth is (its own box, a few pixels wider for the soft edge).
     inner = (slice(max(0, y - y0 - 4), y - y0 + bh + 4), slice(max(0, x - x0 - 4), x - x0 + bw + 4))
     light = np.clip(
@@ -1256,7 +1263,7 @@ OWN_BOTTOM_SEED = 0.2
 OWN_BOTTOM_RISE = 0.5
 
 
-def own_bottoms(model: Person) -> np.ndarray:
+def own_bottoms(model: Person) -> BoolMask:
     """The model's own bottoms (bool, model's size), found from the cloth colour at the top of
     the thighs. Found without the own top: pale jeans are near a white top's colour, and the
     top's search (down to below the hips) takes their waistband; the bottoms win there."""
@@ -1288,7 +1295,7 @@ def own_bottoms(model: Person) -> np.ndarray:
         return none
     lab = cv2.cvtColor(model.rgb[y0:y1], cv2.COLOR_RGB2LAB).astype(np.float32)
 
-    def distance(reference: np.ndarray) -> np.ndarray:
+    def distance(reference: Floats) -> Floats:
         diff = lab - reference
         weighted = OWN_BOTTOM_LIGHTNESS * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2
         return np.asarray(np.sqrt(weighted))
@@ -1324,8 +1331,8 @@ LEG_DETAIL = 6.0  # the blur (pixels) of the old bottoms' light laid onto the le
 
 
 def uncovered_bottoms(
-    model: Person, bottoms: np.ndarray, coverage: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    model: Person, bottoms: BoolMask, coverage: Mask
+) -> tuple[BoolMask, BoolMask]:
     """Where the model's own bottoms would still show around a dress or a new bottom, split in
     two (bool masks): (skin, gone). Above the new garment (a high waist over a low skirt) and
     below its hem (jeans below a short dress), the body is there: belly and legs, painted as
@@ -1365,7 +1372,7 @@ def uncovered_bottoms(
 
 def dress_model(
     garment: Subject, model: Person, progress: ProgressFn
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[Image8, Mask]:
     """Case (b): the model wearing the garment, and the person's new matte (garment included)."""
     alpha = garment.cutout.alpha
     if float((alpha > 0.5).mean()) < 0.02:
@@ -1385,7 +1392,9 @@ def dress_model(
         head = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(head, cv2.convexHull(model.face[FACE_OVAL].astype(np.int32)), 1)
         hair = np.maximum(hair, head.astype(np.float32))
-    soft = lambda m: cv2.GaussianBlur(m, (0, 0), 1.5)  # noqa: E731 - a one-line helper
+    def soft(m: Mask) -> Mask:  # a one-line helper
+        return np.asarray(cv2.GaussianBlur(m, (0, 0), 1.5), np.float32)
+
     arms, hands, hair = soft(arms), soft(hands), soft(hair)
     sleeveless = dressing.kind.kind == BOTTOM or len(dressing.layers) == 1
     person = model.subject.cutout.alpha

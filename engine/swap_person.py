@@ -19,10 +19,12 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from cv2.typing import MatLike
 from scipy.spatial import Delaunay, QhullError
 
 from core.engine import ProgressFn
 from engine import quality
+from engine.arrays import BoolMask, Float32, Floats, Image8, Mask
 from engine.digital_model import FACE_OVAL, Person, bare_regions, skin_mask
 from engine.quality import QualityReport
 
@@ -31,8 +33,8 @@ LIGHTNESS_SHARE = 0.6
 
 
 def shift_tone(
-    rgb: np.ndarray, mask: np.ndarray, delta: np.ndarray, gain: float = 1.0
-) -> np.ndarray:
+    rgb: Image8, mask: Mask, delta: Floats, gain: float = 1.0
+) -> Image8:
     """Recolour inside a soft mask: lightness times `gain`, then a Lab offset `delta`.
 
     Lightness is scaled rather than shifted so that the shading (darker under the arm, a
@@ -55,7 +57,7 @@ def shift_tone(
 
 
 def _face_box(
-    points: np.ndarray, shape: tuple[int, ...], margin: float
+    points: Floats, shape: tuple[int, ...], margin: float
 ) -> tuple[int, int, int, int]:
     h, w = shape[:2]
     x0, y0 = points.min(axis=0)
@@ -109,18 +111,18 @@ class FacePatch:
     """The model's face warped onto the photo's face, in a box of the photo."""
 
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in photo pixels
-    rgb: np.ndarray  # the warped model face, the box's size
-    mask: np.ndarray  # uint8 0/255: the photo's face up to jaw and hairline (hard edge)
-    alpha: np.ndarray  # float32 0..1: the feathered blend weight, 0 wherever mask is 0
+    rgb: Image8  # the warped model face, the box's size
+    mask: Image8  # uint8 0/255: the photo's face up to jaw and hairline (hard edge)
+    alpha: Mask  # float32 0..1: the feathered blend weight, 0 wherever mask is 0
 
 
-def head_outline(person: Person) -> np.ndarray:
+def head_outline(person: Person) -> Float32:
     """The face's outline (FACE_OVAL order, float32 full-size pixels) from the jaw up to the
     hairline: where the skin stops along rays from between the eyes (hair is not skin-coloured).
 
     Without a skin tone the mesh outline is returned as it is."""
     assert person.face is not None
-    outline: np.ndarray = person.face[FACE_OVAL].astype(np.float32).copy()
+    outline: Float32 = person.face[FACE_OVAL].astype(np.float32).copy()
     if person.tone is None:
         return outline
     centre = person.face[CENTRE].astype(np.float32)
@@ -172,15 +174,15 @@ def head_outline(person: Person) -> np.ndarray:
 
 
 def _piecewise_affine_maps(
-    dst: np.ndarray, src: np.ndarray, fallback: np.ndarray, size: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
+    dst: Float32, src: Float32, fallback: Floats, size: tuple[int, int]
+) -> tuple[Float32, Float32]:
     """remap() maps sending each Delaunay triangle of `dst` onto its triangle of `src`; outside
     the triangles (and in a triangle the warp would fold) the `fallback` affine (dst -> src)."""
     try:
         triangles = Delaunay(dst).simplices
     except QhullError:  # degenerate points (a face seen edge-on): the similarity alone
         triangles = np.zeros((0, 3), np.int64)
-    transforms: list[np.ndarray] = [np.asarray(fallback, np.float32)]
+    transforms: list[MatLike] = [np.asarray(fallback, np.float32)]
     label = np.zeros((size[1], size[0]), np.int32)
     for triangle in triangles:
         a, b = dst[triangle], src[triangle]
@@ -221,9 +223,9 @@ def face_patch(photo: Person, model: Person) -> FacePatch | None:
     # The photo box's pixel (x, y) is the photo's (x + x0, y + y0).
     fallback = np.hstack([inverse[:, :2], (inverse[:, 2] + inverse[:, :2] @ offset)[:, None]])
     map_x, map_y = _piecewise_affine_maps(dst, src, fallback, size)
-    warped = cv2.remap(
+    warped = np.asarray(cv2.remap(
         model.rgb, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
-    )
+    ), np.uint8)
     mask = np.zeros((size[1], size[0]), np.uint8)
     cv2.fillPoly(mask, [np.round(ours - offset).astype(np.int32)], 255)
     # Only the person: a head against the backdrop never takes model pixels outside it.
@@ -248,18 +250,18 @@ def face_patch(photo: Person, model: Person) -> FacePatch | None:
     return FacePatch((x0, y0, x1, y1), warped, mask, alpha)
 
 
-def _hull(points: np.ndarray, shape: tuple[int, ...], grow: float, soften: float) -> np.ndarray:
+def _hull(points: Floats, shape: tuple[int, ...], grow: float, soften: float) -> Mask:
     """The points' convex hull grown by `grow` pixels, softened (float32 0..1)."""
     hull = np.zeros(shape[:2], np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(np.round(points).astype(np.int32)), 1)
     reach = max(3, int(2 * grow) | 1)
     grown = cv2.dilate(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    return cv2.GaussianBlur(grown.astype(np.float32), (0, 0), soften)
+    return np.asarray(cv2.GaussianBlur(grown.astype(np.float32), (0, 0), soften), np.float32)
 
 
 def _model_skin_and_features(
-    photo: Person, model: Person, warped: np.ndarray, offset: np.ndarray, soften: float
-) -> np.ndarray:
+    photo: Person, model: Person, warped: Image8, offset: Floats, soften: float
+) -> Mask:
     """Where the warped model face may be taken (float32 0..1): its skin and its features,
     up to the brows.
 
@@ -296,13 +298,13 @@ def _model_skin_and_features(
     return np.clip(np.maximum(keep, features), 0.0, 1.0).astype(np.float32)
 
 
-def mouth_gap(face: np.ndarray) -> float:
+def mouth_gap(face: Float32) -> float:
     """The mouth's opening: the inner lips' gap over the face's height (brow to chin)."""
     height = max(float(np.linalg.norm(face[152] - face[10])), 1.0)
     return float(np.linalg.norm(face[INNER_LIPS[0]] - face[INNER_LIPS[1]])) / height
 
 
-def face_turn(face: np.ndarray) -> float:
+def face_turn(face: Float32) -> float:
     """How far the face is turned: 0 facing the camera, 1 in profile (the nose tip's distances
     to the two cheeks' edges)."""
     left = float(np.linalg.norm(face[1] - face[234]))
@@ -317,7 +319,7 @@ FEATHER = 0.04
 COLOUR_REACH = 0.08
 
 
-def blend_face(rgb: np.ndarray, patch: FacePatch) -> np.ndarray:
+def blend_face(rgb: Image8, patch: FacePatch) -> Image8:
     """Blend the patch in: the model's features under the (recoloured) photo face's colour.
 
     The photo's skin, face included, has already been moved toward the model's tone under the
@@ -342,11 +344,11 @@ def blend_face(rgb: np.ndarray, patch: FacePatch) -> np.ndarray:
     return out
 
 
-def recolour_skin(photo: Person, model: Person) -> np.ndarray:
+def recolour_skin(photo: Person, model: Person) -> Image8:
     """The photo with its visible skin, face included, moved toward the model's skin tone."""
     assert model.tone is not None
     if photo.tone is not None:
-        photo_tone: np.ndarray | None = photo.tone
+        photo_tone: Float32 | None = photo.tone
     else:
         # No face in frame (cropped at the chin): the skin's own median colour stands in.
         visible = photo.skin > 0.5
@@ -368,7 +370,7 @@ def recolour_skin(photo: Person, model: Person) -> np.ndarray:
     delta = (model.tone - photo_tone).astype(np.float32) * share
     delta[0] = 0.0
     # The face too: the model's face is then matched to this recoloured face.
-    body_skin = cv2.GaussianBlur(photo.skin, (0, 0), 1.5)
+    body_skin = np.asarray(cv2.GaussianBlur(photo.skin, (0, 0), 1.5), np.float32)
     return shift_tone(photo.rgb, body_skin, delta, gain)
 
 
@@ -382,7 +384,7 @@ def tone_gap(photo: Person, model: Person) -> float | None:
     return float(np.linalg.norm(difference))
 
 
-def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndarray:
+def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> Image8:
     """Case (a): the photo's person takes the model's face and skin tone."""
     assert model.tone is not None
     # Refused before any work: a turned face takes the model's frontal one as a band, and a
@@ -405,7 +407,7 @@ def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> np.ndar
     return out
 
 
-def tone_regions(photo: Person) -> tuple[np.ndarray, np.ndarray] | None:
+def tone_regions(photo: Person) -> tuple[BoolMask, BoolMask] | None:
     """Where the skin consistency is measured (bool masks): the face's skin, well inside the
     face outline, and the skin of the neck, neckline, arms and hands, well outside it.
 
@@ -427,7 +429,7 @@ def tone_regions(photo: Person) -> tuple[np.ndarray, np.ndarray] | None:
     return skin & inner, skin & body
 
 
-def identity_report(photo: Person, out: np.ndarray, face_swapped: bool) -> QualityReport:
+def identity_report(photo: Person, out: Image8, face_swapped: bool) -> QualityReport:
     """The swap's self-check scores: how much of the person changed and by how much at most,
     whether face and body still share one skin tone, and the photo's matte."""
     alpha = photo.subject.cutout.alpha
@@ -447,7 +449,7 @@ def identity_report(photo: Person, out: np.ndarray, face_swapped: bool) -> Quali
     )
 
 
-def check_identity_swap(photo: Person, out: np.ndarray, face_swapped: bool) -> QualityReport:
+def check_identity_swap(photo: Person, out: Image8, face_swapped: bool) -> QualityReport:
     """Score the swap; QualityTooLow (refunded) when the person did not change enough to charge
     for, e.g. a face cropped by the frame and a model of much the same skin tone."""
     return quality.enforce(identity_report(photo, out, face_swapped))
