@@ -11,7 +11,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from core.engine import BUILTIN_BACKGROUNDS
-from core.enums import CatalogKind, CatalogVisibility
+from core.enums import BodyType, CatalogKind, CatalogVisibility, Gender, SkinTone
 from core.models.catalog import CatalogItem
 
 
@@ -19,6 +19,24 @@ from core.models.catalog import CatalogItem
 class CatalogPage:
     items: list[CatalogItem]
     total: int
+
+
+@dataclass(frozen=True)
+class ModelFilters:
+    """What the model picker filters on: each given value must match (None: any)."""
+
+    gender: Gender | None = None
+    skin_tone: SkinTone | None = None
+    body_type: BodyType | None = None
+
+
+@dataclass(frozen=True)
+class ModelFilterValues:
+    """The attribute values present among the offered models, each in its enum's order."""
+
+    gender: list[Gender]
+    skin_tone: list[SkinTone]
+    body_type: list[BodyType]
 
 
 def _find(
@@ -63,13 +81,22 @@ def offered_page(
     page_number: int,
     page_size: int,
     category: str | None = None,
+    filters: ModelFilters | None = None,
 ) -> CatalogPage:
     """Published public items of a kind in the operators' order, a page at a time; with
-    `category`, only that category ("" or None: all)."""
+    `category`, only that category ("" or None: all); with `filters`, only the items whose
+    attributes match every value given (only digital models have them)."""
     query = _offered(kind)
     wanted = (category or "").strip().lower()  # stored lower case (catalog_admin.clean_category)
     if wanted:
         query = query.where(CatalogItem.category == wanted)
+    if filters is not None:
+        if filters.gender is not None:
+            query = query.where(CatalogItem.gender == filters.gender)
+        if filters.skin_tone is not None:
+            query = query.where(CatalogItem.skin_tone == filters.skin_tone)
+        if filters.body_type is not None:
+            query = query.where(CatalogItem.body_type == filters.body_type)
     total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
     rows = session.execute(
         query.order_by(CatalogItem.sort, CatalogItem.id)
@@ -89,3 +116,21 @@ def offered_categories(session: Session, kind: CatalogKind) -> list[str]:
         .order_by(CatalogItem.category)
     )
     return list(session.execute(query).scalars())
+
+
+def offered_model_filters(session: Session) -> ModelFilterValues:
+    """The gender, skin tone and body type values that at least one published public digital
+    model has, so the picker offers only filters that find something."""
+    rows = session.execute(
+        _offered(CatalogKind.MODEL).with_only_columns(
+            CatalogItem.gender, CatalogItem.skin_tone, CatalogItem.body_type
+        ).distinct()
+    ).all()
+    genders = {row[0] for row in rows}
+    tones = {row[1] for row in rows}
+    builds = {row[2] for row in rows}
+    return ModelFilterValues(
+        gender=[value for value in Gender if value in genders],
+        skin_tone=[value for value in SkinTone if value in tones],
+        body_type=[value for value in BodyType if value in builds],
+    )

@@ -1,5 +1,7 @@
 """What operators do with the catalog of digital models and backgrounds: upload a photo (vetted
-first), rename, categorise, show or hide, publish, reorder, delete.
+first), rename, describe, categorise, show or hide, publish, reorder, delete. A digital model
+also carries the picker's filter attributes (gender, skin tone, body type); a background has
+none.
 
 An upload starts unpublished, so an operator can look at it before users can pick it. A digital
 model's photo must show exactly one person, as the engine's analysis sees it: the photo is
@@ -14,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from enum import Enum
 from typing import Literal
 
 import anyio
@@ -22,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from core.contracts.catalog_check import CATALOG_CHECK_WORKFLOW, CountPeopleInput
 from core.db import SessionFactory
-from core.enums import CatalogKind, CatalogVisibility
+from core.enums import BodyType, CatalogKind, CatalogVisibility, Gender, SkinTone
 from core.errors import InvalidInput, NotFound, Refused, Unavailable
 from core.images import check_image, thumbnail_from_bytes
 from core.keys import catalog_key, extension_for, thumbnail_key
@@ -36,6 +39,10 @@ from core.workflow_starter import WorkflowStarter
 MIN_CATALOG_SIDE = 768
 MAX_NAME = 128
 MAX_CATEGORY = 64
+MAX_DESCRIPTION = 280
+MODEL_ATTRIBUTES_ONLY = (
+    "gender, skinTone and bodyType describe digital models only; a background has none."
+)
 ITEM_NOT_FOUND = "That catalog item was not found."
 # The operator waits for the people count: an imaging worker busy for longer answers "later".
 PEOPLE_CHECK_SECONDS = 60
@@ -52,14 +59,46 @@ MANAGED_KINDS = (CatalogKind.MODEL, CatalogKind.BACKGROUND)
 _SPACES = re.compile(r"\s+")
 
 
+class Keep(Enum):
+    """Leave an attribute as it is (None clears it)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True)
+class ModelAttributes:
+    """A digital model's filter attributes (None: not said)."""
+
+    gender: Gender | None = None
+    skin_tone: SkinTone | None = None
+    body_type: BodyType | None = None
+
+    def any(self) -> bool:
+        return any(v is not None for v in (self.gender, self.skin_tone, self.body_type))
+
+
 @dataclass(frozen=True)
 class CatalogChanges:
-    """What an operator changes on an item; None leaves a field as it is."""
+    """What an operator changes on an item; None leaves a field as it is, except for the
+    model attributes, which KEEP leaves and None clears. An empty description clears it."""
 
     name: str | None = None
     category: str | None = None
     visibility: CatalogVisibility | None = None
     published: bool | None = None
+    description: str | None = None
+    gender: Gender | None | Keep = KEEP
+    skin_tone: SkinTone | None | Keep = KEEP
+    body_type: BodyType | None | Keep = KEEP
+
+    def sets_attributes(self) -> bool:
+        """Whether it gives an attribute a value (clearing one is fine on any item)."""
+        return any(
+            v is not KEEP and v is not None for v in (self.gender, self.skin_tone, self.body_type)
+        )
 
 
 def clean_name(raw: str) -> str:
@@ -78,6 +117,21 @@ def clean_category(raw: str) -> str:
     if len(category) > MAX_CATEGORY:
         raise InvalidInput(f"category: at most {MAX_CATEGORY} characters.")
     return category
+
+
+def clean_description(raw: str) -> str:
+    """One short line: spaces (new lines too) collapsed, at most MAX_DESCRIPTION characters;
+    may be empty."""
+    description = _SPACES.sub(" ", raw).strip()
+    if len(description) > MAX_DESCRIPTION:
+        raise InvalidInput(f"description: at most {MAX_DESCRIPTION} characters.")
+    return description
+
+
+def check_attributes_allowed(kind: CatalogKind, gives_attributes: bool) -> None:
+    """Only a digital model has a gender, skin tone and body type."""
+    if gives_attributes and kind != CatalogKind.MODEL:
+        raise InvalidInput(MODEL_ATTRIBUTES_ONLY)
 
 
 def check_people(count: int) -> None:
@@ -142,11 +196,20 @@ class CatalogAdmin:
             return self._ordered(session, kind)
 
     def upload(
-        self, kind: ManagedKind, data: bytes, name: str, category: str
+        self,
+        kind: ManagedKind,
+        data: bytes,
+        name: str,
+        category: str,
+        description: str = "",
+        attributes: ModelAttributes | None = None,
     ) -> CatalogItem:
         """Vet a photo, store it with a thumbnail, and record it unpublished, last in order."""
         clean = clean_name(name)
         group = clean_category(category)
+        about = clean_description(description)
+        traits = attributes or ModelAttributes()
+        check_attributes_allowed(kind, traits.any())
         info = check_image(
             data,
             max_bytes=self.settings.max_upload_bytes,
@@ -172,6 +235,10 @@ class CatalogAdmin:
                     kind=kind,
                     name=clean,
                     category=group,
+                    description=about,
+                    gender=traits.gender,
+                    skin_tone=traits.skin_tone,
+                    body_type=traits.body_type,
                     visibility=CatalogVisibility.PUBLIC,
                     builtin=False,
                     key=key,
@@ -189,6 +256,7 @@ class CatalogAdmin:
     def update(self, item_id: str, changes: CatalogChanges) -> CatalogItem:
         with self.sessions.begin() as session:
             item = self._managed(session, item_id)
+            check_attributes_allowed(CatalogKind(item.kind), changes.sets_attributes())
             if changes.name is not None:
                 item.name = clean_name(changes.name)
             if changes.category is not None:
@@ -197,6 +265,14 @@ class CatalogAdmin:
                 item.visibility = changes.visibility
             if changes.published is not None:
                 item.published = changes.published
+            if changes.description is not None:
+                item.description = clean_description(changes.description)
+            if not isinstance(changes.gender, Keep):
+                item.gender = changes.gender
+            if not isinstance(changes.skin_tone, Keep):
+                item.skin_tone = changes.skin_tone
+            if not isinstance(changes.body_type, Keep):
+                item.body_type = changes.body_type
         return item
 
     def move(self, item_id: str, direction: Literal["up", "down"]) -> list[CatalogItem]:

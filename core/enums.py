@@ -66,6 +66,32 @@ class CatalogVisibility(StrEnum):
     PRIVATE = "private"
 
 
+class Gender(StrEnum):
+    """How a digital model presents, for the model picker's filter."""
+
+    FEMALE = "female"
+    MALE = "male"
+
+
+class SkinTone(StrEnum):
+    """A digital model's skin tone, lightest first (the filter offers them in this order)."""
+
+    FAIR = "fair"
+    LIGHT = "light"
+    MEDIUM = "medium"
+    TAN = "tan"
+    DEEP = "deep"
+
+
+class BodyType(StrEnum):
+    """A digital model's build."""
+
+    SLIM = "slim"
+    ATHLETIC = "athletic"
+    CURVY = "curvy"
+    PLUS = "plus"
+
+
 class CodePurpose(StrEnum):
     SIGNUP = "signup"
     RESET = "reset"

@@ -5,8 +5,11 @@ the showcase's demo pairs, which our own engine makes from the fixture photos at
 Images go through the same path as uploads (checked, then stored in the bucket with a
 thumbnail). Photos come from ../shared/fixtures/images when it exists (FIXTURES_DIR); without
 it a few generated studio backgrounds still make the background-replace flow work.
-Running it again changes nothing that is already there, and never adds back an item an
-operator deleted (its tombstone, core/catalog_admin.py).
+Names, categories, descriptions and a digital model's filter attributes are in
+ops/seed_catalog.py. Running it again changes nothing that is already there, and never adds back
+an item an operator deleted (its tombstone, core/catalog_admin.py); the one exception is an item
+the first seeds made ("Model 3", "Scene 7", no description) and nobody renamed since: it gets its
+name, category, description and attributes (an operator's rename is kept, item and all).
 """
 
 from __future__ import annotations
@@ -23,11 +26,19 @@ from sqlalchemy.orm import Session
 
 from core.db import SessionFactory, make_engine, make_session_factory
 from core.engine import ImageEngine
+from core.enums import BodyType, CatalogKind, Gender, SkinTone
 from core.images import check_image, checkerboard, encode_jpeg, thumbnail_from_bytes
 from core.keys import catalog_key, thumbnail_key
 from core.models.catalog import CatalogItem, CatalogTombstone
 from core.settings import Settings, get_settings
 from core.storage import Storage
+from ops.seed_catalog import (
+    DESCRIPTIONS,
+    MODEL_CATEGORY,
+    OLD_BACKGROUND_CATEGORY,
+    is_old_default,
+    presentation,
+)
 from ops.seed_plans import seed_plans
 from ops.seed_showcase import seed_showcase
 
@@ -48,6 +59,14 @@ class SeedItem:
     data: bytes
     builtin: bool = False
     sort: int = 100
+    description: str = ""
+    gender: Gender | None = None
+    skin_tone: SkinTone | None = None
+    body_type: BodyType | None = None
+    # A fixture photo's model or background: the first seeds numbered it ("Model 3") and put
+    # it in `old_category`; every other item kept its name and category.
+    numbered_before: bool = False
+    old_category: str | None = None
 
 
 def _studio_background(top: tuple[int, int, int], bottom: tuple[int, int, int]) -> bytes:
@@ -74,6 +93,7 @@ def _builtins() -> list[SeedItem]:
             encode_jpeg(board),
             builtin=True,
             sort=0,
+            description=DESCRIPTIONS["transparent"],
         ),
         SeedItem(
             "white",
@@ -83,6 +103,7 @@ def _builtins() -> list[SeedItem]:
             encode_jpeg(white),
             builtin=True,
             sort=1,
+            description=DESCRIPTIONS["white"],
         ),
     ]
 
@@ -101,6 +122,7 @@ def _generated_backgrounds() -> list[SeedItem]:
             "studio",
             _studio_background(*colours),
             sort=10 + i,
+            description=DESCRIPTIONS.get(name, ""),
         )
         for i, (name, colours) in enumerate(palettes.items())
     ]
@@ -111,18 +133,42 @@ def _photos(folder: Path, pattern: str = "*.jpg") -> Iterator[Path]:
         yield from sorted(folder.glob(pattern))
 
 
+def _photo_item(
+    path: Path, kind: CatalogKind, number: int, sort: int, old_category: str
+) -> SeedItem:
+    """A fixture photo's model or background, as ops/seed_catalog.py presents it (a photo it
+    does not know keeps a numbered name)."""
+    shown = presentation(kind, path.stem)
+    fallback = f"{'Model' if kind == CatalogKind.MODEL else 'Scene'} {number}"
+    return SeedItem(
+        path.stem,
+        kind,
+        shown.name if shown else fallback,
+        shown.category if shown else old_category,
+        path.read_bytes(),
+        sort=sort,
+        description=shown.description if shown else "",
+        gender=shown.gender if shown else None,
+        skin_tone=shown.skin_tone if shown else None,
+        body_type=shown.body_type if shown else None,
+        numbered_before=True,
+        old_category=old_category,
+    )
+
+
 def seed_items(fixtures: Path) -> list[SeedItem]:
     items = _builtins() + _generated_backgrounds()
     for i, path in enumerate(_photos(fixtures / "catalog-models")):
-        items.append(
-            SeedItem(path.stem, "model", f"Model {i + 1}", "studio", path.read_bytes(), sort=i)
-        )
-    for i, path in enumerate(_photos(fixtures / "backgrounds")):
-        items.append(
-            SeedItem(
-                path.stem, "background", f"Scene {i + 1}", "scene", path.read_bytes(), sort=20 + i
-            )
-        )
+        items.append(_photo_item(path, CatalogKind.MODEL, i + 1, i, MODEL_CATEGORY))
+    backgrounds = list(_photos(fixtures / "backgrounds"))
+    for i, path in enumerate(backgrounds):
+        items.append(_photo_item(path, CatalogKind.BACKGROUND, i + 1, 20 + i,
+                                 OLD_BACKGROUND_CATEGORY))
+    # Real places (added after the first seeds, so never numbered in a database; after the
+    # studio backgrounds in the picker).
+    for i, path in enumerate(_photos(fixtures / "scenes")):
+        items.append(_photo_item(path, CatalogKind.BACKGROUND, len(backgrounds) + i + 1,
+                                 40 + i, OLD_BACKGROUND_CATEGORY))
     for folder in ("people", "garments"):
         for i, path in enumerate(list(_photos(fixtures / folder))[:SAMPLES_PER_FOLDER]):
             items.append(
@@ -181,10 +227,32 @@ def seed(
     return added
 
 
+def _as_first_seeded(row: CatalogItem, item: SeedItem) -> bool:
+    """Whether a row is still as the first seeds (before descriptions) left it: no
+    description, and their name, which for a photo was numbered ("Model 3")."""
+    if row.description:
+        return False
+    if item.numbered_before:
+        return is_old_default(CatalogKind(item.kind), row.name)
+    return row.name == item.name
+
+
+def _present(row: CatalogItem, item: SeedItem) -> None:
+    """Give a row the seed made before presentations its name, description and attributes,
+    and its category unless an operator changed that."""
+    if row.category == (item.old_category or item.category):
+        row.category = item.category
+    row.name = item.name
+    row.description = item.description
+    row.gender, row.skin_tone, row.body_type = item.gender, item.skin_tone, item.body_type
+
+
 def _upsert(session: Session, item: SeedItem, key: str, thumb: str) -> int:
     row = session.get(CatalogItem, item.id)
     if row is not None:
         row.key, row.thumbnail_key = key, thumb
+        if _as_first_seeded(row, item):
+            _present(row, item)
         return 0
     session.add(
         CatalogItem(
@@ -192,6 +260,10 @@ def _upsert(session: Session, item: SeedItem, key: str, thumb: str) -> int:
             kind=item.kind,
             name=item.name,
             category=item.category,
+            description=item.description,
+            gender=item.gender,
+            skin_tone=item.skin_tone,
+            body_type=item.body_type,
             builtin=item.builtin,
             key=key,
             thumbnail_key=thumb,

@@ -17,8 +17,8 @@ from api.schemas.admin_catalog import (
     CatalogUpdateBody,
 )
 from api.schemas.common import Envelope
-from core.catalog_admin import CatalogChanges, ManagedKind
-from core.enums import CatalogKind, CatalogVisibility
+from core.catalog_admin import KEEP, CatalogChanges, ManagedKind, ModelAttributes
+from core.enums import BodyType, CatalogKind, CatalogVisibility, Gender, SkinTone
 from core.errors import InvalidInput
 from core.models.catalog import CatalogItem
 from core.storage import Storage
@@ -38,6 +38,10 @@ def admin_entry(storage: Storage, item: CatalogItem) -> AdminCatalogEntry:
         builtin=item.builtin,
         url=storage.presigned_get(item.key),
         thumbnailUrl=storage.presigned_get(item.thumbnail_key),
+        description=item.description,
+        gender=item.gender,
+        skinTone=item.skin_tone,
+        bodyType=item.body_type,
         visibility=CatalogVisibility(item.visibility),
         published=item.published,
         sort=item.sort,
@@ -71,15 +75,22 @@ async def upload(
     kind: Annotated[KindName, Form()],
     name: Annotated[str, Form(max_length=128)],
     category: Annotated[str, Form(max_length=64)] = "",
+    description: Annotated[str, Form(max_length=280)] = "",
+    gender: Annotated[Gender | None, Form()] = None,
+    skinTone: Annotated[SkinTone | None, Form()] = None,
+    bodyType: Annotated[BodyType | None, Form()] = None,
 ) -> Envelope[AdminCatalogEntry]:
     """Add a photo, unpublished. JPEG, PNG or WebP, at least 768 px on the short side; a
-    digital model's photo must show exactly one person (422 with the reason otherwise)."""
+    digital model's photo must show exactly one person (422 with the reason otherwise).
+    `gender`, `skinTone` and `bodyType` (empty: not said) are for digital models only: a
+    background given one is refused (422)."""
     limit = settings.max_upload_bytes
     data = await file.read(limit + 1)
     if not data:
         raise InvalidInput("file: choose a photo to upload.")
+    attributes = ModelAttributes(gender=gender, skin_tone=skinTone, body_type=bodyType)
     item = await to_thread.run_sync(
-        catalog_admin.upload, _kind(kind), data, name, category
+        catalog_admin.upload, _kind(kind), data, name, category, description, attributes
     )
     return Envelope(data=admin_entry(storage, item))
 
@@ -92,12 +103,19 @@ def update(
     itemId: ItemId,
     body: CatalogUpdateBody,
 ) -> Envelope[AdminCatalogEntry]:
-    """Rename, recategorise, show or hide, publish or unpublish (only the fields given)."""
+    """Rename, describe, recategorise, show or hide, publish or unpublish, and set or clear
+    (null) a digital model's gender, skinTone and bodyType: only the fields given change. A
+    background given any of those three is refused (422)."""
+    given = body.model_fields_set  # null given clears an attribute; absent keeps it
     changes = CatalogChanges(
         name=body.name,
         category=body.category,
         visibility=body.visibility,
         published=body.published,
+        description=body.description,
+        gender=body.gender if "gender" in given else KEEP,
+        skin_tone=body.skinTone if "skinTone" in given else KEEP,
+        body_type=body.bodyType if "bodyType" in given else KEEP,
     )
     item = catalog_admin.update(itemId, changes)
     return Envelope(data=admin_entry(storage, item))

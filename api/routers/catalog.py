@@ -8,12 +8,19 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from api.deps import SessionsDep, StorageDep
-from api.schemas.catalog import CategoryList, ModelPage, Sample, SampleList, SeedPage
+from api.schemas.catalog import (
+    CategoryList,
+    ModelFilterValues,
+    ModelPage,
+    Sample,
+    SampleList,
+    SeedPage,
+)
 from api.schemas.common import CatalogEntry, Envelope
 from api.validation import PageNumber
-from core.catalog import offered_categories, offered_page
+from core.catalog import ModelFilters, offered_categories, offered_model_filters, offered_page
 from core.db import SessionFactory
-from core.enums import CatalogKind
+from core.enums import BodyType, CatalogKind, Gender, SkinTone
 from core.models.catalog import CatalogItem
 from core.storage import Storage
 
@@ -29,6 +36,10 @@ def catalog_entry(storage: Storage, item: CatalogItem) -> CatalogEntry:
         builtin=item.builtin,
         url=storage.presigned_get(item.key),
         thumbnailUrl=storage.presigned_get(item.thumbnail_key),
+        description=item.description,
+        gender=item.gender,
+        skinTone=item.skin_tone,
+        bodyType=item.body_type,
     )
 
 
@@ -39,9 +50,10 @@ def _page(
     page: int,
     size: int,
     category: str | None = None,
+    filters: ModelFilters | None = None,
 ) -> tuple[list[CatalogEntry], int]:
     with sessions() as session:
-        found = offered_page(session, kind, page, size, category)
+        found = offered_page(session, kind, page, size, category, filters)
     return [catalog_entry(storage, item) for item in found.items], found.total
 
 
@@ -54,9 +66,17 @@ def list_models(
     visibility: Literal["public"] = "public",
     currentProduct: Literal["bodySwap"] = "bodySwap",
     category: Annotated[str | None, Query(max_length=64)] = None,
+    gender: Gender | None = None,
+    skinTone: SkinTone | None = None,
+    bodyType: BodyType | None = None,
 ) -> Envelope[ModelPage]:
-    """Published digital models, a page at a time; `category` filters (empty: all)."""
-    items, total = _page(sessions, storage, CatalogKind.MODEL, pageNum, pageSize, category)
+    """Published digital models, a page at a time. `category` filters (empty: all); so do
+    `gender`, `skinTone` and `bodyType`, each one of its listed values (422 otherwise). Given
+    together, a model must match all of them; `total` counts the matches."""
+    filters = ModelFilters(gender=gender, skin_tone=skinTone, body_type=bodyType)
+    items, total = _page(
+        sessions, storage, CatalogKind.MODEL, pageNum, pageSize, category, filters
+    )
     return Envelope(data=ModelPage(items=items, total=total, pageNum=pageNum, pageSize=pageSize))
 
 
@@ -68,6 +88,22 @@ def model_categories(sessions: SessionsDep) -> Envelope[CategoryList]:
     return Envelope(data=CategoryList(items=items))
 
 
+@router.get("/api/v1/model/filters", response_model=Envelope[ModelFilterValues])
+def model_filters(sessions: SessionsDep) -> Envelope[ModelFilterValues]:
+    """The values of the model picker's filters (`gender`, `skinTone`, `bodyType` on
+    /api/v1/model) that at least one published digital model has, each list in a fixed order
+    (skin tones lightest first): the picker offers only these, so every choice on its own finds
+    a model. A value no offered model has is left out; a list may be empty. Categories have
+    their own route, /api/v1/model/categories."""
+    with sessions() as session:
+        found = offered_model_filters(session)
+    return Envelope(
+        data=ModelFilterValues(
+            gender=found.gender, skinTone=found.skin_tone, bodyType=found.body_type
+        )
+    )
+
+
 @router.get("/imageedit/seed", response_model=Envelope[SeedPage])
 def seed(
     sessions: SessionsDep,
@@ -76,7 +112,8 @@ def seed(
     pagenum: PageNumber = 1,
     pagesize: Annotated[int, Query(ge=1, le=100)] = 18,
 ) -> Envelope[SeedPage]:
-    """Published backgrounds (built-ins first) or models, a page at a time."""
+    """Published backgrounds (built-ins first) or models, a page at a time, each with its
+    name, category and description."""
     items, total = _page(sessions, storage, CatalogKind(type), pagenum, pagesize)
     return Envelope(data=SeedPage(items=items, total=total, pagenum=pagenum, pagesize=pagesize))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from api.schemas.common import CatalogEntry, Schema
+from core.enums import BodyType, Gender, SkinTone
 
 
 class ModelPage(Schema):
@@ -34,3 +35,11 @@ class SampleList(Schema):
 
 class CategoryList(Schema):
     items: list[str]
+
+
+class ModelFilterValues(Schema):
+    """The values of each model filter that at least one offered model has."""
+
+    gender: list[Gender]
+    skinTone: list[SkinTone]
+    bodyType: list[BodyType]

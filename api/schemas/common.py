@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from api.validation import unstorable
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE
-from core.enums import GenerationStatus, Rating, Service, UserRole
+from core.enums import BodyType, Gender, GenerationStatus, Rating, Service, SkinTone, UserRole
 
 T = TypeVar("T")
 
@@ -47,6 +47,10 @@ class Credits(Schema):
 
 
 class CatalogEntry(Schema):
+    """A digital model or background as the pickers show it. `description` is one short line
+    (a model's build, skin tone, hair and height); `gender`, `skinTone` and `bodyType` are what
+    the model picker filters on, null for backgrounds (and for a model nobody described)."""
+
     id: str = Field(alias="_id")
     name: str
     type: str
@@ -54,6 +58,10 @@ class CatalogEntry(Schema):
     builtin: bool
     url: str
     thumbnailUrl: str
+    description: str = ""
+    gender: Gender | None = None
+    skinTone: SkinTone | None = None
+    bodyType: BodyType | None = None
 
 
 class Output(Schema):

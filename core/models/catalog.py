@@ -14,8 +14,11 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from core.enums import (
+    BodyType,
     CatalogKind,
     CatalogVisibility,
+    Gender,
+    SkinTone,
 )
 from core.models.base import Base, enum_column, utcnow
 
@@ -29,6 +32,12 @@ class CatalogItem(Base):
     kind: Mapped[CatalogKind] = mapped_column(enum_column(CatalogKind, 16), index=True)
     name: Mapped[str] = mapped_column(String(128))
     category: Mapped[str] = mapped_column(String(64), default="")
+    # One short line the pickers show under the name (a model's build, skin, hair, height).
+    description: Mapped[str] = mapped_column(String(280), default="", server_default="")
+    # What the model picker filters on; digital models only (None for backgrounds, samples).
+    gender: Mapped[Gender | None] = mapped_column(enum_column(Gender, 16), nullable=True)
+    skin_tone: Mapped[SkinTone | None] = mapped_column(enum_column(SkinTone, 16), nullable=True)
+    body_type: Mapped[BodyType | None] = mapped_column(enum_column(BodyType, 16), nullable=True)
     visibility: Mapped[CatalogVisibility] = mapped_column(
         enum_column(CatalogVisibility, 16), default=CatalogVisibility.PUBLIC
     )

@@ -1,17 +1,23 @@
-"""The catalog administration's pure rules: names, categories, the people and size checks,
-and moving an item in the order."""
+"""The catalog administration's pure rules: names, categories, descriptions, which items may
+carry a model's attributes, the people and size checks, and moving an item in the order."""
 
 from __future__ import annotations
 
 import pytest
 
 from core.catalog_admin import (
+    KEEP,
+    CatalogChanges,
+    ModelAttributes,
+    check_attributes_allowed,
     check_people,
     check_short_side,
     clean_category,
+    clean_description,
     clean_name,
     reordered,
 )
+from core.enums import BodyType, CatalogKind, Gender, SkinTone
 from core.errors import InvalidInput
 
 
@@ -28,6 +34,33 @@ def test_categories_are_lower_case_and_may_be_empty() -> None:
     assert clean_category("") == ""
     with pytest.raises(InvalidInput, match="at most 64"):
         clean_category("x" * 65)
+
+
+def test_descriptions_are_one_trimmed_line_and_may_be_empty() -> None:
+    assert clean_description("  Slim build ·\n fair skin\t· 172 cm ") == (
+        "Slim build · fair skin · 172 cm")
+    assert clean_description("   ") == ""
+    assert clean_description("x" * 280) == "x" * 280
+    with pytest.raises(InvalidInput, match="description: at most 280"):
+        clean_description("x" * 281)
+
+
+def test_only_a_digital_model_is_given_attributes() -> None:
+    check_attributes_allowed(CatalogKind.MODEL, True)
+    check_attributes_allowed(CatalogKind.BACKGROUND, False)
+    with pytest.raises(InvalidInput, match="digital models only; a background has none"):
+        check_attributes_allowed(CatalogKind.BACKGROUND, True)
+    assert ModelAttributes(skin_tone=SkinTone.DEEP).any()
+    assert not ModelAttributes().any()
+
+
+def test_changes_keep_clear_or_set_the_attributes() -> None:
+    # Nothing said, or only clearing: nothing is given a value (fine on a background too).
+    assert not CatalogChanges(name="x").sets_attributes()
+    assert not CatalogChanges(gender=None, skin_tone=None, body_type=None).sets_attributes()
+    assert CatalogChanges().gender is KEEP
+    assert CatalogChanges(body_type=BodyType.PLUS).sets_attributes()
+    assert CatalogChanges(gender=Gender.MALE, skin_tone=None).sets_attributes()
 
 
 @pytest.mark.parametrize(

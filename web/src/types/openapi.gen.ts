@@ -41,6 +41,8 @@ export interface paths {
          * Upload
          * @description Add a photo, unpublished. JPEG, PNG or WebP, at least 768 px on the short side; a
          *     digital model's photo must show exactly one person (422 with the reason otherwise).
+         *     `gender`, `skinTone` and `bodyType` (empty: not said) are for digital models only: a
+         *     background given one is refused (422).
          */
         post: operations["upload_api_v1_admin_catalog_post"];
         delete?: never;
@@ -68,7 +70,9 @@ export interface paths {
         head?: never;
         /**
          * Update
-         * @description Rename, recategorise, show or hide, publish or unpublish (only the fields given).
+         * @description Rename, describe, recategorise, show or hide, publish or unpublish, and set or clear
+         *     (null) a digital model's gender, skinTone and bodyType: only the fields given change. A
+         *     background given any of those three is refused (422).
          */
         patch: operations["update_api_v1_admin_catalog__itemId__patch"];
         trace?: never;
@@ -448,7 +452,9 @@ export interface paths {
         };
         /**
          * List Models
-         * @description Published digital models, a page at a time; `category` filters (empty: all).
+         * @description Published digital models, a page at a time. `category` filters (empty: all); so do
+         *     `gender`, `skinTone` and `bodyType`, each one of its listed values (422 otherwise). Given
+         *     together, a model must match all of them; `total` counts the matches.
          */
         get: operations["list_models_api_v1_model_get"];
         put?: never;
@@ -471,6 +477,30 @@ export interface paths {
          * @description The categories of the published digital models, for the picker's filter.
          */
         get: operations["model_categories_api_v1_model_categories_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/model/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Model Filters
+         * @description The values of the model picker's filters (`gender`, `skinTone`, `bodyType` on
+         *     /api/v1/model) that at least one published digital model has, each list in a fixed order
+         *     (skin tones lightest first): the picker offers only these, so every choice on its own finds
+         *     a model. A value no offered model has is left out; a list may be empty. Categories have
+         *     their own route, /api/v1/model/categories.
+         */
+        get: operations["model_filters_api_v1_model_filters_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -959,7 +989,8 @@ export interface paths {
         };
         /**
          * Seed
-         * @description Published backgrounds (built-ins first) or models, a page at a time.
+         * @description Published backgrounds (built-ins first) or models, a page at a time, each with its
+         *     name, category and description.
          */
         get: operations["seed_imageedit_seed_get"];
         put?: never;
@@ -1390,14 +1421,22 @@ export interface components {
         AdminCatalogEntry: {
             /** Id */
             _id: string;
+            bodyType?: components["schemas"]["BodyType"] | null;
             /** Builtin */
             builtin: boolean;
             /** Category */
             category: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            gender?: components["schemas"]["Gender"] | null;
             /** Name */
             name: string;
             /** Published */
             published: boolean;
+            skinTone?: components["schemas"]["SkinTone"] | null;
             /** Sort */
             sort: number;
             /** Thumbnailurl */
@@ -1446,6 +1485,12 @@ export interface components {
             /** Minimageside */
             minImageSide: number;
         };
+        /**
+         * BodyType
+         * @description A digital model's build.
+         * @enum {string}
+         */
+        BodyType: "slim" | "athletic" | "curvy" | "plus";
         /** Body_attach_edit_api_v1_admin_edits__taskId__post */
         Body_attach_edit_api_v1_admin_edits__taskId__post: {
             /** File */
@@ -1475,13 +1520,20 @@ export interface components {
         };
         /** Body_upload_api_v1_admin_catalog_post */
         Body_upload_api_v1_admin_catalog_post: {
+            bodyType?: components["schemas"]["BodyType"] | null;
             /**
              * Category
              * @default
              */
             category: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
             /** File */
             file: string;
+            gender?: components["schemas"]["Gender"] | null;
             /**
              * Kind
              * @enum {string}
@@ -1489,6 +1541,7 @@ export interface components {
             kind: "model" | "background";
             /** Name */
             name: string;
+            skinTone?: components["schemas"]["SkinTone"] | null;
         };
         /** CapabilityView */
         CapabilityView: {
@@ -1504,16 +1557,29 @@ export interface components {
             /** Removedobjects */
             removedObjects: number;
         };
-        /** CatalogEntry */
+        /**
+         * CatalogEntry
+         * @description A digital model or background as the pickers show it. `description` is one short line
+         *     (a model's build, skin tone, hair and height); `gender`, `skinTone` and `bodyType` are what
+         *     the model picker filters on, null for backgrounds (and for a model nobody described).
+         */
         CatalogEntry: {
             /** Id */
             _id: string;
+            bodyType?: components["schemas"]["BodyType"] | null;
             /** Builtin */
             builtin: boolean;
             /** Category */
             category: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            gender?: components["schemas"]["Gender"] | null;
             /** Name */
             name: string;
+            skinTone?: components["schemas"]["SkinTone"] | null;
             /** Thumbnailurl */
             thumbnailUrl: string;
             /** Type */
@@ -1536,15 +1602,21 @@ export interface components {
         };
         /**
          * CatalogUpdateBody
-         * @description Only the fields given change.
+         * @description Only the fields given change. `description` "" clears it; `gender`, `skinTone` and
+         *     `bodyType` (digital models only: 422 for a background) are cleared by null.
          */
         CatalogUpdateBody: {
+            bodyType?: components["schemas"]["BodyType"] | null;
             /** Category */
             category?: string | null;
+            /** Description */
+            description?: string | null;
+            gender?: components["schemas"]["Gender"] | null;
             /** Name */
             name?: string | null;
             /** Published */
             published?: boolean | null;
+            skinTone?: components["schemas"]["SkinTone"] | null;
             visibility?: components["schemas"]["CatalogVisibility"] | null;
         };
         /**
@@ -1867,6 +1939,10 @@ export interface components {
         Envelope_LoggedIn_: {
             data: components["schemas"]["LoggedIn"];
         };
+        /** Envelope[ModelFilterValues] */
+        Envelope_ModelFilterValues_: {
+            data: components["schemas"]["ModelFilterValues"];
+        };
         /** Envelope[ModelPage] */
         Envelope_ModelPage_: {
             data: components["schemas"]["ModelPage"];
@@ -2058,6 +2134,12 @@ export interface components {
             total: number;
         };
         /**
+         * Gender
+         * @description How a digital model presents, for the model picker's filter.
+         * @enum {string}
+         */
+        Gender: "female" | "male";
+        /**
          * GenerationStatus
          * @enum {string}
          */
@@ -2127,6 +2209,18 @@ export interface components {
              * @default true
              */
             rememberMe: boolean;
+        };
+        /**
+         * ModelFilterValues
+         * @description The values of each model filter that at least one offered model has.
+         */
+        ModelFilterValues: {
+            /** Bodytype */
+            bodyType: components["schemas"]["BodyType"][];
+            /** Gender */
+            gender: components["schemas"]["Gender"][];
+            /** Skintone */
+            skinTone: components["schemas"]["SkinTone"][];
         };
         /** ModelPage */
         ModelPage: {
@@ -2518,6 +2612,12 @@ export interface components {
              */
             rememberMe: boolean;
         };
+        /**
+         * SkinTone
+         * @description A digital model's skin tone, lightest first (the filter offers them in this order).
+         * @enum {string}
+         */
+        SkinTone: "fair" | "light" | "medium" | "tan" | "deep";
         /** Submitted */
         Submitted: {
             /** Credits */
@@ -3892,6 +3992,9 @@ export interface operations {
                 visibility?: "public";
                 currentProduct?: "bodySwap";
                 category?: string | null;
+                gender?: components["schemas"]["Gender"] | null;
+                skinTone?: components["schemas"]["SkinTone"] | null;
+                bodyType?: components["schemas"]["BodyType"] | null;
             };
             header?: never;
             path?: never;
@@ -3953,6 +4056,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CategoryList_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    model_filters_api_v1_model_filters_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ModelFilterValues_"];
                 };
             };
             /** @description Missing or expired token */
