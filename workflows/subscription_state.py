@@ -23,6 +23,7 @@ with workflow.unsafe.imports_passed_through():
         subscription_period_key,
         subscription_upgrade_key,
         subscription_upgrade_order_id,
+        upgrade_charge,
     )
     from core.enums import SubscriptionStatus
 
@@ -122,10 +123,11 @@ def charge_period_input(s: SubscriptionState) -> ChargePeriod:
 
 def charge_upgrade_input(s: SubscriptionState, terms: PlanTerms) -> ChargeUpgrade:
     """An upgrade's charge (local provider): the difference of the monthly amounts, and the
-    credits `terms` gives this period beyond those granted."""
+    credits `terms` gives this period beyond those granted (upgrade_charge, the rule the API's
+    preview shows too)."""
+    charge = upgrade_charge(s.plan, s.granted, terms)
     return ChargeUpgrade(subscription_id=s.subscription_id, period=s.period,
-                         amount=max(0, terms.amount - s.plan.amount),
-                         currency=s.plan.currency, credits=max(0, terms.credits - s.granted),
+                         amount=charge.amount, currency=s.plan.currency, credits=charge.credits,
                          plan=terms, from_plan_name=s.plan.plan_name)
 
 

@@ -29,7 +29,9 @@ from tests.support.stacks import sessions_for
 from tests.support.subscribers import (
     PERIOD,
     PRO,
+    PRO_PRICE,
     STARTER,
+    STARTER_PRICE,
     Subscriber,
     payments_of,
     subscription_stack,
@@ -166,6 +168,18 @@ def test_upgrade_grants_the_difference_at_once_and_downgrade_waits(
     subscriber: Subscriber,
 ) -> None:
     sub_id = subscriber.subscribe(STARTER)["id"]
+    # Shown before it is made (nothing changes): Pro's price less Starter's now, its 400
+    # credits beyond Starter's 100 now, at once.
+    preview = subscriber.post("change/preview", piid=PRO[0], rcid=PRO[1])
+    assert preview.status_code == 200, preview.text
+    shown = preview.json()["data"]
+    assert (shown["kind"], shown["planName"], shown["amountNow"], shown["creditsNow"]) == (
+        "upgrade", "Pro", PRO_PRICE - STARTER_PRICE, 400)
+    assert (shown["amountPerPeriod"], shown["creditsPerPeriod"]) == (PRO_PRICE, 500)
+    assert abs(datetime.fromisoformat(shown["effectiveAt"]).timestamp() - time.time()) < 5
+    assert subscriber.subscription()["planId"] == STARTER[0]  # type: ignore[index]
+    same = subscriber.post("change/preview", piid=STARTER[0], rcid=STARTER[1]).json()["data"]
+    assert (same["kind"], same["amountNow"], same["creditsNow"]) == ("same", 0, 0)
     asked = time.monotonic()
     upgraded = subscriber.post("change", piid=PRO[0], rcid=PRO[1])
     assert upgraded.status_code == 200, upgraded.text
@@ -180,6 +194,11 @@ def test_upgrade_grants_the_difference_at_once_and_downgrade_waits(
     print(f"upgrade granted after {time.monotonic() - asked:.3f} s")
     assert entry.delta_paid == 400  # Pro's 500 less the Starter's 100 granted this period
 
+    down = subscriber.post("change/preview", piid=STARTER[0], rcid=STARTER[1]).json()["data"]
+    assert (down["kind"], down["amountNow"], down["creditsNow"]) == ("downgrade", 0, 0)
+    # At the end of the current period (2 s long here), not now.
+    waits = datetime.fromisoformat(down["effectiveAt"]).timestamp() - time.time()
+    assert 0 < waits <= PERIOD + 1, waits
     downgraded = subscriber.post("change", piid=STARTER[0], rcid=STARTER[1])
     assert downgraded.status_code == 200, downgraded.text
     view = downgraded.json()["data"]
@@ -214,6 +233,8 @@ def test_one_subscription_per_user_and_what_change_accepts(subscriber: Subscribe
     assert subscriber.checkout(*PACK, "INR").status_code == 200  # packs are fine
     pack = subscriber.post("change", piid=PACK[0], rcid=PACK[1])
     assert pack.status_code == 422 and "monthly" in pack.json()["message"]
+    pack_preview = subscriber.post("change/preview", piid=PACK[0], rcid=PACK[1])
+    assert pack_preview.status_code == 422 and "monthly" in pack_preview.json()["message"]
     other_currency = subscriber.post("change", piid=PRO_USD[0], rcid=PRO_USD[1])
     assert other_currency.status_code == 422
     assert subscriber.post("change", piid="nope", rcid="nope").status_code == 422
@@ -227,7 +248,8 @@ def test_nobody_reaches_another_users_subscription(
     stranger = Subscriber(api, db)
     assert stranger.subscription() is None
     for action, body in (("cancel", {}), ("resume", {}),
-                         ("change", {"piid": PRO[0], "rcid": PRO[1]})):
+                         ("change", {"piid": PRO[0], "rcid": PRO[1]}),
+                         ("change/preview", {"piid": PRO[0], "rcid": PRO[1]})):
         response = stranger.post(action, **body)
         assert response.status_code == 404, response.text
         assert response.json()["message"] == "You have no subscription."
