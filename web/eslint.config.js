@@ -75,13 +75,33 @@ export default defineConfig(
     },
   },
   {
-    files: ['e2e/**/*.mjs', 'eslint.config.js'],
+    files: ['eslint.config.js'],
     extends: [js.configs.recommended],
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: 'module',
-      // Functions passed to page.waitForFunction run in the browser.
+      globals: globals.node,
+    },
+  },
+  {
+    // The browser walks (@playwright/test), type-aware: a Playwright call left without `await`
+    // would let a walk pass without checking anything.
+    files: ['e2e/**/*.ts', 'playwright.config.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      // Functions passed to page.waitForFunction and evaluate run in the browser.
       globals: { ...globals.node, ...globals.browser },
+      parserOptions: {
+        project: './e2e/tsconfig.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
 )

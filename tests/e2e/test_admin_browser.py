@@ -2,8 +2,8 @@
 attaches an edited image to a user's output, and the owner then has it ("Edited") and a mail;
 the public showcase shows only what its owner shared.
 
-The walk is web/e2e/admin-showcase.mjs; this test prepares the data through the API, runs the
-walk, and checks the owner's side and the public showcase through the API.
+The walk is web/e2e/admin-showcase.spec.ts (Playwright); this test prepares the data through the
+API, runs the walk, and checks the owner's side and the public showcase through the API.
 """
 
 from __future__ import annotations
@@ -85,15 +85,15 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
         Image.new("RGB", (600, 800), (30, 120, 200)).save(edit, "JPEG")
         broken = tmp_path / "broken.jpg"
         broken.write_bytes(b"this is not an image")
-        result = walk("admin-showcase.mjs", {
+        result = walk("admin-showcase.spec.ts", {
             "BASE_URL": stack.app_url,
             "ADMIN_EMAIL": admin_email, "USER_EMAIL": user_email, "PASSWORD": PASSWORD,
             "OWNER_EMAIL": owner_email, "SERVICE_ID": service_id,
             "SHARED_TASK_ID": shared, "UNSHARED_TASK_ID": unshared,
             "EDIT_IMAGE": str(edit), "BAD_FILE": str(broken),
             "SCREENSHOT_DIR": str(empty_dir(SCREENS))})
-        assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
-        assert "4 passed, 0 failed" in result.stdout, result.stdout
+        assert result.returncode == 0, f"browser walk failed:\n{result.output}"
+        assert result.summary == "4 passed, 0 failed", result.output
         assert len(list(SCREENS.glob("admin-showcase-*.png"))) == 9
 
         # The owner has the edited image beside the generated one ("Edited" on their pages).

@@ -1,7 +1,7 @@
 """A guest walks through the whole flow in Chromium, against the running embedded stack.
 
-The walk itself is web/e2e/guest-flow.mjs (playwright-core driving Debian's Chromium); this test
-starts the stack, runs it and fails with its output when any step fails.
+The walk itself is web/e2e/guest-flow.spec.ts (@playwright/test driving Debian's Chromium); this
+test starts the stack, runs it and fails with its output when any step fails.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ def test_guest_walks_upload_model_background_generate_download(
     stack: Settings, tmp_path: Path
 ) -> None:
     person = fixture_images("people")[0]
-    result = walk("guest-flow.mjs", {"BASE_URL": stack.app_url, "UPLOAD_IMAGE": str(person),
-                                     "SCREENSHOT_DIR": str(tmp_path)})
-    assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
+    result = walk("guest-flow.spec.ts", {"BASE_URL": stack.app_url, "UPLOAD_IMAGE": str(person),
+                                         "SCREENSHOT_DIR": str(tmp_path)})
+    assert result.returncode == 0, f"browser walk failed:\n{result.output}"
+    assert result.summary == "1 passed, 0 failed", result.output
     assert list(tmp_path.glob("*.png")), "the walk saved no screenshot"
 
 
@@ -46,6 +47,6 @@ def test_accounts_in_the_browser(stack: Settings, mailbox: MailSink) -> None:
     messages, remember me, and a 401 forcing logout."""
     assert mailbox.spool is not None
     reader = f"{sys.executable} {REPO / 'tests' / 'support' / 'mail_code.py'} {mailbox.spool}"
-    result = walk("accounts.mjs", {"BASE_URL": stack.app_url, "MAIL_CODE_COMMAND": reader})
-    assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
-    assert "0 failed" in result.stdout
+    result = walk("accounts.spec.ts", {"BASE_URL": stack.app_url, "MAIL_CODE_COMMAND": reader})
+    assert result.returncode == 0, f"browser walk failed:\n{result.output}"
+    assert result.summary == "6 passed, 0 failed", result.output

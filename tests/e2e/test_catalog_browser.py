@@ -2,8 +2,8 @@
 uploads a digital model on /digital-models and publishes it, a guest picks it through its
 category and generates with it, and once unpublished a fresh guest no longer sees it.
 
-The walk is web/e2e/catalog.mjs; this test makes the admin through the API, runs the walk, and
-checks through the API and the database that the guest's generation used that model.
+The walk is web/e2e/catalog.spec.ts (Playwright); this test makes the admin through the API, runs
+the walk, and checks through the API and the database that the guest's generation used that model.
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
             admin = {"Authorization": f"Bearer {sign_up(api, db, admin_email)}"}
             assert set_role(db, admin_email, UserRole.ADMIN)
 
-        result = walk("catalog.mjs", {
+        result = walk("catalog.spec.ts", {
             "BASE_URL": stack.app_url, "ADMIN_EMAIL": admin_email, "PASSWORD": PASSWORD,
             "MODEL_PHOTO": str(MODEL_PHOTO), "UPLOAD_IMAGE": str(garment),
             "MODEL_NAME": name, "MODEL_CATEGORY": category,
-            "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=600)
-        assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
-        assert "3 passed, 0 failed" in result.stdout, result.stdout
+            "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=900)
+        assert result.returncode == 0, f"browser walk failed:\n{result.output}"
+        assert result.summary == "3 passed, 0 failed", result.output
         model_id = printed("modelId", result.stdout)
         service_id = printed("serviceId", result.stdout)
 

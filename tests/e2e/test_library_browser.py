@@ -1,7 +1,7 @@
 """A user's images outlive the browser: My Images and the output page in Chromium.
 
 The account and two finished images are made through the API first; the walk itself
-(web/e2e/library.mjs) logs in, generates one more image in the flow, closes the browser, logs in
+(web/e2e/library.spec.ts) logs in, generates one more image in the flow, closes the browser, logs in
 on a new one, finds all three in My Images, downloads them as one ZIP, gives feedback and deletes
 the browser-made generation. Afterwards the server side is checked here: the feedback row, and
 that the deleted generation's objects are gone from storage while the others remain.
@@ -65,7 +65,7 @@ def test_images_outlive_the_browser_zip_feedback_and_delete(
     user = User(stack.app_url, token)
     kept = finished_generation(user, fixture_images("people")[:2])
 
-    result = walk("library.mjs", {
+    result = walk("library.spec.ts", {
         "BASE_URL": stack.app_url,
         "USER_EMAIL": email,
         "USER_PASSWORD": PASSWORD,
@@ -73,7 +73,8 @@ def test_images_outlive_the_browser_zip_feedback_and_delete(
         "EXPECT_IMAGES": "3",
         "SCREENSHOT_DIR": str(tmp_path),
     })
-    assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == 0, f"browser walk failed:\n{result.output}"
+    assert result.summary == "1 passed, 0 failed", result.output
     deleted_id = re.search(r"^DELETED (\w+)$", result.stdout, re.M)
     rated_id = re.search(r"^FEEDBACK (\w+)$", result.stdout, re.M)
     assert deleted_id and rated_id, result.stdout

@@ -1,6 +1,6 @@
 """Buying credits in Chromium with the local test provider, and the Enterprise Solutions form.
 
-The walk is web/e2e/purchase.mjs: pricing → Buy Now as a guest → login modal → /plan-details →
+The walk is web/e2e/purchase.spec.ts: pricing → Buy Now as a guest → login modal → /plan-details →
 Pay → the TEST MODE checkout → card 4242… → /success → the sidebar's Credit rose by the plan's
 credits → the invoice PDF downloads from /billing-info; a declined card → /failure; the
 enterprise form's messages and two submitted inquiries (the pricing page's form and the
@@ -57,12 +57,12 @@ def test_purchase_and_enterprise_inquiries_in_the_browser(stack: Settings) -> No
         with sessions_for(stack.resolved_database_url) as db:
             token = sign_up(api, db, email)
         start = balance(api, token)
-        result = walk("purchase.mjs", {
+        result = walk("purchase.spec.ts", {
             "BASE_URL": stack.app_url, "USER_EMAIL": email, "PASSWORD": PASSWORD,
             "PLAN_NAME": PLAN_NAME, "ENTERPRISE_EMAIL": enterprise_email,
             "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=600)
-        assert result.returncode == 0, f"browser walk failed:\n{result.stdout}\n{result.stderr}"
-        assert "4 passed, 0 failed" in result.stdout, result.stdout
+        assert result.returncode == 0, f"browser walk failed:\n{result.output}"
+        assert result.summary == "4 passed, 0 failed", result.output
 
         paid = re.search(r"^PAID (\S+) (\d+)$", result.stdout, re.MULTILINE)
         declined = re.search(r"^DECLINED (\S+)$", result.stdout, re.MULTILINE)

@@ -1,6 +1,6 @@
 """Every route at 1280, 650 and 390 px for a guest, a user and an admin, in Chromium.
 
-The walk is web/e2e/routes.mjs: no uncaught error or console error on any page, the sidebar
+The walk is web/e2e/routes.spec.ts: no uncaught error or console error on any page, the sidebar
 entries the spec allows for each role (and none it does not), no page wider than the window,
 and a screenshot of each under out/screens/ for review.
 """
@@ -30,11 +30,11 @@ def test_every_route_for_every_role_at_three_widths(stack: Settings) -> None:
         sign_up(api, db, user_email)
         sign_up(api, db, admin_email)
         assert set_role(db, admin_email, UserRole.ADMIN)
-    result = walk("routes.mjs", {"BASE_URL": stack.app_url,
-                                 "USER_EMAIL": user_email, "USER_PASSWORD": PASSWORD,
-                                 "ADMIN_EMAIL": admin_email, "ADMIN_PASSWORD": PASSWORD,
-                                 "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=900)
-    assert result.returncode == 0, f"route walk failed:\n{result.stdout}\n{result.stderr}"
-    assert "9 passed, 0 failed" in result.stdout, result.stdout
+    result = walk("routes.spec.ts", {"BASE_URL": stack.app_url,
+                                     "USER_EMAIL": user_email, "USER_PASSWORD": PASSWORD,
+                                     "ADMIN_EMAIL": admin_email, "ADMIN_PASSWORD": PASSWORD,
+                                     "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=900)
+    assert result.returncode == 0, f"route walk failed:\n{result.output}"
+    assert result.summary == "9 passed, 0 failed", result.output
     shots = list(SCREENS.glob("*.png"))
     assert len(shots) == 3 * 3 * 23, f"{len(shots)} screenshots"

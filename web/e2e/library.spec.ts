@@ -1,8 +1,7 @@
-#!/usr/bin/env node
 // Browser test of My Images and the output page: a user's images outlive the browser.
 //
 //   BASE_URL=http://127.0.0.1:8000 USER_EMAIL=a@example.com USER_PASSWORD=secret \
-//   UPLOAD_IMAGE=/path/person.jpg EXPECT_IMAGES=3 node e2e/library.mjs
+//   UPLOAD_IMAGE=/path/person.jpg EXPECT_IMAGES=3 npx playwright test e2e/library.spec.ts
 //
 // The account must exist and already own EXPECT_IMAGES - 1 finished images (tests/e2e/
 // test_library_browser.py makes them through the API). The walk:
@@ -14,9 +13,10 @@
 //     Escape closes it; delete the browser-made generation after confirming: it disappears.
 // Prints "DELETED <serviceId>" and "FEEDBACK <taskId>" for the caller to check the server side.
 // Env: SCREENSHOT_DIR (default ./e2e-screenshots), CHROMIUM_PATH (default /usr/bin/chromium).
-// Prints "N passed, N failed"; exit code 0 on success, 1 on failure (2 without the env above).
+// One test; the browser's console errors are printed ("[browser] …"), uncaught page errors fail it.
 import fs from 'node:fs'
 import path from 'node:path'
+import type { Locator, Page } from '@playwright/test'
 import {
   BASE_URL,
   STEP_TIMEOUT_MS,
@@ -33,12 +33,12 @@ import {
   pickPhotoBackground,
   requireEnv,
   requireFile,
-  runScenarios,
   screenshot,
   screenshotDir,
   step,
+  test,
   uploadPhoto,
-} from './support.mjs'
+} from './support'
 
 const USER_EMAIL = requireEnv('USER_EMAIL')
 const USER_PASSWORD = requireEnv('USER_PASSWORD')
@@ -48,7 +48,11 @@ const SCREENSHOT_DIR = screenshotDir('e2e-screenshots')
 const RESULT_TIMEOUT_MS = 120_000
 const COMMENT = 'Lovely light on the jacket'
 
-async function expectCount(locator, count, what) {
+test.use({ failureScreenshotDir: SCREENSHOT_DIR, logConsole: true })
+// A generation of up to RESULT_TIMEOUT_MS, and two devices' worth of steps around it.
+test.describe.configure({ timeout: 8 * 60_000 })
+
+async function expectCount(locator: Locator, count: number, what: string): Promise<void> {
   const deadline = Date.now() + STEP_TIMEOUT_MS
   let seen = -1
   while (Date.now() < deadline) {
@@ -60,7 +64,7 @@ async function expectCount(locator, count, what) {
 }
 
 /** Counts the entries of a ZIP from its end-of-central-directory record, checking signatures. */
-function zipEntries(bytes) {
+function zipEntries(bytes: Buffer): string[] {
   if (bytes.length < 22 || bytes.readUInt32LE(0) !== 0x04034b50) fail('the download is not a ZIP (no PK\\x03\\x04 signature)')
   for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 0xffff); at -= 1) {
     if (bytes.readUInt32LE(at) !== 0x06054b50) continue
@@ -68,7 +72,7 @@ function zipEntries(bytes) {
     const dirSize = bytes.readUInt32LE(at + 12)
     const dirOffset = bytes.readUInt32LE(at + 16)
     if (dirOffset + dirSize > at) fail('the ZIP central directory is out of bounds')
-    const names = []
+    const names: string[] = []
     let p = dirOffset
     for (let i = 0; i < entries; i += 1) {
       if (bytes.readUInt32LE(p) !== 0x02014b50) fail(`ZIP central directory entry ${i + 1} is damaged`)
@@ -86,7 +90,7 @@ function zipEntries(bytes) {
 // ---------------------------------------------------------------------------
 
 /** Context A: log in from My Images, generate one image, end on the output page. */
-async function firstDevice(page) {
+async function firstDevice(page: Page): Promise<string> {
   step('My Images as a guest explains and offers Login')
   await page.goto(`${BASE_URL}/my-images`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('library-guest'), 'the guest explanation')
@@ -116,7 +120,7 @@ async function firstDevice(page) {
 }
 
 /** Context B: another device. */
-async function secondDevice(page, serviceId) {
+async function secondDevice(page: Page, serviceId: string): Promise<void> {
   step('log in on /login')
   await logIn(page, USER_EMAIL, USER_PASSWORD)
   await expectVisible(page.getByTestId('nav-logout'), 'the sidebar Logout entry')
@@ -199,13 +203,9 @@ async function secondDevice(page, serviceId) {
 }
 
 /** Context A, then context B (another device). */
-async function libraryWalk(walk) {
+test('library walk', async ({ walk }) => {
   const first = await walk.newPage()
   const serviceId = await firstDevice(first)
   await first.context().close()
   await secondDevice(await walk.newPage(), serviceId)
-}
-
-process.exit(
-  await runScenarios([['library walk', libraryWalk]], { screenshotDir: SCREENSHOT_DIR, logConsole: true }),
-)
+})

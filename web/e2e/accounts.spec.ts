@@ -1,17 +1,17 @@
-#!/usr/bin/env node
 // Browser test of accounts: sign-up, login errors, validation, remember me,
 // forced logout on a 401, and renewal of an expired token with the refresh cookie.
 //
-//   BASE_URL=http://127.0.0.1:8000 MAIL_CODE_COMMAND='python tests/support/mail_code.py SPOOL' node e2e/accounts.mjs
+//   BASE_URL=http://127.0.0.1:8000 MAIL_CODE_COMMAND='python tests/support/mail_code.py SPOOL' npm run test:e2e:accounts
 //
 // Env: BASE_URL (default http://127.0.0.1:8000); MAIL_CODE_COMMAND (required), a
 // shell command that prints the latest 6-digit code mailed to the address given
 // as its first argument; SCREENSHOT_DIR (default ./e2e-screenshots, failures
 // only); CHROMIUM_PATH (default /usr/bin/chromium).
-// Each scenario runs in a fresh browser context. Prints "N passed, N failed";
-// exit code 1 on any failure.
+// Each test runs in a fresh browser context, with one account made per run (the first test
+// signs it up; the others make it on /signup when it did not, e.g. after it failed).
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import type { Page } from '@playwright/test'
 import {
   BASE_URL,
   STEP_TIMEOUT_MS,
@@ -22,10 +22,11 @@ import {
   fail,
   logIn,
   requireEnv,
-  runScenarios,
   screenshotDir,
   step,
-} from './support.mjs'
+  test,
+  type Walk,
+} from './support'
 
 const MAIL_CODE_COMMAND = requireEnv('MAIL_CODE_COMMAND')
 const MAIL_TIMEOUT_MS = 30_000
@@ -36,8 +37,10 @@ const NAME = 'E2E Tester'
 
 const run = promisify(execFile)
 
+test.use({ failureScreenshotDir: screenshotDir('e2e-screenshots'), logConsole: true })
+
 /** Waits for a toast with exactly this text (after trimming). */
-async function expectToast(page, text) {
+async function expectToast(page: Page, text: string): Promise<void> {
   const toast = page.getByTestId('toast').filter({ hasText: text })
   try {
     await toast.first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS })
@@ -49,7 +52,7 @@ async function expectToast(page, text) {
   if (role !== 'status') fail(`the toast container has role="${role}", expected "status"`)
 }
 
-async function expectCreditBalance(page) {
+async function expectCreditBalance(page: Page): Promise<string | undefined> {
   await expectInPage(
     page,
     () => /\d/.test(document.querySelector('[data-testid="credit-total"]')?.textContent ?? ''),
@@ -60,7 +63,7 @@ async function expectCreditBalance(page) {
 }
 
 /** Runs MAIL_CODE_COMMAND until it prints a 6-digit code other than `previous`. */
-async function mailedCode(email, previous = null) {
+async function mailedCode(email: string, previous: string | null = null): Promise<string> {
   const deadline = Date.now() + MAIL_TIMEOUT_MS
   let last = ''
   while (Date.now() < deadline) {
@@ -70,14 +73,17 @@ async function mailedCode(email, previous = null) {
       if (code && code !== previous) return code
       last = stdout.trim()
     } catch (err) {
-      last = (err.stderr || err.message || '').toString().trim()
+      const failed = err as { stderr?: string; message?: string }
+      last = (failed.stderr || failed.message || '').toString().trim()
     }
     await new Promise((r) => setTimeout(r, 500))
   }
   fail(`no code mailed to ${email} within ${MAIL_TIMEOUT_MS / 1000} s (MAIL_CODE_COMMAND said: ${last || 'nothing'})`)
 }
 
-async function storage(page) {
+type Stored = { local: Record<string, string>; session: Record<string, string>; cookie: string }
+
+async function storage(page: Page): Promise<Stored> {
   return page.evaluate(() => ({
     local: { ...localStorage },
     session: { ...sessionStorage },
@@ -85,11 +91,11 @@ async function storage(page) {
   }))
 }
 
-async function expectLoggedIn(page, email) {
+async function expectLoggedIn(page: Page, email: string): Promise<void> {
   await expectVisible(page.getByTestId('nav-logout'), 'the sidebar Logout entry')
   if (await page.getByTestId('nav-login').count()) fail('the sidebar still shows Login')
   const { local, session, cookie } = await storage(page)
-  let user
+  let user: { userEmail?: string; userToken?: string } | null
   try {
     user = JSON.parse(local['mm:user'] ?? 'null')
   } catch {
@@ -107,7 +113,7 @@ async function expectLoggedIn(page, email) {
 let accountCreated = false
 
 /** Sign-up through the login modal: email → mailed code → name and password. */
-async function signUpThroughModal(walk) {
+async function signUpThroughModal(walk: Walk): Promise<void> {
   const page = await walk.newPage()
   step(`open ${BASE_URL}/ as a guest`)
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' })
@@ -153,7 +159,7 @@ async function signUpThroughModal(walk) {
 }
 
 /** For the scenarios that need an account when the sign-up scenario did not make one. */
-async function ensureAccount(walk) {
+async function ensureAccount(walk: Walk): Promise<void> {
   if (accountCreated) return
   step('(no account yet) sign up on the /signup screen')
   const page = await walk.newPage()
@@ -177,7 +183,7 @@ async function ensureAccount(walk) {
 }
 
 /** A wrong password: the server's message in a toast. */
-async function wrongPassword(walk) {
+async function wrongPassword(walk: Walk): Promise<void> {
   await ensureAccount(walk)
   const page = await walk.newPage()
   step('wrong password on /login')
@@ -197,7 +203,7 @@ async function wrongPassword(walk) {
 }
 
 /** 'Please enter all the value' and 'Please enter correct email'. */
-async function validationMessages(walk) {
+async function validationMessages(walk: Walk): Promise<void> {
   const page = await walk.newPage()
   step('empty form → "Please enter all the value"')
   await page.goto(`${BASE_URL}/login`, { waitUntil: 'domcontentloaded' })
@@ -231,7 +237,7 @@ async function validationMessages(walk) {
 }
 
 /** Remember me pre-fills the email after logout (same context). */
-async function rememberMe(walk) {
+async function rememberMe(walk: Walk): Promise<void> {
   await ensureAccount(walk)
   const page = await walk.newPage()
   const context = page.context()
@@ -276,7 +282,7 @@ async function rememberMe(walk) {
 }
 
 /** A 401 that the refresh cookie cannot fix: 'Unauthorised' and back to /login. */
-async function unauthorisedLogsOut(walk) {
+async function unauthorisedLogsOut(walk: Walk): Promise<void> {
   await ensureAccount(walk)
   const page = await walk.newPage()
   const context = page.context()
@@ -287,7 +293,7 @@ async function unauthorisedLogsOut(walk) {
 
   step('garbage token, no cookies')
   await page.evaluate(() => {
-    const user = JSON.parse(localStorage.getItem('mm:user'))
+    const user = JSON.parse(localStorage.getItem('mm:user') ?? 'null')
     localStorage.setItem('mm:user', JSON.stringify({ ...user, userToken: 'garbage' }))
     localStorage.setItem('mm:token', 'garbage')
   })
@@ -303,7 +309,7 @@ async function unauthorisedLogsOut(walk) {
 }
 
 /** An expired access token is renewed with the HttpOnly refresh cookie, without a logout. */
-async function refreshKeepsSession(walk) {
+async function refreshKeepsSession(walk: Walk): Promise<void> {
   await ensureAccount(walk)
   const page = await walk.newPage()
   const context = page.context()
@@ -319,7 +325,7 @@ async function refreshKeepsSession(walk) {
 
   step('garbage access token, refresh cookie kept')
   await page.evaluate(() => {
-    const user = JSON.parse(localStorage.getItem('mm:user'))
+    const user = JSON.parse(localStorage.getItem('mm:user') ?? 'null')
     localStorage.setItem('mm:user', JSON.stringify({ ...user, userToken: 'garbage' }))
     localStorage.setItem('mm:token', 'garbage')
   })
@@ -339,7 +345,7 @@ async function refreshKeepsSession(walk) {
   if (await page.getByTestId('toast').filter({ hasText: 'Unauthorised' }).count()) fail('"Unauthorised" was shown')
 }
 
-const SCENARIOS = [
+const SCENARIOS: [string, (walk: Walk) => Promise<void>][] = [
   ['sign-up through the modal', signUpThroughModal],
   ['wrong password shows the server message', wrongPassword],
   ['validation messages', validationMessages],
@@ -348,5 +354,10 @@ const SCENARIOS = [
   ['an expired token is refreshed with the cookie', refreshKeepsSession],
 ]
 
-console.log(`accounts e2e against ${BASE_URL} as ${EMAIL}`)
-process.exit(await runScenarios(SCENARIOS, { screenshotDir: screenshotDir('e2e-screenshots'), logConsole: true }))
+test.beforeAll(() => {
+  console.log(`accounts e2e against ${BASE_URL} as ${EMAIL}`)
+})
+
+for (const [name, scenario] of SCENARIOS) {
+  test(name, ({ walk }) => scenario(walk))
+}

@@ -1,25 +1,18 @@
-#!/usr/bin/env node
 // Every route of the product, as a guest, a user and an admin, at 1280, 650 and 390 px:
 // the page renders (no uncaught error, no console error), the sidebar shows exactly the entries
 // the spec allows for that role, and a full-page screenshot is saved for review.
 //
 //   BASE_URL=http://127.0.0.1:8000 USER_EMAIL=… USER_PASSWORD=… ADMIN_EMAIL=… ADMIN_PASSWORD=… \
-//     SCREENSHOT_DIR=out/screens node e2e/routes.mjs
+//     SCREENSHOT_DIR=out/screens npx playwright test e2e/routes.spec.ts
 //
-// Prints one line per role and width, then "N passed, N failed"; exit code 1 on any failure.
+// One test per role and width (9); each lists every problem it found when it fails. Each role
+// logs in once (beforeAll) and keeps its page for its three widths.
 import path from 'node:path'
-import {
-  BASE_URL,
-  STEP_TIMEOUT_MS,
-  launchChromium,
-  logIn,
-  newVisitor,
-  screenshotDir,
-  tally,
-  watchErrors,
-} from './support.mjs'
+import type { Page } from '@playwright/test'
+import { BASE_URL, STEP_TIMEOUT_MS, fail, logIn, newVisitor, overflowOf, screenshotDir, test, watchErrors } from './support'
 
 const SCREENSHOT_DIR = screenshotDir('out/screens')
+test.use({ failureScreenshotDir: SCREENSHOT_DIR })
 
 // Every route of shared/spec/product-spec.md §2, plus the two admin paths.
 const ROUTES = [
@@ -55,16 +48,18 @@ const PUBLIC_ENTRIES = ['nav-create-new-image', 'nav-showcase', 'nav-pricing', '
 const SIGNED_IN_ENTRIES = ['nav-dashboard', 'nav-my-images', 'nav-credit', 'nav-user-setting']
 const ADMIN_ENTRIES = ['nav-admin-digital-models', 'nav-admin-showcase']
 
-const ROLES = [
+type Role = { name: 'guest' | 'user' | 'admin'; email?: string; password?: string }
+
+const ROLES: Role[] = [
   { name: 'guest' },
   { name: 'user', email: process.env.USER_EMAIL, password: process.env.USER_PASSWORD },
   { name: 'admin', email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD },
 ]
 
 /** The sidebar entries each role must see, and those it must not. */
-function expectedEntries(role) {
+function expectedEntries(role: Role['name']): { shown: string[]; hidden: string[] } {
   const shown = [...PUBLIC_ENTRIES]
-  const hidden = []
+  const hidden: string[] = []
   if (role === 'guest') {
     shown.push('nav-login')
     hidden.push(...SIGNED_IN_ENTRIES, ...ADMIN_ENTRIES, 'nav-logout')
@@ -82,22 +77,29 @@ function expectedEntries(role) {
 const EXPECTED_STATUS = /Failed to load resource: the server responded with a status of (401|403)/
 
 /** The sidebar's entries on this page: the rail, or the mobile drawer once opened. */
-async function sidebarEntries(page) {
+async function sidebarEntries(page: Page): Promise<Set<string | null>> {
   const menu = page.getByTestId('mobile-menu-button')
   const scope = (await menu.isVisible()) ? '#mobile-menu' : '.rail'
   if (scope === '#mobile-menu') await menu.click()
   await page.locator(`${scope} [data-testid^="nav-"]`).first().waitFor({ timeout: STEP_TIMEOUT_MS })
   // The role is settled once the session's entries replaced the guest's (or the reverse).
   await page.waitForTimeout(150)
-  const ids = await page.locator(`${scope} [data-testid^="nav-"]`).evaluateAll((els) =>
-    els.map((el) => el.getAttribute('data-testid')),
-  )
+  const ids = await page
+    .locator(`${scope} [data-testid^="nav-"]`)
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')))
   if (scope === '#mobile-menu') await page.keyboard.press('Escape')
   return new Set(ids)
 }
 
 /** Opens the route and adds what is wrong with it to `problems`; `errors` is the page's watchErrors. */
-async function checkPage(page, errors, role, width, route, problems) {
+async function checkPage(
+  page: Page,
+  errors: string[],
+  role: Role['name'],
+  width: number,
+  route: string,
+  problems: string[],
+): Promise<void> {
   const seen = errors.length
   try {
     await page.goto(`${BASE_URL}${route}`, { waitUntil: 'load' })
@@ -112,44 +114,44 @@ async function checkPage(page, errors, role, width, route, problems) {
     } else if (await page.locator('.rail, .mobile-header').count()) {
       problems.push(`${role} ${width}px ${route}: the app shell is shown on a bare page`)
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    const overflow = await overflowOf(page)
     if (overflow > 1) problems.push(`${role} ${width}px ${route}: the page is ${overflow}px wider than the window`)
     const name = `${role}-${width}-${route === '/' ? 'home' : route.slice(1)}.png`
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, name), fullPage: true })
   } catch (err) {
-    problems.push(`${role} ${width}px ${route}: ${err.message.split('\n')[0]}`)
+    problems.push(`${role} ${width}px ${route}: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`)
   }
   for (const e of errors.slice(seen)) problems.push(`${role} ${width}px ${route}: console error: ${e.slice(0, 300)}`)
 }
 
-const browser = await launchChromium()
-const results = tally()
-try {
-  for (const role of ROLES) {
-    if (role.name !== 'guest' && !(role.email && role.password)) {
-      results.fail(`${role.name}: no credentials given`)
-      continue
-    }
-    const page = await newVisitor(browser)
-    const errors = watchErrors(page, { ignore: EXPECTED_STATUS })
-    if (role.email) {
-      await logIn(page, role.email, role.password)
-      await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
-    }
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 })
-      const problems = []
-      for (const route of ROUTES) await checkPage(page, errors, role.name, width, route, problems)
-      if (problems.length) {
-        results.fail(`${role.name} at ${width}px: ${problems.length} problem(s)`)
-        for (const p of problems) console.log(`    ${p}`)
-      } else {
-        results.pass(`${role.name} at ${width}px: ${ROUTES.length} routes`)
+for (const role of ROLES) {
+  test.describe(role.name, () => {
+    let page: Page
+    let errors: string[]
+
+    test.beforeAll(async ({ browser }) => {
+      if (role.name !== 'guest' && !(role.email && role.password)) fail(`${role.name}: no credentials given`)
+      page = await newVisitor(browser)
+      errors = watchErrors(page, { ignore: EXPECTED_STATUS })
+      if (role.email && role.password) {
+        await logIn(page, role.email, role.password)
+        await page.waitForURL((url) => url.pathname !== '/login', { timeout: STEP_TIMEOUT_MS })
       }
+    })
+
+    test.afterAll(async () => {
+      await page?.context().close()
+    })
+
+    for (const width of WIDTHS) {
+      test(`${role.name} at ${width}px: ${ROUTES.length} routes`, async () => {
+        await page.setViewportSize({ width, height: 900 })
+        const problems: string[] = []
+        for (const route of ROUTES) await checkPage(page, errors, role.name, width, route, problems)
+        if (problems.length) {
+          fail(`${role.name} at ${width}px: ${problems.length} problem(s)\n${problems.map((p) => `    ${p}`).join('\n')}`)
+        }
+      })
     }
-    await page.context().close()
-  }
-} finally {
-  await browser.close()
+  })
 }
-process.exit(results.finish())

@@ -1,39 +1,43 @@
-#!/usr/bin/env node
 // Browser test of the guest "Create New Image" flow against a running app.
 //
 //   BASE_URL=http://127.0.0.1:8000 UPLOAD_IMAGE=/path/person.jpg SCREENSHOT_DIR=out npm run test:e2e
 //
 // Env: BASE_URL (default http://127.0.0.1:8000), UPLOAD_IMAGE (required, a JPEG
 // of a person), SCREENSHOT_DIR (default ./e2e-screenshots), CHROMIUM_PATH
-// (default /usr/bin/chromium). Prints "N passed, N failed"; exit code 0 on success, 1 on
-// failure (2 without UPLOAD_IMAGE).
+// (default /usr/bin/chromium). One test; the browser's console errors are printed
+// ("[browser] …"), uncaught page errors fail it.
 import fs from 'node:fs'
 import path from 'node:path'
 import {
   BASE_URL,
   STEP_TIMEOUT_MS,
   clickNext,
-  expectImagesLoaded,
   expectHidden,
+  expectImagesLoaded,
   expectInPage,
   expectResult,
   expectUrl,
   expectVisible,
   fail,
+  overflowOf,
   pickPhotoBackground,
   requireFile,
-  runScenarios,
   screenshot,
   screenshotDir,
   step,
+  test,
   uploadPhoto,
-} from './support.mjs'
+} from './support'
 
 const UPLOAD_IMAGE = requireFile('UPLOAD_IMAGE')
 const SCREENSHOT_DIR = screenshotDir('e2e-screenshots')
 const RESULT_TIMEOUT_MS = 120_000
 
-async function guestFlow(walk) {
+test.use({ failureScreenshotDir: SCREENSHOT_DIR, logConsole: true })
+// Two generations of up to RESULT_TIMEOUT_MS each, and the steps around them.
+test.describe.configure({ timeout: 8 * 60_000 })
+
+test('guest flow', async ({ walk }) => {
   const page = await walk.newPage()
   step(`open ${BASE_URL}/`)
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' })
@@ -62,7 +66,7 @@ async function guestFlow(walk) {
   for (const viewport of [{ width: 650, height: 900 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(viewport)
     // The verdicts wrap inside the upload's card: nothing runs off the side of the page.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    const overflow = await overflowOf(page)
     if (overflow > 0) fail(`at ${viewport.width}px the upload page is ${overflow}px too wide`)
     const box = await analysis.boundingBox()
     if (!box || box.x + box.width > viewport.width) fail(`at ${viewport.width}px the analysis runs off the screen`)
@@ -152,7 +156,7 @@ async function guestFlow(walk) {
     await page.getByTestId('adjust-placement').first().click()
     const stage = page.getByTestId('placement-stage')
     await expectVisible(stage, 'the placement editor')
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    const overflow = await overflowOf(page)
     if (overflow > 1) fail(`at ${viewport.width}px the page is ${overflow}px wider than the window`)
     const panel = await page.getByTestId('placement-editor').getByRole('dialog').boundingBox()
     if (!panel || panel.x < 0 || panel.x + panel.width > viewport.width + 1) {
@@ -197,8 +201,4 @@ async function guestFlow(walk) {
   await expectVisible(page.getByTestId('version-image'), 'the re-rendered version', RESULT_TIMEOUT_MS)
   await expectImagesLoaded(page, '[data-testid="version-image"]', 'the re-rendered version')
   await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-version.png'))
-}
-
-process.exit(
-  await runScenarios([['guest flow', guestFlow]], { screenshotDir: SCREENSHOT_DIR, logConsole: true }),
-)
+})
