@@ -14,30 +14,30 @@ import { NotFoundPage, RouteErrorPage } from './routes/NotFoundPage'
 const flowRoutes: RouteObject[] = [
   {
     path: 'upload-images',
-    lazy: () => import('@/features/upload/components/UploadPage').then((m) => ({ Component: m.UploadPage })),
+    lazy: () => import('@/features/create/upload/components/UploadPage').then((m) => ({ Component: m.UploadPage })),
   },
   {
     path: 'select-model',
     loader: requireUploadedImages,
-    lazy: () => import('@/features/models/components/SelectModelPage').then((m) => ({ Component: m.SelectModelPage })),
+    lazy: () => import('@/features/create/model/components/SelectModelPage').then((m) => ({ Component: m.SelectModelPage })),
   },
   {
     path: 'select-background',
     loader: requireUploadedImages,
     lazy: () =>
-      import('@/features/backgrounds/components/SelectBackgroundPage').then((m) => ({
+      import('@/features/create/background/components/SelectBackgroundPage').then((m) => ({
         Component: m.SelectBackgroundPage,
       })),
   },
   {
     path: 'generate',
     loader: requireUploadedImages,
-    lazy: () => import('@/features/generate/components/GeneratePage').then((m) => ({ Component: m.GeneratePage })),
+    lazy: () => import('@/features/create/generate/components/GeneratePage').then((m) => ({ Component: m.GeneratePage })),
   },
   {
     // Reads the generation from the server (?serviceId=): opens on a fresh tab too.
     path: 'output-image',
-    lazy: () => import('@/features/generate/components/OutputImagePage').then((m) => ({ Component: m.OutputImagePage })),
+    lazy: () => import('@/features/create/generate/components/OutputImagePage').then((m) => ({ Component: m.OutputImagePage })),
   },
 ]
 

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router'
 import { appStore } from '@/stores/appStore'
-import { resetFlowAndUploads, stepsFlowAtom } from '@/stores/stepsFlow'
+import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
 
 /**
  * Loader for the flow pages after the upload step (spec "flow rule"): with no

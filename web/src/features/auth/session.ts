@@ -9,7 +9,7 @@ import { clearUserSession, getUserToken, loadUserSession, saveUserSession, type 
 import { queryClient } from '@/lib/queryClient'
 import { appStore } from '@/stores/appStore'
 import { authDispatchAtom } from '@/stores/auth'
-import { resetFlowAndUploads } from '@/stores/stepsFlow'
+import { resetCreateFlow } from '@/stores/flowReset'
 import type { AuthResult } from '@/types/api'
 import { logoutOnServer } from './api/logoutOnServer'
 
@@ -85,7 +85,7 @@ export function logout(navigate: Navigate): void {
   clearUserSession()
   clearStorageExcept('local', KEPT_ON_LOGOUT.local)
   clearStorageExcept('session', KEPT_ON_LOGOUT.session)
-  resetFlowAndUploads()
+  resetCreateFlow()
   queryClient.cancelQueries().catch(() => undefined)
   queryClient.clear()
   appStore.set(authDispatchAtom, { type: 'LOGOUT' })

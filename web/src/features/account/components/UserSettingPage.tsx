@@ -13,6 +13,7 @@ import { useUserInfo } from '../api/getUserInfo'
 import { useUpdatePassword } from '../api/updatePassword'
 import { useUpdateUserInfo } from '../api/updateUserInfo'
 import { changePasswordSchema, profileSchema, type ChangePasswordValues, type ProfileValues } from '../schemas'
+import styles from '../account.module.css'
 
 function ProfileCard({ email, name: initialName }: { email: string; name: string }) {
   const id = useId()
@@ -42,11 +43,11 @@ function ProfileCard({ email, name: initialName }: { email: string; name: string
   })
 
   return (
-    <section className="card settings__card" aria-labelledby={`${id}-title`}>
+    <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="card__title">
         Profile
       </h2>
-      <form className="settings__form" onSubmit={submit} noValidate>
+      <form className={styles.settingsForm} onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email</label>
           <input id={`${id}-email`} className="input" type="email" value={email} readOnly disabled />
@@ -151,11 +152,11 @@ function PasswordCard() {
   })
 
   return (
-    <section className="card settings__card" aria-labelledby={`${id}-title`}>
+    <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="card__title">
         Change password
       </h2>
-      <form className="settings__form" onSubmit={submit} noValidate>
+      <form className={styles.settingsForm} onSubmit={submit} noValidate>
         <PasswordField
           id={id}
           name="current"
@@ -216,7 +217,7 @@ export function UserSettingPage() {
   }
 
   return (
-    <div className="page settings">
+    <div className="page">
       <header className="page-header">
         <h1>User Setting</h1>
         <p className="page-header__sub">{user.userEmail}</p>
@@ -226,13 +227,12 @@ export function UserSettingPage() {
           {errorMessage(info.error)}
         </Alert>
       )}
-      <div className="settings__grid">
+      <div className={styles.settingsGrid}>
         <BalanceCard
           title="Credit"
           id="credit"
           testId="settings-credit"
           valueTestId="settings-credit"
-          className="settings__card"
           highlighted={highlighted}
         />
         {info.data ? (
@@ -240,7 +240,7 @@ export function UserSettingPage() {
         ) : info.error ? (
           <ProfileCard key="session" email={user.userEmail} name={user.userName} />
         ) : (
-          <section className="card settings__card">
+          <section className="card">
             <LoadingBlock label="Loading your profile…" />
           </section>
         )}

@@ -7,6 +7,7 @@ import { AuthHeading, type AuthView } from './AuthViews'
 import { ForgotPasswordFlow } from './ForgotPasswordFlow'
 import { LoginForm } from './LoginForm'
 import { SignupFlow } from './SignupFlow'
+import styles from '../auth.module.css'
 
 const VIEW_BY_PATH: Record<string, AuthView> = {
   '/login': 'login',
@@ -33,8 +34,8 @@ export function AuthScreen() {
   const toLogin = () => navigate('/login')
 
   return (
-    <div className="auth-screen" data-testid="auth-screen" data-view={view}>
-      <main className="auth-card" aria-labelledby={titleId}>
+    <div className={styles.authScreen} data-testid="auth-screen" data-view={view}>
+      <main className={styles.authCard} aria-labelledby={titleId}>
         <Link to="/" className="brand" aria-label="MetaModel home">
           <span className="brand__mark" aria-hidden="true">
             M

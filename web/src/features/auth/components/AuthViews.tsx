@@ -1,4 +1,5 @@
 import { SIGNUP_FREE_CREDITS } from '@/config'
+import styles from '../auth.module.css'
 
 export type AuthView = 'login' | 'signup' | 'forgot'
 
@@ -11,12 +12,12 @@ const TITLES: Record<AuthView, string> = {
 /** The title block shared by the login modal, its dialogs and the /login screen. */
 export function AuthHeading({ view, titleId }: { view: AuthView; titleId: string }) {
   return (
-    <div className="auth-heading">
-      <h1 id={titleId} className="auth-heading__title">
+    <div className={styles.authHeading}>
+      <h1 id={titleId} className={styles.authHeadingTitle}>
         {TITLES[view]}
       </h1>
       {view !== 'forgot' && (
-        <p className="auth-heading__offer" data-testid="free-credits-offer">
+        <p className={styles.authHeadingOffer} data-testid="free-credits-offer">
           Sign up and get <strong>{SIGNUP_FREE_CREDITS} free credits</strong>.
         </p>
       )}

@@ -4,6 +4,7 @@ import { useGenerateResetPasswordOtp } from '../api/generateResetPasswordOtp'
 import { useResetPassword } from '../api/resetPassword'
 import { useVerifyResetPasswordOtp } from '../api/verifyResetPasswordOtp'
 import { CodeStep, EmailStep, PasswordStep } from './steps'
+import styles from '../auth.module.css'
 
 type Step = { name: 'email' } | { name: 'code'; email: string } | { name: 'password'; email: string; otp: string }
 
@@ -22,7 +23,7 @@ export function ForgotPasswordFlow({ onDone, onLogin }: ForgotPasswordFlowProps)
   const { mutateAsync: resetPassword } = useResetPassword()
 
   return (
-    <div className="auth-form" data-testid="forgot-flow" data-step={step.name}>
+    <div className={styles.authForm} data-testid="forgot-flow" data-step={step.name}>
       {step.name === 'email' && (
         <EmailStep
           intro="Enter the email of your account and we will send you a code to reset your password."
@@ -59,7 +60,7 @@ export function ForgotPasswordFlow({ onDone, onLogin }: ForgotPasswordFlowProps)
           }}
         />
       )}
-      <p className="auth-form__switch">
+      <p className={styles.authFormSwitch}>
         Remembered it?{' '}
         <button type="button" className="link-btn" onClick={onLogin} data-testid="back-to-login">
           Log in

@@ -7,6 +7,7 @@ import { MSG_TRY_LATER } from '@/lib/validation'
 import { useExternalLogin } from '../api/externalLogin'
 import { authErrorMessage } from '../errors'
 import { completeLogin } from '../session'
+import styles from '../auth.module.css'
 
 interface GoogleButtonProps {
   rememberMe: boolean
@@ -46,7 +47,7 @@ function ConfiguredGoogleButton({ rememberMe, onLoggedIn }: GoogleButtonProps) {
   return (
     <button
       type="button"
-      className="btn btn--secondary btn--block google-btn"
+      className={`btn btn--secondary btn--block ${styles.googleBtn}`}
       onClick={() => start()}
       disabled={busy}
       data-testid="google-login"
@@ -63,7 +64,7 @@ export function GoogleButton(props: GoogleButtonProps) {
     return (
       <button
         type="button"
-        className="btn btn--secondary btn--block google-btn"
+        className={`btn btn--secondary btn--block ${styles.googleBtn}`}
         disabled
         title="Google sign-in is not configured"
         data-testid="google-login"

@@ -9,6 +9,7 @@ import { authErrorMessage } from '../errors'
 import { loginSchema, type LoginValues } from '../schemas'
 import { completeLogin, rememberedEmail } from '../session'
 import { GoogleButton } from './GoogleButton'
+import styles from '../auth.module.css'
 
 interface LoginFormProps {
   onLoggedIn: () => void
@@ -54,12 +55,12 @@ export function LoginForm({ onLoggedIn, onCreateAccount, onForgotPassword, autoF
   }
 
   return (
-    <div className="auth-form" data-testid="login-form">
+    <div className={styles.authForm} data-testid="login-form">
       <GoogleButton rememberMe={rememberMe} onLoggedIn={onLoggedIn} />
-      <p className="auth-divider">
+      <p className={styles.authDivider}>
         <span>or</span>
       </p>
-      <form className="auth-form__fields" onSubmit={handleSubmit(onValid, onInvalid)} noValidate>
+      <form className={styles.authFormFields} onSubmit={handleSubmit(onValid, onInvalid)} noValidate>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email</label>
           <input
@@ -108,7 +109,7 @@ export function LoginForm({ onLoggedIn, onCreateAccount, onForgotPassword, autoF
           Login
         </button>
       </form>
-      <p className="auth-form__switch">
+      <p className={styles.authFormSwitch}>
         New here?{' '}
         <button type="button" className="link-btn" onClick={onCreateAccount} data-testid="create-account-link">
           Create an account

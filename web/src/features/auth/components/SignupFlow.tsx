@@ -7,6 +7,7 @@ import { useSignup } from '../api/signup'
 import { useVerifySignupOtp } from '../api/verifySignupOtp'
 import { completeLogin } from '../session'
 import { CodeStep, EmailStep, PasswordStep } from './steps'
+import styles from '../auth.module.css'
 
 type Step = { name: 'email' } | { name: 'code'; email: string } | { name: 'details'; email: string; otp: string }
 
@@ -24,7 +25,7 @@ export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
   const { mutateAsync: signup } = useSignup()
 
   return (
-    <div className="auth-form" data-testid="signup-flow" data-step={step.name}>
+    <div className={styles.authForm} data-testid="signup-flow" data-step={step.name}>
       {step.name === 'email' && (
         <EmailStep
           intro={`Sign up with your email and get ${SIGNUP_FREE_CREDITS} free credits. We will email you a code to confirm it.`}
@@ -70,7 +71,7 @@ export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
           }}
         />
       )}
-      <p className="auth-form__switch">
+      <p className={styles.authFormSwitch}>
         Already have an account?{' '}
         <button type="button" className="link-btn" onClick={onLogin} data-testid="back-to-login">
           Log in

@@ -14,6 +14,7 @@ import {
   type EmailStepValues,
   type PasswordStepValues,
 } from '../schemas'
+import styles from '../auth.module.css'
 
 // The steps shared by sign-up (email → code → name and password) and forgot
 // password (email → code → new password), on the /signup and
@@ -73,7 +74,7 @@ export function EmailStep({ intro, initialEmail, submitLabel, onSubmit }: EmailS
 
   return (
     <form
-      className="auth-form__fields"
+      className={styles.authFormFields}
       onSubmit={handleSubmit(({ email }) => attempt(() => onSubmit(normalizeEmail(email))))}
       noValidate
       data-testid="step-email"
@@ -135,7 +136,7 @@ export function CodeStep({ email, onSubmit, onResend, onChangeEmail }: CodeStepP
 
   return (
     <form
-      className="auth-form__fields"
+      className={styles.authFormFields}
       onSubmit={handleSubmit(({ otp }) => attempt(() => onSubmit(otp)))}
       noValidate
       data-testid="step-code"
@@ -169,7 +170,7 @@ export function CodeStep({ email, onSubmit, onResend, onChangeEmail }: CodeStepP
       <SubmitButton busy={isSubmitting} testId="step-code-submit">
         Verify code
       </SubmitButton>
-      <p className="auth-form__switch">
+      <p className={styles.authFormSwitch}>
         <button
           type="button"
           className="link-btn"
@@ -216,7 +217,7 @@ export function PasswordStep({ withName, withConfirm, withRemember, submitLabel,
 
   return (
     <form
-      className="auth-form__fields"
+      className={styles.authFormFields}
       onSubmit={handleSubmit(({ name, password, rememberMe }) =>
         attempt(() => onSubmit({ name: name.trim(), password, rememberMe })),
       )}

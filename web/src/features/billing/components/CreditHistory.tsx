@@ -6,6 +6,7 @@ import { errorMessage } from '@/lib/api'
 import { CREDITS_PAGE_SIZE, useCreditHistory } from '../api/getCreditHistory'
 import { formatDelta, formatMoment, lastUtcDays, pageCount, sumDays } from '../money'
 import { Pager } from './Pager'
+import styles from '../billing.module.css'
 
 const RANGES = [
   { days: 30, label: 'Last 30 days' },
@@ -24,12 +25,12 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
   const totals = useMemo(() => (data ? sumDays(data.days) : null), [data])
 
   return (
-    <section className="card billing-section" aria-labelledby={`${id}-title`} data-testid="billing-credits">
-      <div className="billing-section__head">
-        <h2 id={`${id}-title`} className="card__title billing-card-title">
+    <section className="card" aria-labelledby={`${id}-title`} data-testid="billing-credits">
+      <div className={styles.billingSectionHead}>
+        <h2 id={`${id}-title`} className={`card__title ${styles.billingCardTitle}`}>
           <IconCalendar /> Credit history
         </h2>
-        <label className="billing-range">
+        <label className={styles.billingRange}>
           <span className="visually-hidden">Period</span>
           <select
             className="input"
@@ -65,7 +66,7 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
         </Alert>
       ) : data && totals ? (
         <>
-          <dl className="billing-totals" data-testid="billing-credit-totals">
+          <dl className={styles.billingTotals} data-testid="billing-credit-totals">
             <div>
               <dt>Paid credits added</dt>
               <dd data-testid="billing-total-paid">{totals.grantedPaid}</dd>
@@ -84,24 +85,24 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
             </div>
           </dl>
           {data.entries.items.length === 0 ? (
-            <p className="muted billing-empty" data-testid="billing-credits-empty">
+            <p className={`muted ${styles.billingEmpty}`} data-testid="billing-credits-empty">
               No credit movements in this period.
             </p>
           ) : (
             <>
-              <ul className="billing-ledger" data-testid="billing-credits-list">
+              <ul className={styles.billingLedger} data-testid="billing-credits-list">
                 {data.entries.items.map((entry) => (
-                  <li key={entry.id} className="billing-ledger__row" data-testid="billing-credit-row">
-                    <span className="billing-ledger__what">
+                  <li key={entry.id} className={styles.billingLedgerRow} data-testid="billing-credit-row">
+                    <span className={styles.billingLedgerWhat}>
                       <span>{entry.description}</span>
-                      <span className="muted billing-ledger__when">{formatMoment(entry.createdAt)}</span>
+                      <span className={`muted ${styles.billingLedgerWhen}`}>{formatMoment(entry.createdAt)}</span>
                     </span>
                     <span
-                      className={`billing-ledger__delta${entry.delta < 0 ? ' billing-ledger__delta--minus' : ''}`}
+                      className={`${styles.billingLedgerDelta}${entry.delta < 0 ? ` ${styles.billingLedgerDeltaMinus}` : ''}`}
                       data-testid="billing-credit-delta"
                     >
                       {formatDelta(entry.delta)}
-                      <span className="muted billing-ledger__split">
+                      <span className={`muted ${styles.billingLedgerSplit}`}>
                         {entry.deltaPaid !== 0 && entry.deltaFree !== 0
                           ? `${formatDelta(entry.deltaFree)} free, ${formatDelta(entry.deltaPaid)} paid`
                           : entry.deltaPaid !== 0

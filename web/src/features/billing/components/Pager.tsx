@@ -1,4 +1,5 @@
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
+import styles from '../billing.module.css'
 
 interface PagerProps {
   page: number
@@ -11,7 +12,7 @@ interface PagerProps {
 export function Pager({ page, pages, onPage, label, testId }: PagerProps) {
   if (pages <= 1) return null
   return (
-    <nav className="pager billing-pager" aria-label={label}>
+    <nav className={`pager ${styles.billingPager}`} aria-label={label}>
       <button type="button" className="btn btn--secondary btn--small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         <IconArrowLeft size={16} /> Previous
       </button>

@@ -8,12 +8,20 @@ import { useDownloadInvoice } from '../api/downloadInvoice'
 import { PAYMENTS_PAGE_SIZE, usePaymentHistory, type Payment } from '../api/getPaymentHistory'
 import { formatDay, formatMoney, pageCount } from '../money'
 import { Pager } from './Pager'
+import styles from '../billing.module.css'
 
 const STATUS_LABELS: Record<Payment['status'], string> = {
   paid: 'Paid',
   pending: 'Pending',
   failed: 'Failed',
   canceled: 'Canceled',
+}
+
+const STATUS_BADGES: Record<Payment['status'], string | undefined> = {
+  paid: styles.billingBadgePaid,
+  pending: styles.billingBadgePending,
+  failed: styles.billingBadgeFailed,
+  canceled: styles.billingBadgeCanceled,
 }
 
 function InvoiceButton({ payment }: { payment: Payment }) {
@@ -45,8 +53,8 @@ export function PaymentHistory({ userEmail }: { userEmail: string }) {
   const history = usePaymentHistory(userEmail, page)
   const data = history.data
   return (
-    <section className="card billing-section" aria-labelledby={`${id}-title`} data-testid="billing-payments">
-      <h2 id={`${id}-title`} className="card__title billing-card-title">
+    <section className="card" aria-labelledby={`${id}-title`} data-testid="billing-payments">
+      <h2 id={`${id}-title`} className={`card__title ${styles.billingCardTitle}`}>
         <IconCoins /> Payment history
       </h2>
       {history.isPending ? (
@@ -65,17 +73,17 @@ export function PaymentHistory({ userEmail }: { userEmail: string }) {
           {errorMessage(history.error)}
         </Alert>
       ) : !data || data.items.length === 0 ? (
-        <p className="muted billing-empty" data-testid="billing-payments-empty">
+        <p className={`muted ${styles.billingEmpty}`} data-testid="billing-payments-empty">
           No payments yet. Credit packs and plans you buy are listed here, each with its invoice.
         </p>
       ) : (
         <>
-          <table className="billing-table" data-testid="billing-payments-table">
+          <table className={styles.billingTable} data-testid="billing-payments-table">
             <thead>
               <tr>
                 <th scope="col">Date</th>
                 <th scope="col">Description</th>
-                <th scope="col" className="billing-table__num">
+                <th scope="col" className={styles.billingTableNum}>
                   Amount
                 </th>
                 <th scope="col">Status</th>
@@ -89,13 +97,13 @@ export function PaymentHistory({ userEmail }: { userEmail: string }) {
                 <tr key={payment.orderId} data-testid="billing-payment-row">
                   <td data-label="Date">{formatDay(payment.createdAt)}</td>
                   <td data-label="Description">{payment.description}</td>
-                  <td data-label="Amount" className="billing-table__num" data-testid="billing-payment-amount">
+                  <td data-label="Amount" className={styles.billingTableNum} data-testid="billing-payment-amount">
                     {formatMoney(payment.amount, payment.currency)}
                   </td>
                   <td data-label="Status">
-                    <span className={`billing-badge billing-badge--${payment.status}`}>{STATUS_LABELS[payment.status]}</span>
+                    <span className={`${styles.billingBadge} ${STATUS_BADGES[payment.status] ?? ''}`}>{STATUS_LABELS[payment.status]}</span>
                   </td>
-                  <td className="billing-table__action">
+                  <td className={styles.billingTableAction}>
                     <InvoiceButton payment={payment} />
                   </td>
                 </tr>

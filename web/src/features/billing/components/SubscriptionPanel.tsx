@@ -9,11 +9,19 @@ import { toast } from '@/lib/toast'
 import { useCancelSubscription } from '../api/cancelSubscription'
 import { useResumeSubscription } from '../api/resumeSubscription'
 import { formatDay, formatMoney } from '../money'
+import styles from '../billing.module.css'
 
 const STATUS_LABELS: Record<SubscriptionView['status'], string> = {
   active: 'Active',
   past_due: 'Payment due',
   canceled: 'Canceled',
+}
+
+const STATUS_BADGES: Record<SubscriptionView['status'] | 'ending', string | undefined> = {
+  active: styles.billingBadgeActive,
+  past_due: styles.billingBadgePastDue,
+  canceled: styles.billingBadgeCanceled,
+  ending: styles.billingBadgeEnding,
 }
 
 /** The badge: a pending cancel shows as such while the plan is still active. */
@@ -45,19 +53,19 @@ function PlanSummary({ sub, userEmail }: { sub: SubscriptionView; userEmail: str
 
   return (
     <>
-      <div className="billing-plan__head">
-        <p className="billing-plan__name" data-testid="billing-plan-name">
+      <div className={styles.billingPlanHead}>
+        <p className={styles.billingPlanName} data-testid="billing-plan-name">
           {sub.planName}
         </p>
-        <span className={`billing-badge billing-badge--${sub.cancelAtPeriodEnd && live ? 'ending' : sub.status}`} data-testid="billing-plan-status">
+        <span className={`${styles.billingBadge} ${STATUS_BADGES[sub.cancelAtPeriodEnd && live ? 'ending' : sub.status] ?? ''}`} data-testid="billing-plan-status">
           {statusLabel(sub)}
         </span>
       </div>
-      <p className="billing-plan__price">
+      <p className={styles.billingPlanPrice}>
         <strong data-testid="billing-plan-price">{formatMoney(sub.amount, sub.currency)}</strong> / month ·{' '}
         {sub.credits} image credits each month
       </p>
-      <p className="billing-plan__date" data-testid="billing-plan-renewal">
+      <p className={styles.billingPlanDate} data-testid="billing-plan-renewal">
         <IconCalendar size={16} />{' '}
         {sub.status === 'canceled'
           ? `Ended on ${end}.`
@@ -68,7 +76,7 @@ function PlanSummary({ sub, userEmail }: { sub: SubscriptionView; userEmail: str
               : `Renews on ${end}.`}
       </p>
       {sub.pendingPlanName && live && !sub.cancelAtPeriodEnd && (
-        <p className="muted billing-plan__note" data-testid="billing-plan-pending">
+        <p className={`muted ${styles.billingPlanNote}`} data-testid="billing-plan-pending">
           Changes to {sub.pendingPlanName} on {end}.
         </p>
       )}
@@ -77,7 +85,7 @@ function PlanSummary({ sub, userEmail }: { sub: SubscriptionView; userEmail: str
           {errorMessage(failure)}
         </Alert>
       )}
-      <div className="billing-plan__actions">
+      <div className={styles.billingPlanActions}>
         {sub.status === 'canceled' ? (
           <Link to="/subscription" className="btn btn--primary btn--small" data-testid="billing-plan-choose">
             Choose a plan
@@ -98,11 +106,11 @@ function PlanSummary({ sub, userEmail }: { sub: SubscriptionView; userEmail: str
                 {resume.isPending ? 'Resuming…' : 'Resume plan'}
               </button>
             ) : confirming ? (
-              <span className="billing-plan__confirm" role="group" aria-label="Confirm cancel">
+              <span className={styles.billingPlanConfirm} role="group" aria-label="Confirm cancel">
                 <span>Cancel at the end of this period ({end})?</span>
                 <button
                   type="button"
-                  className="btn btn--small billing-btn--danger"
+                  className={`btn btn--small ${styles.billingBtnDanger}`}
                   onClick={doCancel}
                   disabled={busy}
                   data-testid="billing-plan-cancel-confirm"
@@ -136,8 +144,8 @@ export function SubscriptionPanel({ userEmail }: { userEmail: string }) {
   const id = useId()
   const subscription = useSubscription(userEmail)
   return (
-    <section className="card billing-plan" aria-labelledby={`${id}-title`} data-testid="billing-plan">
-      <h2 id={`${id}-title`} className="card__title billing-card-title">
+    <section className={`card ${styles.billingPlan}`} aria-labelledby={`${id}-title`} data-testid="billing-plan">
+      <h2 id={`${id}-title`} className={`card__title ${styles.billingCardTitle}`}>
         <IconTag /> Current plan
       </h2>
       {subscription.isPending ? (
@@ -159,11 +167,11 @@ export function SubscriptionPanel({ userEmail }: { userEmail: string }) {
         <PlanSummary sub={subscription.data} userEmail={userEmail} />
       ) : (
         <div data-testid="billing-plan-none">
-          <p className="billing-plan__name">No subscription</p>
-          <p className="muted billing-plan__note">
+          <p className={styles.billingPlanName}>No subscription</p>
+          <p className={`muted ${styles.billingPlanNote}`}>
             You pay as you go with free credits and credit packs. A monthly plan adds image credits every month.
           </p>
-          <div className="billing-plan__actions">
+          <div className={styles.billingPlanActions}>
             <Link to="/subscription" className="btn btn--primary btn--small" data-testid="billing-plan-choose">
               See plans
             </Link>

@@ -14,7 +14,7 @@ import { useCreditUsage } from '../api/getCreditUsage'
 import { useLatestGenerations } from '../api/getGenerations'
 import { countThisMonth, fillDays, lastDays, parseServerTime } from '../usage'
 import { UsageChart } from './UsageChart'
-import '../dashboard.css'
+import styles from '../dashboard.module.css'
 
 const USAGE_DAYS = 30
 const LATEST_SHOWN = 8
@@ -37,17 +37,17 @@ function MonthCard({ userEmail }: { userEmail: string }) {
   }, [generations.data])
   const monthName = new Date().toLocaleDateString('en-US', { month: 'long' })
   return (
-    <section className="card dashboard__card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="card__title dashboard__card-title">
+    <section className={`card ${styles.dashboardCard}`} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={`card__title ${styles.dashboardCardTitle}`}>
         <IconImages /> Generations this month
       </h2>
       {month ? (
         <>
-          <p className="dashboard__big" data-testid="dashboard-month-count">
+          <p className={styles.dashboardBig} data-testid="dashboard-month-count">
             {month.count}
             {month.complete ? '' : '+'}
           </p>
-          <p className="muted dashboard__note">Since 1 {monthName}, all services.</p>
+          <p className={`muted ${styles.dashboardNote}`}>Since 1 {monthName}, all services.</p>
         </>
       ) : generations.isError ? (
         <p className="field-error">{errorMessage(generations.error)}</p>
@@ -71,45 +71,45 @@ export function PlanCard({ userEmail }: { userEmail: string }) {
   const { data: subscription, isPending, isError } = useSubscription(userEmail)
   const live = subscription && subscription.status !== 'canceled' ? subscription : null
   return (
-    <section className="card dashboard__card" aria-labelledby={`${id}-title`} data-testid="dashboard-plan">
-      <h2 id={`${id}-title`} className="card__title dashboard__card-title">
+    <section className={`card ${styles.dashboardCard}`} aria-labelledby={`${id}-title`} data-testid="dashboard-plan">
+      <h2 id={`${id}-title`} className={`card__title ${styles.dashboardCardTitle}`}>
         <IconTag /> Plan
       </h2>
       {isPending ? (
         <LoadingBlock />
       ) : live ? (
         <>
-          <p className="dashboard__plan" data-testid="dashboard-plan-name">
+          <p className={styles.dashboardPlan} data-testid="dashboard-plan-name">
             {live.planName}
           </p>
-          <p className="muted dashboard__note">
+          <p className={`muted ${styles.dashboardNote}`}>
             {formatCredits(live.credits)} credits a month · {formatMoney(live.amount, live.currency)}
           </p>
           {live.status === 'past_due' ? (
-            <p className="dashboard__note dashboard__note--warning" data-testid="dashboard-plan-status">
+            <p className={`${styles.dashboardNote} ${styles.dashboardNoteWarning}`} data-testid="dashboard-plan-status">
               Payment due: update your card to keep your plan.
             </p>
           ) : (
-            <p className="muted dashboard__note" data-testid="dashboard-plan-status">
+            <p className={`muted ${styles.dashboardNote}`} data-testid="dashboard-plan-status">
               {live.cancelAtPeriodEnd ? 'Ends' : 'Renews'} on {day(live.currentPeriodEnd)}
               {live.pendingPlanName && !live.cancelAtPeriodEnd ? `, then ${live.pendingPlanName}` : ''}
             </p>
           )}
-          <Link to="/billing-info" className="btn btn--secondary btn--small dashboard__plan-link" data-testid="dashboard-billing">
+          <Link to="/billing-info" className={`btn btn--secondary btn--small ${styles.dashboardPlanLink}`} data-testid="dashboard-billing">
             Manage billing
           </Link>
         </>
       ) : (
         <>
-          <p className="dashboard__plan" data-testid="dashboard-plan-name">
+          <p className={styles.dashboardPlan} data-testid="dashboard-plan-name">
             Free plan
           </p>
-          <p className="muted dashboard__note">
+          <p className={`muted ${styles.dashboardNote}`}>
             {isError
               ? 'Your plan could not be loaded right now.'
               : 'You generate with the credits of your account. A monthly plan adds credits every month.'}
           </p>
-          <Link to="/subscription" className="btn btn--secondary btn--small dashboard__plan-link" data-testid="dashboard-pricing">
+          <Link to="/subscription" className={`btn btn--secondary btn--small ${styles.dashboardPlanLink}`} data-testid="dashboard-pricing">
             See pricing
           </Link>
         </>
@@ -148,7 +148,7 @@ function UsageCard({ userEmail }: { userEmail: string }) {
     )
   else if (spent === 0 && refunded === 0)
     body = (
-      <div className="empty-state dashboard__empty" data-testid="dashboard-usage-empty">
+      <div className={`empty-state ${styles.dashboardEmpty}`} data-testid="dashboard-usage-empty">
         <p className="empty-state__title">No credits spent in the last {USAGE_DAYS} days.</p>
         <p>Each generation you make shows up here the day it runs.</p>
       </div>
@@ -156,8 +156,8 @@ function UsageCard({ userEmail }: { userEmail: string }) {
   else body = <UsageChart days={days} />
 
   return (
-    <section className="card dashboard__usage" aria-labelledby={`${id}-title`} data-testid="dashboard-usage">
-      <div className="dashboard__usage-head">
+    <section className="card" aria-labelledby={`${id}-title`} data-testid="dashboard-usage">
+      <div className={styles.dashboardUsageHead}>
         <h2 id={`${id}-title`} className="card__title">
           Credits spent per day, last {USAGE_DAYS} days
         </h2>
@@ -196,7 +196,7 @@ function LatestCard({ userEmail }: { userEmail: string }) {
     )
   else if (items.length === 0)
     body = (
-      <div className="empty-state dashboard__empty" data-testid="dashboard-latest-empty">
+      <div className={`empty-state ${styles.dashboardEmpty}`} data-testid="dashboard-latest-empty">
         <p className="empty-state__title">You have not generated any images yet.</p>
         <Link to="/upload-images" className="btn btn--primary btn--small">
           Create New Image
@@ -205,26 +205,26 @@ function LatestCard({ userEmail }: { userEmail: string }) {
     )
   else
     body = (
-      <ul className="latest" data-testid="dashboard-latest">
+      <ul className={styles.latest} data-testid="dashboard-latest">
         {items.map((g) => {
           const thumb = generationThumb(g)
           const when = parseServerTime(g.createdAt)
           const images = g.tasks.length
           return (
-            <li key={g.serviceId} className="latest__item" data-testid="dashboard-latest-item">
-              <div className="latest__media">
+            <li key={g.serviceId} className={styles.latestItem} data-testid="dashboard-latest-item">
+              <div className={styles.latestMedia}>
                 {thumb ? (
                   <img src={thumb} alt={`${SERVICE_LABELS[g.service]} from ${when.toLocaleDateString()}`} loading="lazy" />
                 ) : (
-                  <span className="latest__placeholder" aria-hidden="true">
+                  <span className={styles.latestPlaceholder} aria-hidden="true">
                     <IconImages />
                   </span>
                 )}
-                <span className={`status-pill status-pill--${g.status} latest__status`}>{g.status}</span>
+                <span className={`status-pill status-pill--${g.status} ${styles.latestStatus}`}>{g.status}</span>
               </div>
-              <div className="latest__text">
-                <span className="latest__title">{SERVICE_LABELS[g.service]}</span>
-                <span className="muted latest__sub">
+              <div className={styles.latestText}>
+                <span className={styles.latestTitle}>{SERVICE_LABELS[g.service]}</span>
+                <span className={`muted ${styles.latestSub}`}>
                   <time dateTime={when.toISOString()}>
                     {when.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
                   </time>{' '}
@@ -238,12 +238,12 @@ function LatestCard({ userEmail }: { userEmail: string }) {
     )
 
   return (
-    <section className="card dashboard__latest" aria-labelledby={`${id}-title`}>
-      <div className="dashboard__usage-head">
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <div className={styles.dashboardUsageHead}>
         <h2 id={`${id}-title`} className="card__title">
           Latest generations
         </h2>
-        <Link to="/my-images" className="link-small dashboard__all" data-testid="dashboard-my-images">
+        <Link to="/my-images" className={`link-small ${styles.dashboardAll}`} data-testid="dashboard-my-images">
           See all in My Images <IconArrowRight size={14} />
         </Link>
       </div>
@@ -274,7 +274,7 @@ export function DashboardPage() {
   }
 
   return (
-    <div className="page dashboard">
+    <div className={`page ${styles.dashboard}`}>
       <header className="page-header page-header--row">
         <div>
           <h1>Dashboard</h1>
@@ -284,12 +284,12 @@ export function DashboardPage() {
           Create New Image
         </Link>
       </header>
-      <div className="dashboard__stats">
+      <div className={styles.dashboardStats}>
         <BalanceCard
           title="Balance"
           testId="dashboard-balance"
           valueTestId="dashboard-credit"
-          className="dashboard__card"
+          className={styles.dashboardCard}
           withNote
         />
         <MonthCard userEmail={user.userEmail} />

@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { dayLabel, type UsageDay } from '../usage'
+import styles from '../dashboard.module.css'
 
 // SVG attributes take plain colours (the palette of styles/global.css).
 const ACCENT = '#4f46e5'
@@ -13,7 +14,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
   // One label a week, counted back from today, so the last day is always named.
   const ticks = data.filter((_, i) => (data.length - 1 - i) % 7 === 0).map((d) => d.label)
   return (
-    <div className="usage-chart" data-testid="dashboard-usage-chart">
+    <div className={styles.usageChart} data-testid="dashboard-usage-chart">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 20, bottom: 0, left: -20 }} barGap={1}>
           <CartesianGrid vertical={false} stroke={BORDER} />

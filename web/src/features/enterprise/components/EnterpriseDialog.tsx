@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom'
 import { Dialog } from '@/components/ui/Dialog'
 import { enterpriseDialogOpenAtom } from '../stores/dialog'
 import { EnterpriseForm } from './EnterpriseForm'
+import styles from '../enterprise.module.css'
 
 function BookingDialog({ onClose }: { onClose: () => void }) {
   const titleId = useId()
@@ -11,12 +12,12 @@ function BookingDialog({ onClose }: { onClose: () => void }) {
     <Dialog
       labelledBy={titleId}
       onClose={onClose}
-      className="enterprise-dialog"
+      className={styles.enterpriseDialog}
       testId="enterprise-dialog"
       closeTestId="enterprise-dialog-close"
     >
       <div>
-        <h2 id={titleId} className="enterprise-dialog__title">
+        <h2 id={titleId} className={styles.enterpriseDialogTitle}>
           Book An Appointment
         </h2>
         <p className="muted">Enterprise Solutions: tell us who you are and our expert will connect with you.</p>

@@ -6,7 +6,7 @@ import { MSG_ONLY_NUMBERS, normalizeEmail, onlyDigits } from '@/lib/validation'
 import { toast } from '@/lib/toast'
 import { useSendInquiry } from '../api/sendInquiry'
 import { ENTERPRISE_FAILED, ENTERPRISE_SUBMITTED, enterpriseSchema, type EnterpriseValues } from '../schema'
-import '../enterprise.css'
+import styles from '../enterprise.module.css'
 
 /** Where a form was sent from (the inquiry's `identifier`). */
 export type EnterpriseSource = 'subscription' | 'enterprise-plan' | 'sidebar'
@@ -77,8 +77,8 @@ export function EnterpriseForm({ source, onSubmitted, autoFocus }: EnterpriseFor
   })
 
   return (
-    <form className="card enterprise-form" onSubmit={submit} noValidate data-testid="enterprise-form" data-source={source}>
-      <div className="enterprise-form__grid">
+    <form className={`card ${styles.enterpriseForm}`} onSubmit={submit} noValidate data-testid="enterprise-form" data-source={source}>
+      <div className={styles.enterpriseFormGrid}>
         {FIELDS.map((f, index) => {
           const reg = register(f.name)
           const error = errors[f.name]?.message
@@ -121,7 +121,7 @@ export function EnterpriseForm({ source, onSubmitted, autoFocus }: EnterpriseFor
           )
         })}
       </div>
-      <button type="submit" className="btn btn--primary enterprise-form__submit" disabled={send.isPending} data-testid="enterprise-submit">
+      <button type="submit" className={`btn btn--primary ${styles.enterpriseFormSubmit}`} disabled={send.isPending} data-testid="enterprise-submit">
         {send.isPending && <Spinner label="Sending" />}
         Book An Appointment
       </button>

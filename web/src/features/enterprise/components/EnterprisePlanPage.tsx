@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { IconCheck } from '@/components/ui/icons'
 import { EnterpriseForm } from './EnterpriseForm'
-import '../enterprise.css'
+import styles from '../enterprise.module.css'
 
 const BENEFITS: Array<{ title: string; text: string }> = [
   {
@@ -25,7 +25,7 @@ const BENEFITS: Array<{ title: string; text: string }> = [
 /** /enterprise-plan: what an enterprise gets, then the Enterprise Solutions form. */
 export function EnterprisePlanPage() {
   return (
-    <div className="page enterprise">
+    <div className="page">
       <header className="page-header">
         <p className="eyebrow">Enterprise</p>
         <h1>AI fashion imagery at catalogue scale</h1>
@@ -34,22 +34,22 @@ export function EnterprisePlanPage() {
           <Link to="/subscription">pricing page</Link>.
         </p>
       </header>
-      <ul className="enterprise__benefits" data-testid="enterprise-benefits">
+      <ul className={styles.enterpriseBenefits} data-testid="enterprise-benefits">
         {BENEFITS.map((b) => (
-          <li key={b.title} className="card enterprise__benefit">
-            <span className="enterprise__benefit-icon" aria-hidden="true">
+          <li key={b.title} className={`card ${styles.enterpriseBenefit}`}>
+            <span className={styles.enterpriseBenefitIcon} aria-hidden="true">
               <IconCheck size={18} />
             </span>
-            <h2 className="enterprise__benefit-title">{b.title}</h2>
+            <h2 className={styles.enterpriseBenefitTitle}>{b.title}</h2>
             <p className="muted">{b.text}</p>
           </li>
         ))}
       </ul>
-      <section className="section enterprise__form-section" aria-labelledby="enterprise-form-title">
+      <section className="section" aria-labelledby="enterprise-form-title">
         <h2 id="enterprise-form-title" className="section__title">
           Enterprise Solutions
         </h2>
-        <p className="muted enterprise__form-lead">Leave your details and our expert will connect with you.</p>
+        <p className={`muted ${styles.enterpriseFormLead}`}>Leave your details and our expert will connect with you.</p>
         <EnterpriseForm source="enterprise-plan" />
       </section>
     </div>

@@ -6,6 +6,7 @@ import { pluralize } from '@/lib/format'
 import { toast } from '@/lib/toast'
 import type { Generation } from '@/types/api'
 import { useDeleteGeneration } from '../api/deleteGeneration'
+import styles from '../library.module.css'
 
 /** Asks before deleting a generation (all its images); the list refreshes after. */
 export function DeleteDialog({ generation, onClose, onDeleted }: { generation: Generation; onClose: () => void; onDeleted: () => void }) {
@@ -22,8 +23,8 @@ export function DeleteDialog({ generation, onClose, onDeleted }: { generation: G
   return (
     <Dialog
       title={count > 1 ? 'Delete this generation?' : 'Delete this image?'}
-      titleClassName="lib-dialog__title"
-      className="lib-dialog lib-dialog--narrow"
+      titleClassName={styles.libDialogTitle}
+     
       onClose={onClose}
       testId="delete-dialog"
     >
@@ -34,11 +35,11 @@ export function DeleteDialog({ generation, onClose, onDeleted }: { generation: G
         This cannot be undone. Credits already spent are not returned.
       </p>
       {remove.isError && <Alert tone="error">{errorMessage(remove.error)}</Alert>}
-      <div className="lib-dialog__actions">
+      <div className={styles.libDialogActions}>
         <button type="button" className="btn btn--ghost" onClick={onClose} data-autofocus>
           Cancel
         </button>
-        <button type="button" className="btn lib-btn--danger" onClick={confirm} disabled={remove.isPending} data-testid="delete-confirm">
+        <button type="button" className={`btn ${styles.libBtnDanger}`} onClick={confirm} disabled={remove.isPending} data-testid="delete-confirm">
           {remove.isPending && <Spinner label="Deleting" />}
           Delete
         </button>

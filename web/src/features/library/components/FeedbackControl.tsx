@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import { errorMessage } from '@/lib/api'
 import type { Task } from '@/types/api'
 import { useGiveFeedback } from '../api/giveFeedback'
+import styles from '../library.module.css'
 
 type Rating = NonNullable<Task['rating']>
 
@@ -73,13 +74,13 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
   }
 
   return (
-    <div className="feedback" data-testid="feedback" data-rating={current.rating ?? ''}>
-      <div className="feedback__row" role="group" aria-label={`Feedback on ${imageLabel}`}>
+    <div className={styles.feedback} data-testid="feedback" data-rating={current.rating ?? ''}>
+      <div className={styles.feedbackRow} role="group" aria-label={`Feedback on ${imageLabel}`}>
         {(Object.keys(THUMBS) as Rating[]).map((value) => (
           <button
             key={value}
             type="button"
-            className={`feedback__thumb${current.rating === value ? ' feedback__thumb--on' : ''}`}
+            className={`${styles.feedbackThumb}${current.rating === value ? ` ${styles.feedbackThumbOn}` : ''}`}
             aria-pressed={current.rating === value}
             aria-label={THUMBS[value].text}
             title={THUMBS[value].text}
@@ -93,7 +94,7 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
         {!editing && (
           <button
             type="button"
-            className="link-btn feedback__comment-btn"
+            className={`link-btn ${styles.feedbackCommentBtn}`}
             onClick={startEditing}
             disabled={!current.rating}
             title={current.rating ? undefined : 'Choose thumbs up or down first'}
@@ -104,13 +105,13 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
         )}
       </div>
       {!editing && current.comment && (
-        <p className="feedback__comment" data-testid="feedback-comment">
+        <p className={styles.feedbackComment} data-testid="feedback-comment">
           “{current.comment}”
         </p>
       )}
       {editing && current.rating && (
         <form
-          className="feedback__form"
+          className={styles.feedbackForm}
           onSubmit={(e) => {
             e.preventDefault()
             send(current.rating!, draft, true)
@@ -121,7 +122,7 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
           </label>
           <textarea
             id={commentId}
-            className="input feedback__input"
+            className={`input ${styles.feedbackInput}`}
             rows={2}
             maxLength={COMMENT_MAX_LENGTH}
             placeholder="What could be better? (optional)"
@@ -130,7 +131,7 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
             aria-describedby={error ? errorId : undefined}
             data-testid="feedback-comment-input"
           />
-          <div className="feedback__actions">
+          <div className={styles.feedbackActions}>
             <button type="submit" className="btn btn--secondary btn--small" disabled={feedback.isPending} data-testid="feedback-save">
               Save
             </button>

@@ -2,10 +2,19 @@ import { DownloadButton } from '@/components/DownloadButton'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconTrash } from '@/components/ui/icons'
 import { failedImageNote } from '@/lib/failures'
+import type { TaskStatus } from '@/types/api'
 import { downloadable, formatWhen, generationActive, isActive, SERVICE_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
 import { FeedbackControl } from './FeedbackControl'
 import { ShareToggle } from './ShareToggle'
+import styles from '../library.module.css'
 
+/** The status badge's colour; a completed image shows none. */
+const STATUS_BADGES: Record<TaskStatus, string | undefined> = {
+  queued: styles.libBadgeQueued,
+  running: styles.libBadgeRunning,
+  completed: undefined,
+  failed: styles.libBadgeFailed,
+}
 interface ImageTileProps {
   image: LibraryImage
   /** Its number on the page, for names ("image 3"). */
@@ -28,52 +37,52 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
 
   return (
     <li
-      className={`lib-tile lib-tile--${task.status}${selected ? ' lib-tile--selected' : ''}`}
+      className={`${styles.libTile}${task.status === 'failed' ? ` ${styles.libTileFailed}` : ''}${selected ? ` ${styles.libTileSelected}` : ''}`}
       data-testid="library-image"
       data-task-id={task.taskId}
       data-service-id={generation.serviceId}
       data-status={task.status}
     >
-      <div className="lib-tile__media">
+      <div className={styles.libTileMedia}>
         {ready ? (
-          <button type="button" className="lib-tile__open" onClick={onOpen} aria-label={`Open ${name} full size`} data-testid="library-open">
+          <button type="button" className={styles.libTileOpen} onClick={onOpen} aria-label={`Open ${name} full size`} data-testid="library-open">
             <img src={output.thumbnailUrl || output.url} alt={`Generated ${name}`} loading="lazy" data-testid="library-output" />
           </button>
         ) : (
-          <span className="lib-tile__placeholder" aria-hidden="true">
+          <span className={styles.libTilePlaceholder} aria-hidden="true">
             {task.inputThumbnailUrl && <img src={task.inputThumbnailUrl} alt="" />}
           </span>
         )}
-        <figure className="lib-tile__input" data-testid="tile-input">
+        <figure className={styles.libTileInput} data-testid="tile-input">
           {task.inputThumbnailUrl ? <img src={task.inputThumbnailUrl} alt={`Input of ${name}`} loading="lazy" /> : null}
           <figcaption>Input</figcaption>
         </figure>
         {ready && (
-          <label className="lib-tile__select">
+          <label className={styles.libTileSelect}>
             <input type="checkbox" checked={selected} onChange={onToggleSelect} aria-label={`Select ${name}`} data-testid="library-select" />
           </label>
         )}
-        <div className="lib-tile__badges">
+        <div className={styles.libTileBadges}>
           {task.status !== 'completed' && (
-            <span className={`lib-badge lib-badge--${task.status}`} data-testid="library-status">
+            <span className={`${styles.libBadge} ${STATUS_BADGES[task.status] ?? ''}`} data-testid="library-status">
               {STATUS_LABELS[task.status]}
             </span>
           )}
           {edited && (
-            <span className="lib-badge lib-badge--edited" data-testid="edited-badge">
+            <span className={`${styles.libBadge} ${styles.libBadgeEdited}`} data-testid="edited-badge">
               Edited
             </span>
           )}
           {task.sourceTaskId && (
-            <span className="lib-badge lib-badge--version" data-testid="version-badge" title="Re-rendered with a new placement">
+            <span className={`${styles.libBadge} ${styles.libBadgeVersion}`} data-testid="version-badge" title="Re-rendered with a new placement">
               New placement
             </span>
           )}
         </div>
       </div>
 
-      <div className="lib-tile__body">
-        <p className="lib-tile__meta">
+      <div className={styles.libTileBody}>
+        <p className={styles.libTileMeta}>
           <strong>{SERVICE_LABELS[generation.service]}</strong>
           <span className="muted">{formatWhen(generation.createdAt)}</span>
         </p>
@@ -84,20 +93,20 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
             <p className="task__error" role="note" data-testid="library-failure">
               {task.error || generation.error || 'The image could not be generated.'}
             </p>
-            <p className="muted lib-tile__note" data-testid="library-failure-credits">
+            <p className={`muted ${styles.libTileNote}`} data-testid="library-failure-credits">
               {failedImageNote(task, generation.tasks, generation.credits)}
             </p>
           </>
         )}
 
         {ready && task.note && (
-          <p className="muted lib-tile__note" data-testid="library-note">
+          <p className={`muted ${styles.libTileNote}`} data-testid="library-note">
             {task.note}
           </p>
         )}
 
         {ready && (
-          <div className="lib-tile__downloads">
+          <div className={styles.libTileDownloads}>
             <DownloadButton
               url={output.url}
               storageKey={output.key}
@@ -118,11 +127,11 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
         )}
         {ready && <FeedbackControl taskId={task.taskId} rating={task.rating ?? null} comment={task.comment} imageLabel={name} />}
 
-        <div className="lib-tile__footer">
+        <div className={styles.libTileFooter}>
           {ready ? <ShareToggle taskId={task.taskId} shared={task.shared} /> : <span />}
           <button
             type="button"
-            className="icon-btn icon-btn--small lib-tile__delete"
+            className={`icon-btn icon-btn--small ${styles.libTileDelete}`}
             onClick={onDelete}
             disabled={generationActive(generation)}
             aria-label={`Delete the generation of ${name}`}

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { DownloadButton } from '@/components/DownloadButton'
 import { Dialog } from '@/components/ui/Dialog'
 import { formatWhen, SERVICE_LABELS, type LibraryImage } from '../generations'
+import styles from '../library.module.css'
 
 /** The full-size image (or its edited version) with the input beside it. Escape closes. */
 export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: () => void }) {
@@ -15,13 +16,13 @@ export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: 
   return (
     <Dialog
       title={`${SERVICE_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`}
-      titleClassName="lib-dialog__title"
-      className="lib-dialog lib-dialog--wide"
+      titleClassName={styles.libDialogTitle}
+      className={styles.libDialogWide}
       onClose={onClose}
       testId="image-viewer"
     >
       {edited && (
-        <div className="lib-viewer__switch" role="group" aria-label="Version">
+        <div className={styles.libViewerSwitch} role="group" aria-label="Version">
           <button type="button" className={`chip${showEdited ? '' : ' chip--active'}`} aria-pressed={!showEdited} onClick={() => setShowEdited(false)}>
             Generated
           </button>
@@ -30,16 +31,16 @@ export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: 
           </button>
         </div>
       )}
-      <div className="lib-viewer">
-        <figure className="lib-viewer__main">
+      <div className={styles.libViewer}>
+        <figure className={styles.libViewerMain}>
           <img src={shown.url} alt={showEdited ? 'Edited image, full size' : 'Generated image, full size'} data-testid="viewer-image" />
         </figure>
-        <figure className="lib-viewer__input">
+        <figure className={styles.libViewerInput}>
           <img src={task.inputThumbnailUrl} alt="Input image" />
           <figcaption className="muted">Input</figcaption>
         </figure>
       </div>
-      <div className="lib-viewer__actions">
+      <div className={styles.libViewerActions}>
         <DownloadButton url={output.url} storageKey={output.key} fileBaseName={`metamodel-${task.taskId}`} label="Download the original" text="Download original" />
         {edited && (
           <DownloadButton url={edited.url} storageKey={edited.key} fileBaseName={`metamodel-${task.taskId}-edited`} label="Download the edited version" text="Download edited" />

@@ -25,7 +25,7 @@ import { orderedSelection, prune, selectionState, toggle, toggleAll, type Select
 import { DeleteDialog } from './DeleteDialog'
 import { ImageTile } from './ImageTile'
 import { ImageViewer } from './ImageViewer'
-import '../library.css'
+import styles from '../library.module.css'
 
 function GuestPanel() {
   const { openLoginPopup } = useAuth()
@@ -37,11 +37,11 @@ function GuestPanel() {
       <div className="empty-state" data-testid="library-guest">
         <IconImages size={32} />
         <p className="empty-state__title">Log in to see your images</p>
-        <p className="muted lib-guest__text">
+        <p className={`muted ${styles.libGuestText}`}>
           With an account, every image you generate is kept here: open it full size, download the original, give
           feedback, and download several at once as one ZIP. Guest images stay only in the tab that made them.
         </p>
-        <div className="lib-guest__actions">
+        <div className={styles.libGuestActions}>
           <button type="button" className="btn btn--primary" onClick={() => openLoginPopup()} data-testid="library-login">
             <IconLogin size={18} /> Login
           </button>
@@ -98,7 +98,7 @@ function Library({ userEmail }: { userEmail: string }) {
   }
 
   return (
-    <div className="page lib-page">
+    <div className="page">
       <header className="page-header page-header--row">
         <div>
           <h1>My Images</h1>
@@ -111,8 +111,8 @@ function Library({ userEmail }: { userEmail: string }) {
         </Link>
       </header>
 
-      <div className="lib-toolbar" role="toolbar" aria-label="Filters">
-        <div className="lib-filters" role="group" aria-label="Service">
+      <div className={styles.libToolbar} role="toolbar" aria-label="Filters">
+        <div className={styles.libFilters} role="group" aria-label="Service">
           {SERVICE_FILTERS.map((f) => (
             <button
               key={f.value || 'all'}
@@ -126,7 +126,7 @@ function Library({ userEmail }: { userEmail: string }) {
             </button>
           ))}
         </div>
-        <label className="lib-status-filter">
+        <label className={styles.libStatusFilter}>
           <span className="visually-hidden">Status</span>
           <select
             className="input"
@@ -142,14 +142,14 @@ function Library({ userEmail }: { userEmail: string }) {
           </select>
         </label>
         {live && (
-          <span className="lib-live" role="status" data-testid="library-live">
+          <span className={styles.libLive} role="status" data-testid="library-live">
             <Spinner label="Updating" /> Updating while images are generated…
           </span>
         )}
       </div>
 
       {selectable.length > 0 && (
-        <div className="lib-selectbar" data-testid="library-selectbar">
+        <div className={styles.libSelectbar} data-testid="library-selectbar">
           <label className="checkbox">
             <input
               type="checkbox"
@@ -170,7 +170,7 @@ function Library({ userEmail }: { userEmail: string }) {
               Clear
             </button>
           )}
-          <div className="lib-selectbar__zip">
+          <div className={styles.libSelectbarZip}>
             <ZipDownloadButton
               taskIds={selectedIds}
               label={selectedIds.length ? `Download ZIP (${selectedIds.length})` : 'Download ZIP'}
@@ -221,7 +221,7 @@ function Library({ userEmail }: { userEmail: string }) {
               Could not refresh: {errorMessage(list.error)}
             </Alert>
           )}
-          <ul className="lib-grid" data-testid="library-grid" aria-busy={list.isFetching}>
+          <ul className={styles.libGrid} data-testid="library-grid" aria-busy={list.isFetching}>
             {images.map((image, i) => (
               <ImageTile
                 key={image.task.taskId}

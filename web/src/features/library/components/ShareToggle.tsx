@@ -1,13 +1,14 @@
 import { errorMessage } from '@/lib/api'
 import { useShareImage } from '../api/shareImage'
+import styles from '../library.module.css'
 
 /** The owner's consent to show this input/output pair in the public showcase (off by default). */
 export function ShareToggle({ taskId, shared }: { taskId: string; shared: boolean }) {
   const share = useShareImage()
   const on = share.isPending ? share.variables.shared : share.isSuccess ? share.data.shared : shared
   return (
-    <div className="lib-share">
-      <label className="lib-switch" title="Owners decide; our team picks among shared images for the public showcase.">
+    <div className={styles.libShare}>
+      <label className={styles.libSwitch} title="Owners decide; our team picks among shared images for the public showcase.">
         <input
           type="checkbox"
           role="switch"
@@ -16,7 +17,7 @@ export function ShareToggle({ taskId, shared }: { taskId: string; shared: boolea
           onChange={(e) => share.mutate({ taskId, shared: e.target.checked })}
           data-testid="share-toggle"
         />
-        <span className="lib-switch__track" aria-hidden="true" />
+        <span className={styles.libSwitchTrack} aria-hidden="true" />
         <span>Share to showcase</span>
       </label>
       {share.isError && (

@@ -3,7 +3,7 @@ import { IconAlert } from '@/components/ui/icons'
 import { useAuth } from '@/hooks/useAuth'
 import { useOrder } from '../api/getOrder'
 import { planDetailsUrl, type Currency } from '../pricing'
-import '../pricing.css'
+import styles from '../pricing.module.css'
 
 export const DEFAULT_FAILURE_REASON = 'The payment was not completed.'
 
@@ -31,15 +31,15 @@ export function FailurePage() {
     : '/subscription'
 
   return (
-    <div className="page outcome">
-      <section className="card outcome__card" data-testid="payment-outcome">
-        <span className="outcome__icon outcome__icon--failure" aria-hidden="true">
+    <div className="page">
+      <section className={`card ${styles.outcomeCard}`} data-testid="payment-outcome">
+        <span className={`${styles.outcomeIcon} ${styles.outcomeIconFailure}`} aria-hidden="true">
           <IconAlert />
         </span>
-        <h1 className="outcome__title" data-testid="failure-title">
+        <h1 className={styles.outcomeTitle} data-testid="failure-title">
           {data?.status === 'canceled' ? 'Payment canceled' : 'Payment failed'}
         </h1>
-        <p className="outcome__lead" role="alert" data-testid="failure-reason">
+        <p className={styles.outcomeLead} role="alert" data-testid="failure-reason">
           {reason}
         </p>
         {data?.status !== 'paid' && <p className="muted">No money was taken and your credits are unchanged.</p>}
@@ -48,7 +48,7 @@ export function FailurePage() {
             This order has been paid after all. <Link to={`/success?orderId=${encodeURIComponent(data.orderId)}`}>See it</Link>
           </p>
         )}
-        <div className="outcome__actions">
+        <div className={styles.outcomeActions}>
           <Link to={retry} className="btn btn--primary" data-testid="failure-retry">
             Try again
           </Link>

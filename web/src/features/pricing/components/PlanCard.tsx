@@ -1,6 +1,7 @@
 import { IconCheck } from '@/components/ui/icons'
 import { formatCredits } from '@/lib/format'
 import { formatMoney, intervalLabel, mainRate, perImagePrice, type PricingPlan } from '../pricing'
+import styles from '../pricing.module.css'
 
 interface PlanCardProps {
   plan: PricingPlan
@@ -15,39 +16,39 @@ export function PlanCard({ plan, selected, onSelect, onBuy }: PlanCardProps) {
   const titleId = `plan-${plan._id}-title`
   return (
     <article
-      className={`card plan-card${selected ? ' card--highlight plan-card--selected' : ''}`}
+      className={`card ${styles.planCard}${selected ? ' card--highlight' : ''}`}
       aria-labelledby={titleId}
       data-testid="plan-card"
       data-plan-id={plan._id}
       data-plan-name={plan.name}
       onClick={onSelect}
     >
-      <header className="plan-card__head">
-        <h2 id={titleId} className="plan-card__name">
+      <header className={styles.planCardHead}>
+        <h2 id={titleId} className={styles.planCardName}>
           {plan.name}
         </h2>
         <span className="chip">{plan.kind === 'subscription' ? 'Monthly' : 'One-time'}</span>
       </header>
       {rate ? (
         <>
-          <p className="plan-card__price">
-            <span className="plan-card__amount" data-testid="plan-price">
+          <p className={styles.planCardPrice}>
+            <span className={styles.planCardAmount} data-testid="plan-price">
               {formatMoney(rate.value, plan.currency)}
             </span>
-            <span className="plan-card__interval">{intervalLabel(rate.interval)}</span>
+            <span className={styles.planCardInterval}>{intervalLabel(rate.interval)}</span>
           </p>
-          <p className="plan-card__credits" data-testid="plan-credits">
+          <p data-testid="plan-credits">
             <strong>{formatCredits(rate.config.credits)}</strong> image credits
             {rate.interval === 'month' ? ' every month' : ''}
           </p>
-          <p className="plan-card__per-image" data-testid="plan-per-image">
+          <p className={styles.planCardPerImage} data-testid="plan-per-image">
             {perImagePrice(rate.value, rate.config.credits, plan.currency)} per image
           </p>
         </>
       ) : (
         <p className="muted">Not on sale at the moment.</p>
       )}
-      <ul className="plan-card__features">
+      <ul className={styles.planCardFeatures}>
         {plan.featureList.map((feature) => (
           <li key={feature}>
             <IconCheck size={16} />

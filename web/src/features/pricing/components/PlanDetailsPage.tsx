@@ -8,7 +8,7 @@ import { usePricing } from '../api/getPricing'
 import { browserLocation } from '../browserLocation'
 import { useStartCheckout } from '../api/startCheckout'
 import { findChoice, formatMoney, intervalLabel, parsePlanQuery, perImagePrice, type PlanChoice } from '../pricing'
-import '../pricing.css'
+import styles from '../pricing.module.css'
 
 function BackToPricing({ label = 'Back to pricing' }: { label?: string }) {
   return (
@@ -20,7 +20,7 @@ function BackToPricing({ label = 'Back to pricing' }: { label?: string }) {
 
 function Unavailable({ title, text }: { title: string; text: string }) {
   return (
-    <div className="page plan-details">
+    <div className="page">
       <header className="page-header">
         <h1>Plan details</h1>
       </header>
@@ -73,18 +73,18 @@ function Summary({ choice }: { choice: PlanChoice }) {
   }
 
   return (
-    <div className="page plan-details">
+    <div className="page">
       <header className="page-header">
         <p className="eyebrow">Checkout</p>
         <h1>Plan details</h1>
         <p className="page-header__sub">Check your order, then pay on the secure checkout page.</p>
       </header>
-      <section className="card plan-details__card" aria-label="Order summary" data-testid="order-summary">
-        <h2 className="plan-details__plan" data-testid="summary-plan">
+      <section className={`card ${styles.planDetailsCard}`} aria-label="Order summary" data-testid="order-summary">
+        <h2 className={styles.planDetailsPlan} data-testid="summary-plan">
           {plan.name}
           <span className="chip">{plan.kind === 'subscription' ? 'Monthly plan' : 'One-time pack'}</span>
         </h2>
-        <dl className="plan-details__rows">
+        <dl className={styles.planDetailsRows}>
           <div>
             <dt>Price</dt>
             <dd data-testid="summary-price">
@@ -106,7 +106,7 @@ function Summary({ choice }: { choice: PlanChoice }) {
             <dt>Currency</dt>
             <dd>{plan.currency}</dd>
           </div>
-          <div className="plan-details__total">
+          <div className={styles.planDetailsTotal}>
             <dt>Total today</dt>
             <dd data-testid="summary-total">{formatMoney(rate.value, plan.currency)}</dd>
           </div>
@@ -117,14 +117,14 @@ function Summary({ choice }: { choice: PlanChoice }) {
           </Alert>
         )}
         {rate.interval === 'month' && (
-          <p className="muted plan-details__note">Renews every month until you cancel it on the Billing page.</p>
+          <p className={`muted ${styles.planDetailsNote}`}>Renews every month until you cancel it on the Billing page.</p>
         )}
         {checkout.error && (
           <Alert tone="error" title="Checkout did not start." testId="checkout-error">
             {errorMessage(checkout.error)}
           </Alert>
         )}
-        <div className="plan-details__actions">
+        <div className={styles.planDetailsActions}>
           <BackToPricing />
           {isAuthenticated ? (
             <button

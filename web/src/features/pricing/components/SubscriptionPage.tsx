@@ -16,7 +16,7 @@ import {
   type PricingPlan,
 } from '../pricing'
 import { PlanCard } from './PlanCard'
-import '../pricing.css'
+import styles from '../pricing.module.css'
 
 interface SubscriptionPageProps {
   /** The Enterprise Solutions form (the enterprise feature's), placed by the app. */
@@ -25,12 +25,12 @@ interface SubscriptionPageProps {
 
 function CurrencySwitch({ value, onChange }: { value: Currency | undefined; onChange: (c: Currency) => void }) {
   return (
-    <div className="currency-switch" role="group" aria-label="Currency" data-testid="currency-switch">
+    <div className={styles.currencySwitch} role="group" aria-label="Currency" data-testid="currency-switch">
       {CURRENCIES.map((c) => (
         <button
           key={c}
           type="button"
-          className={`currency-switch__option${value === c ? ' currency-switch__option--active' : ''}`}
+          className={`${styles.currencySwitchOption}${value === c ? ` ${styles.currencySwitchOptionActive}` : ''}`}
           aria-pressed={value === c}
           onClick={() => onChange(c)}
           data-testid={`currency-${c}`}
@@ -84,14 +84,14 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
   const firstRate = first ? mainRate(first) : undefined
 
   return (
-    <div className="page pricing">
-      <header className="page-header pricing__header">
+    <div className="page">
+      <header className={`page-header ${styles.pricingHeader}`}>
         <p className="eyebrow">Pricing</p>
         <h1 data-testid="pricing-headline">
           {first && firstRate ? (
             <>
               AI fashion images from{' '}
-              <span className="pricing__from" data-testid="pricing-from">
+              <span className={styles.pricingFrom} data-testid="pricing-from">
                 {perImagePrice(firstRate.value, firstRate.config.credits, first.currency)}
               </span>{' '}
               per image
@@ -116,7 +116,7 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
         </div>
       ) : (
         <div
-          className={`plan-grid${pricing.isPlaceholderData ? ' plan-grid--stale' : ''}`}
+          className={`${styles.planGrid}${pricing.isPlaceholderData ? ` ${styles.planGridStale}` : ''}`}
           aria-busy={pricing.isFetching}
           data-testid="plan-grid"
         >
@@ -133,9 +133,9 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
       )}
 
       {enterpriseForm && (
-        <section className="section pricing__enterprise" aria-labelledby="enterprise-solutions-title">
-          <div className="pricing__enterprise-intro">
-            <h2 id="enterprise-solutions-title" className="pricing__enterprise-title">
+        <section className={`section ${styles.pricingEnterprise}`} aria-labelledby="enterprise-solutions-title">
+          <div>
+            <h2 id="enterprise-solutions-title" className={styles.pricingEnterpriseTitle}>
               Enterprise Solutions
             </h2>
             <p className="muted">

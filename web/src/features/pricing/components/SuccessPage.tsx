@@ -10,15 +10,15 @@ import { invalidateCredits } from '@/lib/credits'
 import { formatCredits } from '@/lib/format'
 import { useOrder } from '../api/getOrder'
 import { formatMoney, safeRedirect } from '../pricing'
-import '../pricing.css'
+import styles from '../pricing.module.css'
 
 /** After this long still pending, say so (the page keeps following the order). */
 export const SLOW_AFTER_MS = 30_000
 
 function Shell({ children }: { children: ReactNode }) {
   return (
-    <div className="page outcome">
-      <section className="card outcome__card" data-testid="payment-outcome">
+    <div className="page">
+      <section className={`card ${styles.outcomeCard}`} data-testid="payment-outcome">
         {children}
       </section>
     </div>
@@ -29,7 +29,7 @@ function NewBalance() {
   const { data: credits, isFetching } = useCredits()
   if (!credits) return null
   return (
-    <p className="outcome__balance">
+    <p>
       Your balance is now{' '}
       <strong data-testid="success-balance" data-fetching={isFetching || undefined}>
         {formatCredits(credits.total)} credits
@@ -69,7 +69,7 @@ export function SuccessPage() {
   if (!orderId) {
     return (
       <Shell>
-        <h1 className="outcome__title">No order to show</h1>
+        <h1 className={styles.outcomeTitle}>No order to show</h1>
         <p className="muted">This page shows a payment after checkout. Choose a plan to buy credits.</p>
         <Link to="/subscription" className="btn btn--primary">
           See plans
@@ -81,7 +81,7 @@ export function SuccessPage() {
   if (!isAuthenticated) {
     return (
       <Shell>
-        <h1 className="outcome__title">Log in to see your order</h1>
+        <h1 className={styles.outcomeTitle}>Log in to see your order</h1>
         <p className="muted">Your payment is kept with your account.</p>
         <button type="button" className="btn btn--primary" onClick={() => openLoginPopup(false)} data-testid="success-login">
           Login
@@ -93,7 +93,7 @@ export function SuccessPage() {
   if (order.isError && !order.data) {
     return (
       <Shell>
-        <h1 className="outcome__title">We could not load your order</h1>
+        <h1 className={styles.outcomeTitle}>We could not load your order</h1>
         <Alert tone="error" testId="success-error">
           {errorMessage(order.error)}
         </Alert>
@@ -112,9 +112,9 @@ export function SuccessPage() {
   if (status !== 'paid' || !order.data) {
     return (
       <Shell>
-        <div className="outcome__pending" data-testid="success-pending" aria-live="polite">
+        <div className={styles.outcomePending} data-testid="success-pending" aria-live="polite">
           <Spinner label="Confirming your payment" />
-          <h1 className="outcome__title">Confirming your payment…</h1>
+          <h1 className={styles.outcomeTitle}>Confirming your payment…</h1>
         </div>
         <p className="muted">
           {slow
@@ -129,16 +129,16 @@ export function SuccessPage() {
   const next = safeRedirect(paid.redirectby)
   return (
     <Shell>
-      <span className="outcome__icon outcome__icon--success" aria-hidden="true">
+      <span className={`${styles.outcomeIcon} ${styles.outcomeIconSuccess}`} aria-hidden="true">
         <IconCheck />
       </span>
-      <h1 className="outcome__title" data-testid="success-title">
+      <h1 className={styles.outcomeTitle} data-testid="success-title">
         Payment successful
       </h1>
-      <p className="outcome__lead" data-testid="success-credits" data-credits={paid.credits}>
+      <p className={styles.outcomeLead} data-testid="success-credits" data-credits={paid.credits}>
         <strong>{formatCredits(paid.credits)} credits</strong> were added to your account.
       </p>
-      <dl className="outcome__facts">
+      <dl className={styles.outcomeFacts}>
         <div>
           <dt>Plan</dt>
           <dd>{paid.plan.name}</dd>
@@ -149,11 +149,11 @@ export function SuccessPage() {
         </div>
         <div>
           <dt>Order</dt>
-          <dd className="outcome__order">{paid.orderId}</dd>
+          <dd className={styles.outcomeOrder}>{paid.orderId}</dd>
         </div>
       </dl>
       <NewBalance />
-      <div className="outcome__actions">
+      <div className={styles.outcomeActions}>
         {next ? (
           <Link to={next} className="btn btn--primary" data-testid="success-continue">
             Continue

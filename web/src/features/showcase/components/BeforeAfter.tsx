@@ -1,4 +1,5 @@
 import { useId, useState, type CSSProperties } from 'react'
+import styles from '../showcase.module.css'
 
 interface BeforeAfterProps {
   before: string
@@ -16,22 +17,22 @@ export function BeforeAfter({ before, after, label }: BeforeAfterProps) {
   const [position, setPosition] = useState(50)
   const id = useId()
   return (
-    <div className="compare" style={{ '--pos': `${position}%` } as CSSProperties} data-testid="showcase-compare">
-      <img className="compare__img" src={before} alt={`Before: ${label}`} loading="lazy" decoding="async" />
+    <div className={styles.compare} style={{ '--pos': `${position}%` } as CSSProperties} data-testid="showcase-compare">
+      <img className={styles.compareImg} src={before} alt={`Before: ${label}`} loading="lazy" decoding="async" />
       <img
-        className="compare__img compare__img--after"
+        className={`${styles.compareImg} ${styles.compareImgAfter}`}
         src={after}
         alt={`After: ${label}`}
         loading="lazy"
         decoding="async"
       />
-      <span className="compare__divider" aria-hidden="true">
-        <span className="compare__handle" />
+      <span className={styles.compareDivider} aria-hidden="true">
+        <span className={styles.compareHandle} />
       </span>
-      <span className="compare__tag compare__tag--before" aria-hidden="true">
+      <span className={`${styles.compareTag} ${styles.compareTagBefore}`} aria-hidden="true">
         Before
       </span>
-      <span className="compare__tag compare__tag--after" aria-hidden="true">
+      <span className={`${styles.compareTag} ${styles.compareTagAfter}`} aria-hidden="true">
         After
       </span>
       <label className="visually-hidden" htmlFor={id}>
@@ -39,7 +40,7 @@ export function BeforeAfter({ before, after, label }: BeforeAfterProps) {
       </label>
       <input
         id={id}
-        className="compare__range"
+        className={styles.compareRange}
         type="range"
         min={0}
         max={100}

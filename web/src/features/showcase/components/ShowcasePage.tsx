@@ -7,7 +7,7 @@ import type { RequestType } from '@/types/api'
 import { useShowcase, type ShowcasePair } from '../api/getShowcase'
 import { parsePage, parseService, serviceLabel, SHOWCASE_PAGE_SIZE, SHOWCASE_SERVICES } from '../services'
 import { BeforeAfter } from './BeforeAfter'
-import '../showcase.css'
+import styles from '../showcase.module.css'
 
 function TryIt({ large = false }: { large?: boolean }) {
   return (
@@ -24,11 +24,11 @@ function TryIt({ large = false }: { large?: boolean }) {
 function PairCard({ pair, index }: { pair: ShowcasePair; index: number }) {
   const label = `${serviceLabel(pair.service)} example ${index}`
   return (
-    <li className="card showcase__item" data-testid="showcase-item">
+    <li className={`card ${styles.showcaseItem}`} data-testid="showcase-item">
       <BeforeAfter before={pair.inputThumbnailUrl} after={pair.outputThumbnailUrl} label={label} />
-      <div className="showcase__meta">
-        <span className="showcase__service">{serviceLabel(pair.service)}</span>
-        <span className="showcase__links muted">
+      <div className={styles.showcaseMeta}>
+        <span className={styles.showcaseService}>{serviceLabel(pair.service)}</span>
+        <span className={`${styles.showcaseLinks} muted`}>
           Full size:
           <a href={pair.inputUrl} target="_blank" rel="noreferrer" className="link-small" aria-label={`Before, full size: ${label}`}>
             before
@@ -98,7 +98,7 @@ export function ShowcasePage() {
   } else {
     body = (
       <>
-        <ul className={`showcase__grid${query.isPlaceholderData ? ' showcase__grid--stale' : ''}`} aria-busy={query.isFetching}>
+        <ul className={`${styles.showcaseGrid}${query.isPlaceholderData ? ` ${styles.showcaseGridStale}` : ''}`} aria-busy={query.isFetching}>
           {data.items.map((pair, i) => (
             <PairCard key={pair.taskId} pair={pair} index={(pageNum - 1) * data.pageSize + i + 1} />
           ))}
@@ -138,7 +138,7 @@ export function ShowcasePage() {
   }
 
   return (
-    <div className="page showcase">
+    <div className="page">
       <header className="page-header page-header--row">
         <div>
           <h1>Showcase</h1>
@@ -149,7 +149,7 @@ export function ShowcasePage() {
         </div>
         <TryIt />
       </header>
-      <div className="showcase__switch" role="group" aria-label="Service">
+      <div className={styles.showcaseSwitch} role="group" aria-label="Service">
         {SHOWCASE_SERVICES.map((s) => (
           <button
             key={s.value}
@@ -163,7 +163,7 @@ export function ShowcasePage() {
           </button>
         ))}
         {data && !query.isPlaceholderData && data.total > 0 && (
-          <span className="muted showcase__count" data-testid="showcase-total">
+          <span className={`muted ${styles.showcaseCount}`} data-testid="showcase-total">
             {data.total} {data.total === 1 ? 'example' : 'examples'}
           </span>
         )}

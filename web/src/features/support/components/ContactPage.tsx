@@ -19,7 +19,7 @@ import {
   type ContactPayload,
   type ContactValues,
 } from '../schemas'
-import '../support.css'
+import styles from '../support.module.css'
 
 export const CONTACT_SENT_MESSAGE = 'Thank you! Your message has been sent.'
 
@@ -93,7 +93,7 @@ export function ContactPage() {
   const describedBy = (name: keyof ContactValues) => (errors[name] ? `${id}-${name}` : undefined)
 
   return (
-    <div className="page contact">
+    <div className="page">
       <header className="page-header">
         <h1>Contact Us</h1>
         <p className="page-header__sub">
@@ -103,8 +103,8 @@ export function ContactPage() {
       </header>
 
       {sentTo ? (
-        <section className="card contact__card contact__sent" data-testid="contact-success" role="status">
-          <span className="contact__sent-icon" aria-hidden="true">
+        <section className={`card ${styles.contactCard} ${styles.contactSent}`} data-testid="contact-success" role="status">
+          <span className={styles.contactSentIcon} aria-hidden="true">
             <IconCheck />
           </span>
           <h2 className="card__title">{CONTACT_SENT_MESSAGE}</h2>
@@ -116,8 +116,8 @@ export function ContactPage() {
           </button>
         </section>
       ) : (
-        <form className="card contact__card contact__form" onSubmit={submit} noValidate data-testid="contact-form">
-          <div className="contact__row">
+        <form className={`card ${styles.contactCard} ${styles.contactForm}`} onSubmit={submit} noValidate data-testid="contact-form">
+          <div className={styles.contactRow}>
             <div className="field">
               <label htmlFor={`${id}-name-input`}>Name</label>
               <input
@@ -153,7 +153,7 @@ export function ContactPage() {
             <label htmlFor={`${id}-topic-input`}>Topic</label>
             <select
               id={`${id}-topic-input`}
-              className={`input contact__select${invalid('topic')}`}
+              className={`input ${styles.contactSelect}${invalid('topic')}`}
               {...field('topic')}
               aria-invalid={errors.topic ? true : undefined}
               aria-describedby={describedBy('topic')}
@@ -170,13 +170,13 @@ export function ContactPage() {
           <div className="field">
             <div className="field__label-row">
               <label htmlFor={`${id}-message-input`}>Message</label>
-              <span className={`contact__count${message.length > MESSAGE_MAX ? ' contact__count--over' : ''}`}>
+              <span className={`${styles.contactCount}${message.length > MESSAGE_MAX ? ` ${styles.contactCountOver}` : ''}`}>
                 {message.length} / {MESSAGE_MAX}
               </span>
             </div>
             <textarea
               id={`${id}-message-input`}
-              className={`input contact__message${invalid('message')}`}
+              className={`input ${styles.contactMessage}${invalid('message')}`}
               rows={7}
               {...field('message')}
               aria-invalid={errors.message ? true : undefined}
@@ -190,7 +190,7 @@ export function ContactPage() {
               {serverError}
             </Alert>
           )}
-          <div className="contact__actions">
+          <div className={styles.contactActions}>
             <button type="submit" className="btn btn--primary" disabled={send.isPending} data-testid="contact-submit">
               {send.isPending && <Spinner label="Sending" />}
               Send message

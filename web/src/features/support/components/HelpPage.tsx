@@ -4,7 +4,7 @@ import { IconArrowRight, IconCalendar, IconMail } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
 import { useSiteConfig } from '@/lib/siteConfig'
 import { buildFaq, FAQ_TOPICS, filterFaq, type LimitsState } from '../faq'
-import '../support.css'
+import styles from '../support.module.css'
 
 /** /help: a searchable FAQ and the ways to reach us. */
 export function HelpPage() {
@@ -25,13 +25,13 @@ export function HelpPage() {
   const matches = useMemo(() => filterFaq(faq, deferredQuery), [faq, deferredQuery])
 
   return (
-    <div className="page help">
+    <div className="page">
       <header className="page-header">
         <h1>Help &amp; Support</h1>
         <p className="page-header__sub">Answers about credits, photos, timing and your data. Can't find yours? Write to us.</p>
       </header>
 
-      <div className="help__search" role="search">
+      <div className={styles.helpSearch} role="search">
         <label htmlFor={`${id}-q`} className="visually-hidden">
           Search the questions and answers
         </label>
@@ -54,7 +54,7 @@ export function HelpPage() {
         <div className="empty-state" data-testid="help-no-results">
           <p className="empty-state__title">No answers match “{deferredQuery.trim()}”.</p>
           <p>Try other words, or ask us directly.</p>
-          <div className="help__empty-actions">
+          <div className={styles.helpEmptyActions}>
             <button type="button" className="btn btn--secondary" onClick={() => setQuery('')}>
               Clear the search
             </button>
@@ -68,22 +68,22 @@ export function HelpPage() {
           const entries = matches.filter((e) => e.topic === topic.value)
           if (entries.length === 0) return null
           return (
-            <section key={topic.value} className="help__topic" aria-labelledby={`${id}-${topic.value}`}>
+            <section key={topic.value} className={styles.helpTopic} aria-labelledby={`${id}-${topic.value}`}>
               <h2 id={`${id}-${topic.value}`} className="section__title">
                 {topic.label}
               </h2>
-              <div className="help__list">
+              <div className={styles.helpList}>
                 {entries.map((entry) => (
                   // Opened while searching, so the matching answer shows; the key resets the
                   // user's own toggling when the search starts or ends.
                   <details
                     key={`${entry.id}-${searching ? 'open' : 'closed'}`}
-                    className="help__item"
+                    className={styles.helpItem}
                     open={searching}
                     data-testid="help-item"
                   >
-                    <summary className="help__question">{entry.question}</summary>
-                    <div className="help__answer">
+                    <summary className={styles.helpQuestion}>{entry.question}</summary>
+                    <div className={styles.helpAnswer}>
                       {entry.answer.map((p) => (
                         <p key={p}>{p}</p>
                       ))}
@@ -96,7 +96,7 @@ export function HelpPage() {
         })
       )}
 
-      <section className="card help__contact" aria-labelledby={`${id}-contact`}>
+      <section className={`card ${styles.helpContact}`} aria-labelledby={`${id}-contact`}>
         <div>
           <h2 id={`${id}-contact`} className="card__title">
             Still need help?
@@ -106,7 +106,7 @@ export function HelpPage() {
             appointment.
           </p>
         </div>
-        <div className="help__contact-actions">
+        <div className={styles.helpContactActions}>
           <Link to="/contact" className="btn btn--primary" data-testid="help-contact">
             <IconMail /> Contact us <IconArrowRight size={16} />
           </Link>

@@ -10,6 +10,7 @@ import type { AdminCatalogItem, CatalogKind } from '../api/keys'
 import { useMoveCatalogItem, type MoveDirection } from '../api/moveCatalogItem'
 import { useUpdateCatalogItem, type CatalogChanges } from '../api/updateCatalogItem'
 import { CATEGORY_MAX, NAME_MAX, editSchema, type EditValues } from '../schemas'
+import styles from '../catalog.module.css'
 
 interface CatalogItemCardProps {
   item: AdminCatalogItem
@@ -44,7 +45,7 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
   })
 
   return (
-    <form className="catalog-item__edit" onSubmit={submit} noValidate data-testid="catalog-edit-form">
+    <form className={styles.catalogItemEdit} onSubmit={submit} noValidate data-testid="catalog-edit-form">
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
         <input
@@ -81,7 +82,7 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
           <option value="private">Private: never listed</option>
         </select>
       </div>
-      <div className="catalog-item__row">
+      <div className={styles.catalogItemRow}>
         <button type="submit" className="btn btn--primary btn--small" disabled={update.isPending}>
           {update.isPending && <Spinner label="Saving" />}
           Save
@@ -133,16 +134,16 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
   const listed = item.published && item.visibility === 'public'
 
   return (
-    <li className="catalog-item card" data-testid="catalog-item" data-item-id={item._id}>
-      <div className="catalog-item__media">
+    <li className={`${styles.catalogItem} card`} data-testid="catalog-item" data-item-id={item._id}>
+      <div className={styles.catalogItemMedia}>
         <img src={item.thumbnailUrl || item.url} alt="" loading="lazy" />
       </div>
-      <div className="catalog-item__body">
-        <div className="catalog-item__title">
-          <strong className="catalog-item__name">{item.name}</strong>
-          <span className="muted catalog-item__category" data-testid="catalog-item-category">{item.category || 'No category'}</span>
+      <div className={styles.catalogItemBody}>
+        <div className={styles.catalogItemTitle}>
+          <strong className={styles.catalogItemName}>{item.name}</strong>
+          <span className={`muted ${styles.catalogItemCategory}`} data-testid="catalog-item-category">{item.category || 'No category'}</span>
         </div>
-        <div className="catalog-item__badges">
+        <div className={styles.catalogItemBadges}>
           <span
             className={`status-pill ${item.published ? 'status-pill--completed' : ''}`}
             data-testid="catalog-item-state"
@@ -157,14 +158,14 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
         {editing ? (
           <EditForm item={item} kind={kind} onDone={() => setEditing(false)} />
         ) : confirming ? (
-          <div className="catalog-item__confirm" role="alertdialog" aria-label={`Delete ${item.name}?`}>
+          <div className={styles.catalogItemConfirm} role="alertdialog" aria-label={`Delete ${item.name}?`}>
             <p>
               Delete <strong>{item.name}</strong>? Its photo is removed for good.
             </p>
-            <div className="catalog-item__row">
+            <div className={styles.catalogItemRow}>
               <button
                 type="button"
-                className="btn btn--small catalog-item__danger"
+                className={`btn btn--small ${styles.catalogItemDanger}`}
                 onClick={() => void destroy()}
                 disabled={busy}
                 data-testid="catalog-delete-confirm"
@@ -178,7 +179,7 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
             </div>
           </div>
         ) : (
-          <div className="catalog-item__actions">
+          <div className={styles.catalogItemActions}>
             <button
               type="button"
               className={`btn btn--small ${item.published ? 'btn--secondary' : 'btn--primary'}`}
@@ -202,7 +203,7 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
             >
               Edit
             </button>
-            <div className="catalog-item__order" role="group" aria-label="Order">
+            <div className={styles.catalogItemOrder} role="group" aria-label="Order">
               <button
                 type="button"
                 className="icon-btn icon-btn--small"
@@ -229,7 +230,7 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
             {!item.builtin && (
               <button
                 type="button"
-                className="icon-btn icon-btn--small catalog-item__delete"
+                className={`icon-btn icon-btn--small ${styles.catalogItemDelete}`}
                 onClick={() => setConfirming(true)}
                 disabled={busy}
                 aria-label={`Delete ${item.name}`}

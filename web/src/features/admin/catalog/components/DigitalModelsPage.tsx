@@ -10,7 +10,7 @@ import { useCatalogItems } from '../api/getCatalogItems'
 import type { CatalogKind } from '../api/keys'
 import { CatalogItemCard } from './CatalogItemCard'
 import { UploadForm } from './UploadForm'
-import '../catalog.css'
+import styles from '../catalog.module.css'
 
 const TABS: Array<{ kind: CatalogKind; label: string; noun: string }> = [
   { kind: 'model', label: 'Models', noun: 'digital models' },
@@ -55,12 +55,12 @@ function CatalogPanel({ kind, noun }: { kind: CatalogKind; noun: string }) {
   const published = data.items.filter((i) => i.published).length
 
   return (
-    <div className="catalog-panel">
-      <section className="card catalog-panel__upload">
+    <div className={styles.catalogPanel}>
+      <section className={`card ${styles.catalogPanelUpload}`}>
         <UploadForm kind={kind} categories={categories} />
       </section>
-      <section className="catalog-panel__list" aria-label={`All ${noun}`}>
-        <p className="muted catalog-panel__count" aria-live="polite">
+      <section aria-label={`All ${noun}`}>
+        <p className={`muted ${styles.catalogPanelCount}`} aria-live="polite">
           {data.items.length} {noun}, {published} published. The picker shows published public ones in this order.
         </p>
         {data.items.length === 0 ? (
@@ -69,7 +69,7 @@ function CatalogPanel({ kind, noun }: { kind: CatalogKind; noun: string }) {
             <p>Upload the first one with the form.</p>
           </div>
         ) : (
-          <ul className="catalog-grid" data-testid="catalog-grid">
+          <ul className={styles.catalogGrid} data-testid="catalog-grid">
             {data.items.map((item, index) => (
               <CatalogItemCard
                 key={item._id}
@@ -97,8 +97,8 @@ export function DigitalModelsPage() {
   const active = TABS.find((t) => t.kind === params.get('tab')) ?? TABS[0]!
 
   return (
-    <div className="catalog-admin">
-      <header className="catalog-admin__header">
+    <div className={styles.catalogAdmin}>
+      <header className={styles.catalogAdminHeader}>
         <Link to="/" className="btn btn--ghost btn--small" data-testid="catalog-back">
           <IconArrowLeft size={16} /> Back to the app
         </Link>
@@ -107,7 +107,7 @@ export function DigitalModelsPage() {
           <p className="page-header__sub">Upload, publish and order the models and backgrounds users pick from.</p>
         </div>
       </header>
-      <main className="catalog-admin__main" aria-labelledby={titleId}>
+      <main aria-labelledby={titleId}>
         {!isAuthenticated ? (
           <div className="empty-state" data-testid="catalog-login">
             <p className="empty-state__title">Log in to manage the catalog</p>
@@ -122,7 +122,7 @@ export function DigitalModelsPage() {
           <AdminsOnly />
         ) : (
           <>
-            <div className="catalog-tabs" role="tablist" aria-label="Catalog">
+            <div className={styles.catalogTabs} role="tablist" aria-label="Catalog">
               {TABS.map((tab) => (
                 <button
                   key={tab.kind}

@@ -10,6 +10,7 @@ import { toast } from '@/lib/toast'
 import type { CatalogKind } from '../api/keys'
 import { useUploadCatalogItem } from '../api/uploadCatalogItem'
 import { CATEGORY_MAX, NAME_MAX, uploadSchema, type UploadValues } from '../schemas'
+import styles from '../catalog.module.css'
 
 const KIND_LABEL: Record<CatalogKind, string> = { model: 'digital model', background: 'background' }
 
@@ -60,16 +61,16 @@ export function UploadForm({ kind, categories }: UploadFormProps) {
   const fieldClass = (invalid: boolean) => `input${invalid ? ' input--invalid' : ''}`
 
   return (
-    <form className="catalog-upload" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+    <form className={styles.catalogUpload} onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="card__title">
         Upload a {KIND_LABEL[kind]}
       </h2>
-      <p className="field-hint catalog-upload__hint">
+      <p className={`field-hint ${styles.catalogUploadHint}`}>
         {kind === 'model'
           ? 'A JPEG, PNG or WebP photo of exactly one person, at least 768 px on its short side.'
           : 'A JPEG, PNG or WebP photo, at least 768 px on its short side.'}
       </p>
-      <div className="catalog-upload__fields">
+      <div className={styles.catalogUploadFields}>
         <div className="field">
           <label htmlFor={`${id}-file`}>Photo</label>
           <Controller

@@ -6,7 +6,7 @@ import type { RequestType } from '@/types/api'
 import { useShowcaseCandidates } from '../api/getShowcaseCandidates'
 import { CANDIDATES_PAGE_SIZE, CandidateList } from './CandidateList'
 import { GenerationLookup } from './GenerationLookup'
-import '../admin-showcase.css'
+import styles from '../admin-showcase.module.css'
 
 /**
  * /admin-showcase, for operators: curate the public showcase among the outputs their owners
@@ -17,20 +17,20 @@ import '../admin-showcase.css'
 export function AdminShowcasePage() {
   const { isAuthenticated } = useAuth()
   return (
-    <div className="admin-page" data-testid="admin-showcase-page">
-      <header className="admin-header">
-        <Link to="/" className="brand admin-header__brand" aria-label="MetaModel home">
+    <div className={styles.adminPage} data-testid="admin-showcase-page">
+      <header className={styles.adminHeader}>
+        <Link to="/" className={`brand ${styles.adminHeaderBrand}`} aria-label="MetaModel home">
           <span className="brand__mark" aria-hidden="true">
             M
           </span>
           <span className="brand__name">MetaModel</span>
         </Link>
-        <span className="admin-header__tag">Admin</span>
-        <Link to="/" className="btn btn--ghost btn--small admin-header__back" data-testid="admin-back">
+        <span className={styles.adminHeaderTag}>Admin</span>
+        <Link to="/" className={`btn btn--ghost btn--small ${styles.adminHeaderBack}`} data-testid="admin-back">
           ← Back to the app
         </Link>
       </header>
-      <main className="admin-main" id="main">
+      <main className={styles.adminMain} id="main">
         <div className="page-header">
           <h1>Showcase and edits</h1>
           <p className="page-header__sub">Curate the public showcase and attach retouched images to outputs.</p>

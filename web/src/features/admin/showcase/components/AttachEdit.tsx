@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import { useAttachEdit } from '../api/attachEdit'
+import styles from '../admin-showcase.module.css'
 
 const ACCEPT = 'image/jpeg,image/png,image/webp'
 
@@ -22,8 +23,8 @@ export function AttachEdit({ taskId, hasEdit }: { taskId: string; hasEdit: boole
   }
 
   return (
-    <div className="attach-edit" data-testid="attach-edit">
-      <label className={`btn btn--secondary btn--small attach-edit__button${attach.isPending ? ' is-busy' : ''}`}>
+    <div className={styles.attachEdit} data-testid="attach-edit">
+      <label className={`btn btn--secondary btn--small ${styles.attachEditButton}${attach.isPending ? ` ${styles.isBusy}` : ''}`}>
         <input
           type="file"
           accept={ACCEPT}

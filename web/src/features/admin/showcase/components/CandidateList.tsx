@@ -5,6 +5,7 @@ import type { RequestType } from '@/types/api'
 import type { ShowcaseCandidate, ShowcaseCandidates } from '../api/getShowcaseCandidates'
 import { SERVICE_LABELS } from '../labels'
 import { CurateToggle } from './CurateToggle'
+import styles from '../admin-showcase.module.css'
 
 export const CANDIDATES_PAGE_SIZE = 24
 
@@ -33,17 +34,17 @@ export function CandidateList(props: CandidateListProps) {
   const { service, onServiceChange, pageNum, onPageChange, data, isPending, isFetching, error, onRetry } = props
   const pages = data ? Math.max(1, Math.ceil(data.total / CANDIDATES_PAGE_SIZE)) : 1
   return (
-    <section className="section admin-section" aria-labelledby="admin-candidates-title">
-      <div className="admin-section__head">
+    <section className="section" aria-labelledby="admin-candidates-title">
+      <div className={styles.adminSectionHead}>
         <div>
           <h2 id="admin-candidates-title" className="section__title">
             Shared outputs
           </h2>
-          <p className="muted admin-section__sub">
+          <p className={`muted ${styles.adminSectionSub}`}>
             Only images whose owner chose to share them are listed. Switch one on to show it in the public showcase.
           </p>
         </div>
-        <div className="admin-filters" role="group" aria-label="Service">
+        <div className={styles.adminFilters} role="group" aria-label="Service">
           {FILTERS.map(([value, label]) => (
             <button
               key={value}
@@ -80,7 +81,7 @@ export function CandidateList(props: CandidateListProps) {
         </div>
       ) : (
         <>
-          <ul className="admin-pairs" data-testid="candidate-list" aria-busy={isFetching}>
+          <ul className={styles.adminPairs} data-testid="candidate-list" aria-busy={isFetching}>
             {data.items.map((pair) => (
               <CandidateCard key={pair.taskId} pair={pair} />
             ))}
@@ -117,21 +118,21 @@ export function CandidateList(props: CandidateListProps) {
 function CandidateCard({ pair }: { pair: ShowcaseCandidate }) {
   return (
     <li
-      className={`admin-pair${pair.showcased ? ' admin-pair--on' : ''}`}
+      className={`${styles.adminPair}${pair.showcased ? ` ${styles.adminPairOn}` : ''}`}
       data-testid={`candidate-${pair.taskId}`}
       data-showcased={pair.showcased}
     >
-      <div className="admin-pair__images">
-        <a href={pair.inputUrl} target="_blank" rel="noopener noreferrer" className="admin-pair__image">
+      <div className={styles.adminPairImages}>
+        <a href={pair.inputUrl} target="_blank" rel="noopener noreferrer" className={styles.adminPairImage}>
           <img src={pair.inputThumbnailUrl} alt="Before: the input" loading="lazy" />
-          <span className="admin-pair__caption">Before</span>
+          <span className={styles.adminPairCaption}>Before</span>
         </a>
-        <a href={pair.outputUrl} target="_blank" rel="noopener noreferrer" className="admin-pair__image">
+        <a href={pair.outputUrl} target="_blank" rel="noopener noreferrer" className={styles.adminPairImage}>
           <img src={pair.outputThumbnailUrl} alt="After: the generated image" loading="lazy" />
-          <span className="admin-pair__caption">After</span>
+          <span className={styles.adminPairCaption}>After</span>
         </a>
       </div>
-      <div className="admin-pair__footer">
+      <div className={styles.adminPairFooter}>
         <span className="status-pill">{SERVICE_LABELS[pair.service]}</span>
         <CurateToggle taskId={pair.taskId} showcased={pair.showcased} />
       </div>

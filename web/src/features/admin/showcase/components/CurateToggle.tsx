@@ -1,6 +1,7 @@
 import { errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import { useCurateShowcase } from '../api/curateShowcase'
+import styles from '../admin-showcase.module.css'
 
 interface CurateToggleProps {
   taskId: string
@@ -23,15 +24,15 @@ export function CurateToggle({ taskId, showcased }: CurateToggleProps) {
       type="button"
       role="switch"
       aria-checked={showcased}
-      className={`curate-toggle${showcased ? ' curate-toggle--on' : ''}`}
+      className={`${styles.curateToggle}${showcased ? ` ${styles.curateToggleOn}` : ''}`}
       onClick={toggle}
       disabled={curate.isPending}
       data-testid="curate-toggle"
     >
-      <span className="curate-toggle__track" aria-hidden="true">
-        <span className="curate-toggle__thumb" />
+      <span className={styles.curateToggleTrack} aria-hidden="true">
+        <span className={styles.curateToggleThumb} />
       </span>
-      <span className="curate-toggle__label">{showcased ? 'In the showcase' : 'Not shown'}</span>
+      <span>{showcased ? 'In the showcase' : 'Not shown'}</span>
     </button>
   )
 }

@@ -2,14 +2,15 @@ import type { Task } from '@/types/api'
 import type { AdminGeneration } from '../api/findGenerations'
 import { formatDateTime, SERVICE_LABELS, STATUS_LABELS } from '../labels'
 import { AttachEdit } from './AttachEdit'
+import styles from '../admin-showcase.module.css'
 
 /** One generation found by the lookup: who, what, when, its workflow, and each of its images. */
 export function GenerationCard({ found }: { found: AdminGeneration }) {
   const { generation, ownerEmail, temporalUrl, traceId } = found
   return (
-    <article className="card admin-generation" data-testid={`generation-${generation.serviceId}`}>
-      <header className="admin-generation__head">
-        <div className="admin-generation__title">
+    <article className="card" data-testid={`generation-${generation.serviceId}`}>
+      <header className={styles.adminGenerationHead}>
+        <div className={styles.adminGenerationTitle}>
           <h3>{SERVICE_LABELS[generation.service]}</h3>
           <span className={`status-pill status-pill--${generation.status}`}>{STATUS_LABELS[generation.status]}</span>
         </div>
@@ -23,7 +24,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
           Open in Temporal
         </a>
       </header>
-      <dl className="admin-generation__facts">
+      <dl className={styles.adminGenerationFacts}>
         <div>
           <dt>Service id</dt>
           <dd>
@@ -52,7 +53,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
         )}
       </dl>
       {generation.error && <p className="field-error">{generation.error}</p>}
-      <ul className="admin-tasks">
+      <ul className={styles.adminTasks}>
         {generation.tasks.map((task, index) => (
           <TaskRow key={task.taskId} task={task} number={index + 1} />
         ))}
@@ -64,42 +65,42 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
 function TaskRow({ task, number }: { task: Task; number: number }) {
   const output = task.outputs[0]
   return (
-    <li className="admin-task" data-testid={`admin-task-${task.taskId}`}>
-      <div className="admin-task__images">
-        <figure className="admin-task__image">
+    <li className={styles.adminTask} data-testid={`admin-task-${task.taskId}`}>
+      <div className={styles.adminTaskImages}>
+        <figure className={styles.adminTaskImage}>
           <img src={task.inputThumbnailUrl} alt={`Image ${number}: input`} loading="lazy" />
           <figcaption>Input</figcaption>
         </figure>
-        <figure className="admin-task__image">
+        <figure className={styles.adminTaskImage}>
           {output ? (
             <a href={output.url} target="_blank" rel="noopener noreferrer">
               <img src={output.thumbnailUrl} alt={`Image ${number}: generated`} loading="lazy" />
             </a>
           ) : (
-            <span className="admin-task__none">{STATUS_LABELS[task.status]}</span>
+            <span className={styles.adminTaskNone}>{STATUS_LABELS[task.status]}</span>
           )}
           <figcaption>Generated</figcaption>
         </figure>
         {task.edited && (
-          <figure className="admin-task__image admin-task__image--edited" data-testid="admin-task-edited">
+          <figure className={`${styles.adminTaskImage} ${styles.adminTaskImageEdited}`} data-testid="admin-task-edited">
             <a href={task.edited.url} target="_blank" rel="noopener noreferrer">
               <img src={task.edited.thumbnailUrl} alt={`Image ${number}: edited`} loading="lazy" />
             </a>
             <figcaption>
-              <span className="edited-badge">Edited</span>
+              <span className={styles.editedBadge}>Edited</span>
             </figcaption>
           </figure>
         )}
       </div>
-      <div className="admin-task__side">
-        <p className="admin-task__meta">
+      <div className={styles.adminTaskSide}>
+        <p className={styles.adminTaskMeta}>
           Image {number}
           {task.shared && <span className="status-pill">Shared</span>}
         </p>
         {task.status === 'completed' && output ? (
           <AttachEdit taskId={task.taskId} hasEdit={Boolean(task.edited)} />
         ) : (
-          <p className="muted admin-task__note">{task.error ?? 'No generated image to edit yet.'}</p>
+          <p className={`muted ${styles.adminTaskNote}`}>{task.error ?? 'No generated image to edit yet.'}</p>
         )}
       </div>
     </li>

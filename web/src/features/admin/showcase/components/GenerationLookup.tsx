@@ -5,6 +5,7 @@ import { errorMessage } from '@/lib/api'
 import { useAdminGenerations, type GenerationLookup as Lookup } from '../api/findGenerations'
 import { parseLookup } from '../lookup'
 import { GenerationCard } from './GenerationCard'
+import styles from '../admin-showcase.module.css'
 
 /** Find generations by service id or by the owner's email, to attach retouched images. */
 export function GenerationLookup() {
@@ -31,15 +32,15 @@ export function GenerationLookup() {
   const what = lookup?.email ? `the user ${lookup.email}` : `the service id ${lookup?.serviceId ?? ''}`
 
   return (
-    <section className="section admin-section" aria-labelledby="admin-lookup-title">
+    <section className="section" aria-labelledby="admin-lookup-title">
       <h2 id="admin-lookup-title" className="section__title">
         Attach an edited image
       </h2>
-      <p className="muted admin-section__sub">
+      <p className={`muted ${styles.adminSectionSub}`}>
         Find an output by its service id or its owner's email, then attach the retouched version. The owner sees it
         marked "Edited" and gets an email.
       </p>
-      <form className="admin-lookup" onSubmit={submit} noValidate role="search">
+      <form className={styles.adminLookup} onSubmit={submit} noValidate role="search">
         <label htmlFor={inputId} className="visually-hidden">
           Service id or user email
         </label>
@@ -81,7 +82,7 @@ export function GenerationLookup() {
             <p>Nothing matches {what}.</p>
           </div>
         ) : (
-          <div className="admin-generations" data-testid="lookup-results">
+          <div className={styles.adminGenerations} data-testid="lookup-results">
             {found.data.items.map((item) => (
               <GenerationCard key={item.generation.serviceId} found={item} />
             ))}

@@ -1,0 +1,99 @@
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { LONG_POLL_WAIT_MS, POLL_INTERVAL_MS } from '@/config'
+import * as tasksApi from '@/api/tasks'
+import { invalidateCredits } from '@/lib/credits'
+import { shouldRetry } from '@/lib/queryClient'
+import type { FlowGeneration } from '@/features/create/store'
+import type { Task } from '@/types/api'
+import { generationFinished, mergeTasks, queuedTask, taskState } from '../generations'
+
+/** The longest pause between polls after errors. */
+const MAX_BACKOFF_MS = 10_000
+
+/**
+ * Task status. With `since` (what the page shows now) the server answers as soon as
+ * something differs from it, or after `waitMs`: a long poll.
+ */
+export function pollTasks(
+  taskIds: string[],
+  signal?: AbortSignal,
+  since?: string,
+  waitMs = LONG_POLL_WAIT_MS,
+): Promise<Task[]> {
+  return tasksApi.pollTasks(taskIds, signal, since, waitMs)
+}
+
+export interface TaskSnapshot {
+  tasks: Task[]
+  /** Something moved since the previous snapshot (so ask again at once). */
+  changed: boolean
+}
+
+/**
+ * The query that holds a generation's tasks. The query cache is the only place the state of
+ * a generation's tasks is kept (the flow store keeps the generation's ids, not its tasks).
+ */
+export function taskQueryKey(serviceId: string) {
+  return ['pollTasks', serviceId] as const
+}
+
+function knownTasks(client: QueryClient, serviceId: string): Task[] {
+  return client.getQueryData<TaskSnapshot>(taskQueryKey(serviceId))?.tasks ?? []
+}
+
+/** Records the tasks as the server reported them elsewhere (the output page), in the generation's order. */
+export function rememberTasks(client: QueryClient, generation: FlowGeneration, fresh: Task[]): void {
+  const known = knownTasks(client, generation.serviceId)
+  client.setQueryData<TaskSnapshot>(taskQueryKey(generation.serviceId), {
+    tasks: mergeTasks(generation.taskIds, known, fresh),
+    changed: false,
+  })
+}
+
+/** The delay before the next poll: at once after a change (the server holds the
+ *  request until the next one), a short pause when the wait ran out, and a
+ *  back-off after errors. None while a poll is under way. */
+export function nextPollDelay(state: {
+  fetchStatus: string
+  status: string
+  data?: TaskSnapshot
+  errorUpdateCount: number
+}): number | false {
+  if (state.fetchStatus !== 'idle') return false
+  if (state.status === 'error') return Math.min(POLL_INTERVAL_MS * 2 ** state.errorUpdateCount, MAX_BACKOFF_MS)
+  return state.data?.changed ? 1 : POLL_INTERVAL_MS
+}
+
+/**
+ * Follows a generation's tasks with long polls, as a query that refetches itself until
+ * every task is completed or failed. Network and server errors are retried with
+ * a back-off (failureCount tells how many in a row). Until the first answer the tasks
+ * show as queued (placeholder data, `isPlaceholderData`).
+ */
+export function useTaskPolling(generation: FlowGeneration | null) {
+  const client = useQueryClient()
+  const serviceId = generation?.serviceId ?? ''
+  const taskIds = generation?.taskIds ?? []
+  const settled = (data: TaskSnapshot | undefined) => generationFinished(data?.tasks ?? [])
+  return useQuery({
+    queryKey: taskQueryKey(serviceId),
+    // Finished tasks do not change any more: no poll for them, not even on mount.
+    enabled: (query) => Boolean(generation) && !settled(query.state.data),
+    queryFn: async ({ signal }): Promise<TaskSnapshot> => {
+      const known = knownTasks(client, serviceId)
+      const since = taskState(taskIds, known)
+      const fresh = await pollTasks(taskIds, signal, since)
+      const tasks = mergeTasks(taskIds, knownTasks(client, serviceId), fresh)
+      // Failed tasks may be refunded: show the real balance once the generation has ended.
+      if (generationFinished(tasks) && !generationFinished(known)) void invalidateCredits()
+      return { tasks, changed: taskState(taskIds, tasks) !== since }
+    },
+    placeholderData: { tasks: taskIds.map(queuedTask), changed: false },
+    staleTime: 0,
+    refetchInterval: (query) => (settled(query.state.data) ? false : nextPollDelay(query.state)),
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: false,
+    retry: (failureCount, err) => shouldRetry(failureCount, err, Number.POSITIVE_INFINITY),
+    retryDelay: (attempt) => Math.min(POLL_INTERVAL_MS * 2 ** attempt, MAX_BACKOFF_MS),
+  })
+}

@@ -1,0 +1,340 @@
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
+import { DownloadButton } from '@/components/DownloadButton'
+import { ZipDownloadButton } from '@/components/ZipDownloadButton'
+import { Alert } from '@/components/ui/Alert'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { useAuth } from '@/hooks/useAuth'
+import { ApiError, errorMessage } from '@/lib/api'
+import { failedImageNote, failureSummary } from '@/lib/failures'
+import { pluralize } from '@/lib/format'
+import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
+import { appStore } from '@/stores/appStore'
+import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
+import type { Generation, Task, TaskOutput } from '@/types/api'
+import { useService } from '../api/getService'
+import { rememberTasks } from '../api/pollTasks'
+import { downloadImages, isTerminal } from '../generations'
+import { canAdjust, groupVersions } from '../placement'
+import { PlacementEditor } from './PlacementEditor'
+import styles from './OutputImagePage.module.css'
+import taskStyles from './TaskCard.module.css'
+
+const SERVICE_TEXT: Record<Generation['service'], string> = {
+  bodySwap: 'Model swap',
+  burstreplace: 'Background replace',
+}
+
+function formatWhen(iso: string): string {
+  const when = new Date(iso)
+  return Number.isNaN(when.getTime()) ? '' : when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+function overallProgress(tasks: Task[]): number {
+  if (!tasks.length) return 0
+  return tasks.reduce((sum, t) => sum + (isTerminal(t) ? 100 : t.progress || 0), 0) / tasks.length
+}
+
+function Header({ onCreateAnother }: { onCreateAnother: () => void }) {
+  return (
+    <header className="page-header page-header--row">
+      <div>
+        <h1>Your generated images</h1>
+        <p className="page-header__sub">Download the ones you want to keep. This page shows the same results on any tab or device.</p>
+      </div>
+      <button type="button" className="btn btn--primary" onClick={onCreateAnother} data-testid="create-another">
+        Create another image
+      </button>
+    </header>
+  )
+}
+
+/** What the placement editor is open on: an image (original or version) and its original. */
+interface Adjusting {
+  task: Task
+  original: TaskOutput
+  label: string
+}
+
+function AdjustButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className={`btn btn--secondary btn--small ${styles.adjust}`} onClick={onClick} aria-label={`Adjust the placement of ${label}`} data-testid="adjust-placement">
+      Adjust placement
+    </button>
+  )
+}
+
+function Results({ service }: { service: Generation }) {
+  const { isAuthenticated } = useAuth()
+  const [adjusting, setAdjusting] = useState<Adjusting | null>(null)
+  const done = service.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
+  const failed = service.tasks.filter((t) => t.status === 'failed')
+  const running = !service.tasks.every(isTerminal)
+  // Re-renders with an adjusted placement show as versions of their original image.
+  const groups = groupVersions(service.tasks)
+  const originals = groups.map((g) => g.original)
+  const originalsDone = originals.filter((t) => t.status === 'completed' && t.outputs.length > 0)
+  const originalsFailed = originals.filter((t) => t.status === 'failed')
+  const adjustable = canAdjust(service.backgroundId)
+  const failure = failureSummary(service.tasks, service.credits)
+  // Failed re-renders have no tile of their own (their image keeps its other versions).
+  const failedRerenders = failed.filter((t) => t.sourceTaskId)
+
+  return (
+    <section className={`section ${styles.results}`} aria-labelledby="generation-heading" data-testid="output-results" data-service-id={service.serviceId}>
+      <div className={styles.jobHeader}>
+        <h2 id="generation-heading" className="section__title">
+          {SERVICE_TEXT[service.service]}
+        </h2>
+        <p className="muted" aria-live="polite" data-testid="output-summary">
+          {formatWhen(service.createdAt)} · {originalsDone.length} of {pluralize(originals.length, 'image')} ready
+          {originalsFailed.length ? `, ${originalsFailed.length} failed` : ''}
+        </p>
+      </div>
+
+      {running && (
+        <Alert tone="info" title="Still generating">
+          This page updates by itself.
+          <ProgressBar value={overallProgress(service.tasks)} label="Overall progress" testId="overall-progress" />
+        </Alert>
+      )}
+
+      {done.length > 0 && (
+        <div className={styles.actions}>
+          <ZipDownloadButton
+            taskIds={done.map((t) => t.taskId)}
+            label={done.length > 1 ? `Download all (${done.length})` : 'Download all'}
+            variant="secondary"
+            testId="download-all"
+          />
+          {isAuthenticated && (
+            <Link to="/my-images" className="btn btn--ghost">
+              All my images
+            </Link>
+          )}
+        </div>
+      )}
+
+      {failure && (
+        <Alert
+          tone={originalsDone.length ? 'warning' : 'error'}
+          title={originalsDone.length ? 'Some images could not be generated' : 'No image could be generated'}
+          testId="failure-banner"
+        >
+          {failure.message} The reason is under each failed image.
+        </Alert>
+      )}
+
+      {(done.length > 0 || originalsFailed.length > 0) && (
+        <ul className={styles.grid}>
+          {groups.flatMap(({ original: task, number, versions }) => {
+            const output = task.outputs[0]
+            if (task.status === 'failed') {
+              return [
+                <li key={task.taskId} className={`${styles.output} ${styles.outputFailed}`} data-testid="output-failed" data-task-id={task.taskId}>
+                  <div className={styles.media}>
+                    {task.inputThumbnailUrl ? (
+                      <img src={task.inputThumbnailUrl} alt={`Input image ${number}`} className={taskStyles.input} data-testid="failed-input" />
+                    ) : (
+                      <span className={taskStyles.placeholder} aria-hidden="true" />
+                    )}
+                    <span className={`status-pill status-pill--failed ${styles.badge}`}>Failed</span>
+                  </div>
+                  <div className={taskStyles.info}>
+                    <p className={taskStyles.title}>Image {number} could not be generated</p>
+                    <p className="task__error" data-testid="output-failure">
+                      {task.error || service.error || 'The image could not be generated.'}
+                    </p>
+                    <p className={`muted ${styles.note}`} data-testid="output-failure-credits">
+                      {failedImageNote(task, service.tasks, service.credits)}
+                    </p>
+                  </div>
+                </li>,
+              ]
+            }
+            if (task.status !== 'completed' || !output) return []
+            const items = [
+              <li key={task.taskId} className={styles.output} data-testid="output-item" data-task-id={task.taskId}>
+                <a href={output.url} target="_blank" rel="noreferrer" className={styles.media} aria-label={`Open generated image ${number} full size`}>
+                  <img src={output.thumbnailUrl || output.url} alt={`Generated image ${number}`} data-testid="output-image" />
+                </a>
+                <DownloadButton
+                  url={output.url}
+                  storageKey={output.key}
+                  fileBaseName={`metamodel-${task.taskId}`}
+                  label={`Download generated image ${number}`}
+                />
+                {task.note && (
+                  <p className={`muted ${styles.note}`} data-testid="output-note">
+                    {task.note}
+                  </p>
+                )}
+                {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ task, original: output, label: `image ${number}` })} />}
+              </li>,
+            ]
+            if (task.edited) {
+              const edited = task.edited
+              items.push(
+                <li key={`${task.taskId}-edited`} className={styles.output} data-testid="edited-item" data-task-id={task.taskId}>
+                  <a href={edited.url} target="_blank" rel="noreferrer" className={styles.media} aria-label={`Open the edited image ${number} full size`}>
+                    <img src={edited.thumbnailUrl || edited.url} alt={`Edited image ${number}`} />
+                    <span className={`status-pill status-pill--completed ${styles.badge}`} data-testid="edited-badge">
+                      Edited
+                    </span>
+                  </a>
+                  <DownloadButton
+                    url={edited.url}
+                    storageKey={edited.key}
+                    fileBaseName={`metamodel-${task.taskId}-edited`}
+                    label={`Download the edited image ${number}`}
+                    text="Download edited"
+                  />
+                </li>,
+              )
+            }
+            versions.forEach((version, v) => {
+              const label = `image ${number}, version ${v + 2}`
+              const result = version.outputs[0]
+              if (version.status === 'failed') return
+              items.push(
+                <li key={version.taskId} className={styles.output} data-testid="version-item" data-task-id={version.taskId} data-status={version.status}>
+                  {version.status === 'completed' && result ? (
+                    <>
+                      <a href={result.url} target="_blank" rel="noreferrer" className={styles.media} aria-label={`Open ${label} full size`}>
+                        <img src={result.thumbnailUrl || result.url} alt={`Generated ${label}`} data-testid="version-image" />
+                        <span className={`status-pill status-pill--completed ${styles.badge}`}>Version {v + 2}</span>
+                      </a>
+                      <DownloadButton
+                        url={result.url}
+                        storageKey={result.key}
+                        fileBaseName={`metamodel-${version.taskId}`}
+                        label={`Download ${label}`}
+                      />
+                      {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ task: version, original: output, label })} />}
+                    </>
+                  ) : (
+                    <div className={taskStyles.info}>
+                      <p className={taskStyles.title}>
+                        Version {v + 2} of image {number}
+                        <span className={`status-pill status-pill--${version.status}`}>Re-rendering</span>
+                      </p>
+                      <ProgressBar value={version.progress || 0} label={`Progress of ${label}`} />
+                    </div>
+                  )}
+                </li>,
+              )
+            })
+            return items
+          })}
+        </ul>
+      )}
+
+      {adjusting && service.backgroundId && (
+        <PlacementEditor
+          serviceId={service.serviceId}
+          backgroundId={service.backgroundId}
+          task={adjusting.task}
+          original={adjusting.original}
+          imageLabel={adjusting.label}
+          onClose={() => setAdjusting(null)}
+        />
+      )}
+
+      {failedRerenders.length > 0 && (
+        <ul className={styles.failureList}>
+          {failedRerenders.map((t) => (
+            <li key={t.taskId}>
+              <Alert tone="error" title="A re-render could not be made" testId="rerender-failure">
+                {t.error || service.error || 'Unknown error.'} {failedImageNote(t, service.tasks, service.credits)}
+              </Alert>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function Generation({ serviceId }: { serviceId: string }) {
+  const query = useService(serviceId)
+  const client = useQueryClient()
+  const mergeDownloads = useSetAtom(mergeDownloadAtom)
+  const resetDownloads = useSetAtom(resetDownloadAtom)
+  const service = query.data
+
+  // The download store (spec: generatedImages, manualEditingImages) follows what is shown;
+  // the cached tasks of a generation this tab started too, so going back to /generate shows the
+  // same state.
+  useEffect(() => {
+    if (!service) return
+    mergeDownloads(downloadImages(service))
+    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.serviceId === service.serviceId)
+    if (known && service.tasks.length) rememberTasks(client, known, service.tasks)
+  }, [service, mergeDownloads, client])
+  useEffect(() => () => resetDownloads(), [serviceId, resetDownloads])
+
+  if (query.isPending) return <LoadingBlock label="Loading your images…" />
+  if (!service) {
+    const missing = query.error instanceof ApiError && query.error.status === 404
+    return (
+      <Alert
+        tone="error"
+        title={missing ? 'Generation not found' : 'Your images could not be loaded'}
+        testId="output-error"
+        action={
+          missing ? undefined : (
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void query.refetch()}>
+              Retry
+            </button>
+          )
+        }
+      >
+        {missing
+          ? 'It may have been deleted, or made with another account: log in with the account that made it.'
+          : errorMessage(query.error)}
+      </Alert>
+    )
+  }
+  return <Results service={service} />
+}
+
+export function OutputImagePage() {
+  const [params] = useSearchParams()
+  const serviceId = params.get('serviceId')?.trim() || null
+  const generations = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
+  const latest = generations.length ? generations[generations.length - 1]!.serviceId : null
+  const navigate = useNavigate()
+  const createAnother = () => {
+    // A new image starts a new flow; these results stay reachable through the link and My Images.
+    resetFlowAndUploads()
+    navigate('/upload-images')
+  }
+
+  // Without an id, this tab's latest generation, with its id in the address (reload, share).
+  if (!serviceId && latest) return <Navigate to={`/output-image?serviceId=${encodeURIComponent(latest)}`} replace />
+
+  return (
+    <div className="page">
+      <Header onCreateAnother={createAnother} />
+      {serviceId ? (
+        <Generation key={serviceId} serviceId={serviceId} />
+      ) : (
+        <div className="empty-state" data-testid="output-empty">
+          <p className="empty-state__title">No generation to show</p>
+          <p className="muted">Generate images first, or find earlier ones in My Images.</p>
+          <div className={styles.emptyActions}>
+            <Link to="/upload-images" className="btn btn--primary">
+              Create New Image
+            </Link>
+            <Link to="/my-images" className="btn btn--secondary">
+              My Images
+            </Link>
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}

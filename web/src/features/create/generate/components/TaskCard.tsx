@@ -1,0 +1,100 @@
+import { DownloadButton } from '@/components/DownloadButton'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { IconAlert } from '@/components/ui/icons'
+import type { FlowFile } from '@/features/create/store'
+import type { Task } from '@/types/api'
+import styles from './TaskCard.module.css'
+
+const STATUS_TEXT: Record<Task['status'], string> = {
+  queued: 'Waiting in queue',
+  running: 'Generating',
+  completed: 'Done',
+  failed: 'Failed',
+}
+
+interface TaskCardProps {
+  task: Task
+  index: number
+  input?: FlowFile
+}
+
+const STATUS_CLASS: Record<Task['status'], string | undefined> = {
+  queued: styles.taskQueued,
+  running: styles.taskRunning,
+  completed: '',
+  failed: styles.taskFailed,
+}
+
+export function TaskCard({ task, index, input }: TaskCardProps) {
+  const n = index + 1
+  const pct = task.status === 'completed' ? 100 : Math.max(0, Math.min(100, task.progress || 0))
+  const output = task.outputs[0]
+  // This tab's upload, else the server's thumbnail of the input (after a reload or a new flow).
+  const inputThumbnail = input?.thumbnailUrl || task.inputThumbnailUrl
+
+  return (
+    <li className={`${styles.task} ${STATUS_CLASS[task.status] ?? ''}`} data-testid="task-card" data-status={task.status}>
+      <div className={styles.media}>
+        {task.status === 'completed' && output ? (
+          <a href={output.url} target="_blank" rel="noreferrer" className={styles.resultLink}>
+            <img
+              src={output.thumbnailUrl || output.url}
+              alt={`Generated image ${n}`}
+              data-testid="result-image"
+            />
+          </a>
+        ) : inputThumbnail ? (
+          <img src={inputThumbnail} alt={`Input image ${n}`} className={styles.input} data-testid="task-input" />
+        ) : (
+          <span className={styles.placeholder} aria-hidden="true" />
+        )}
+        {task.status === 'failed' && (
+          <span className={styles.badge} aria-hidden="true">
+            <IconAlert size={20} />
+          </span>
+        )}
+      </div>
+
+      <div className={styles.info}>
+        <p className={styles.title}>
+          Image {n}
+          <span className={`status-pill status-pill--${task.status}`}>{STATUS_TEXT[task.status]}</span>
+        </p>
+
+        {task.status !== 'completed' && task.status !== 'failed' && (
+          <div className={styles.progress} data-testid="task-progress">
+            <ProgressBar value={pct} label={`Progress of image ${n}`} />
+            <span className={styles.pct}>{Math.round(pct)}%</span>
+          </div>
+        )}
+
+        {task.status === 'failed' && (
+          <p className="task__error" role="alert" data-testid="task-error">
+            {task.error || 'The image could not be generated.'}
+          </p>
+        )}
+
+        {task.status === 'completed' && task.note && (
+          <p className="muted" data-testid="task-note">
+            {task.note}
+          </p>
+        )}
+
+        {task.status === 'completed' && task.outputs.length === 0 && (
+          <p className="task__error">Finished, but no image was returned.</p>
+        )}
+
+        {task.status === 'completed' &&
+          task.outputs.map((o, i) => (
+            <DownloadButton
+              key={o.key || o.url}
+              url={o.url}
+              storageKey={o.key}
+              fileBaseName={`metamodel-${task.taskId}${task.outputs.length > 1 ? `-${i + 1}` : ''}`}
+              label={`Download image ${n}${task.outputs.length > 1 ? `, variant ${i + 1}` : ''}`}
+            />
+          ))}
+      </div>
+    </li>
+  )
+}

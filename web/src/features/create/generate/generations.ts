@@ -1,0 +1,60 @@
+import type { DownloadData } from '@/stores/download'
+import type { Generation, Task } from '@/types/api'
+
+/** A task the server has not reported yet. */
+export function queuedTask(taskId: string): Task {
+  return {
+    taskId,
+    status: 'queued',
+    stage: '',
+    progress: 0,
+    inputKey: '',
+    inputThumbnailUrl: '',
+    outputs: [],
+    error: null,
+    shared: false,
+    comment: '',
+  }
+}
+
+export function isTerminal(task: Task): boolean {
+  return task.status === 'completed' || task.status === 'failed'
+}
+
+/** A generation has finished when its tasks are known and every one completed or failed. */
+export function generationFinished(tasks: Task[]): boolean {
+  return tasks.length > 0 && tasks.every(isTerminal)
+}
+
+/**
+ * A generation's tasks in its order (`taskIds`): the fresh state where the server reported one,
+ * else the state known before, else queued.
+ */
+export function mergeTasks(taskIds: string[], known: Task[], fresh: Task[]): Task[] {
+  const byId = new Map(fresh.map((t) => [t.taskId, t]))
+  return taskIds.map((id) => byId.get(id) ?? known.find((t) => t.taskId === id) ?? queuedTask(id))
+}
+
+/** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
+export function taskState(taskIds: string[], tasks: Task[]): string {
+  const byId = new Map(tasks.map((t) => [t.taskId, t]))
+  return taskIds
+    .map((id) => {
+      const t = byId.get(id)
+      return t ? `${t.status}:${t.progress}` : 'queued:0'
+    })
+    .join(',')
+}
+
+/** A generation as the server reports it is over: its status and every task are terminal. */
+export function serviceSettled(service: Generation): boolean {
+  return (service.status === 'completed' || service.status === 'failed') && service.tasks.every(isTerminal)
+}
+
+/** The images of a generation for the download store: originals, and retouched versions. */
+export function downloadImages(service: Generation): DownloadData {
+  return {
+    generatedImages: service.tasks.flatMap((t) => t.outputs.map((o) => ({ ...o, taskId: t.taskId }))),
+    manualEditingImages: service.tasks.flatMap((t) => (t.edited ? [{ ...t.edited, taskId: t.taskId }] : [])),
+  }
+}

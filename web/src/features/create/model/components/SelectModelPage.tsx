@@ -1,0 +1,161 @@
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { Alert } from '@/components/ui/Alert'
+import { ChoiceCard } from '@/components/ui/ChoiceCard'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
+import { MODEL_PAGE_SIZE } from '@/config'
+import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
+import { errorMessage } from '@/lib/api'
+import { useIsAdmin } from '@/hooks/useIsAdmin'
+import { mergeFlowAtom, stepsFlowAtom } from '@/features/create/store'
+import { useModelCategories } from '../api/getModelCategories'
+import { useModels } from '../api/getModels'
+import { ModelsEmpty } from './ModelsEmpty'
+import picker from '@/features/create/picker.module.css'
+
+export function SelectModelPage() {
+  const flow = useAtomValue(stepsFlowAtom)
+  const merge = useSetAtom(mergeFlowAtom)
+  const navigate = useNavigate()
+  const [page, setPage] = useState(1)
+  // '' means every category (spec §7: GET /api/v1/model `category`).
+  const [category, setCategory] = useState('')
+  const { data, error, isFetching, isPlaceholderData, refetch } = useModels(page, category)
+  const categories = useModelCategories().data?.items ?? []
+  // Asked only when there is nothing to pick: an admin is then sent to /digital-models.
+  const { isAdmin } = useIsAdmin({ enabled: data?.items.length === 0 && !category })
+  const chooseCategory = (next: string) => {
+    setCategory(next)
+    setPage(1)
+  }
+  // Loading: the first page, or another page while the previous one stays shown.
+  const loading = isFetching && (!data || isPlaceholderData)
+
+  const selected = flow.stepSelectModel.selectedModel
+  const totalPages = data ? Math.max(1, Math.ceil(data.total / MODEL_PAGE_SIZE)) : 1
+
+  return (
+    <FlowShell
+      step={1}
+      title="Select a digital model"
+      subtitle="The garment from your photos will be shown on this model."
+      footer={
+        <>
+          <button type="button" className="btn btn--ghost" onClick={() => navigate('/upload-images')}>
+            <IconArrowLeft size={18} /> Back
+          </button>
+          <FlowStatus testId="model-status">
+            {selected ? (
+              <>
+                Selected: <strong>{selected.name}</strong>
+              </>
+            ) : (
+              'No model selected: only the background will change.'
+            )}
+          </FlowStatus>
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => navigate('/select-background')}
+            data-testid="next-button"
+          >
+            {selected ? 'Next: background' : 'Skip: change background only'} <IconArrowRight size={18} />
+          </button>
+        </>
+      }
+    >
+      {error && !isFetching && (
+        <Alert
+          tone="error"
+          title="Models could not be loaded"
+          action={
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void refetch()}>
+              Try again
+            </button>
+          }
+        >
+          {errorMessage(error)}
+        </Alert>
+      )}
+
+      {!data && loading && <LoadingBlock label="Loading models…" />}
+
+      {(categories.length > 1 || category) && (
+        <div className={picker.filters} role="group" aria-label="Category" data-testid="model-categories">
+          {['', ...categories].map((c) => (
+            <button
+              key={c || 'all'}
+              type="button"
+              className={`chip${c === category ? ' chip--active' : ''}`}
+              aria-pressed={c === category}
+              onClick={() => chooseCategory(c)}
+              data-testid="model-category"
+            >
+              {c ? c.charAt(0).toUpperCase() + c.slice(1) : 'All'}
+            </button>
+          ))}
+        </div>
+      )}
+
+      {data && (
+        <div className={loading ? picker.pickerLoading : undefined} aria-busy={loading} data-testid="model-picker">
+          {data.items.length === 0 ? (
+            <ModelsEmpty category={category} isAdmin={isAdmin} onShowAll={() => chooseCategory('')} />
+          ) : (
+            <div className={`${picker.grid} ${picker.gridPortrait}`} data-testid="model-grid">
+              {data.items.map((m) => (
+                <ChoiceCard
+                  key={m._id}
+                  label={m.name}
+                  sublabel={m.category ? m.category.charAt(0).toUpperCase() + m.category.slice(1) : undefined}
+                  imageUrl={m.thumbnailUrl || m.url}
+                  selected={selected?._id === m._id}
+                  onSelect={() =>
+                    merge({
+                      stepSelectModel: {
+                        // Clicking the selected model again clears the choice.
+                        selectedModel:
+                          selected?._id === m._id
+                            ? null
+                            : { _id: m._id, name: m.name, category: m.category, url: m.url, thumbnailUrl: m.thumbnailUrl },
+                      },
+                    })
+                  }
+                  testId="model-card"
+                />
+              ))}
+            </div>
+          )}
+
+          {totalPages > 1 && (
+            <nav className="pager" aria-label="Model pages">
+              <button
+                type="button"
+                className="btn btn--secondary btn--small"
+                disabled={page <= 1 || loading}
+                onClick={() => setPage((p) => p - 1)}
+                data-testid="models-prev"
+              >
+                <IconArrowLeft size={16} /> Previous
+              </button>
+              <span className="pager__info">
+                Page {page} of {totalPages}
+              </span>
+              <button
+                type="button"
+                className="btn btn--secondary btn--small"
+                disabled={page >= totalPages || loading}
+                onClick={() => setPage((p) => p + 1)}
+                data-testid="models-next"
+              >
+                Next <IconArrowRight size={16} />
+              </button>
+            </nav>
+          )}
+        </div>
+      )}
+    </FlowShell>
+  )
+}
