@@ -23,7 +23,7 @@ Scores (all 0..1 shares, except the skin shift in CIE ΔE76):
 An output below a threshold is not delivered: `enforce` raises QualityTooLow, an EngineError that
 is not retryable, so the imaging activity fails the task as "EngineRejected" and the workflow
 refunds it (core/contracts/generation.py NON_RETRYABLE_ERRORS). The scores are logged (one
-`engine quality` line per output) and kept for `recording()`, which `ops/eval.py` can use to
+`engine quality` line per output) and kept for `recording()`, which `ops/eval/` can use to
 print them.
 """
 
@@ -186,7 +186,7 @@ _recorded: ContextVar[list[QualityReport] | None] = ContextVar("quality_reports"
 def recording() -> AbstractContextManager[list[QualityReport]]:
     """Collect the reports of every output scored inside the block (this thread/context).
 
-    For ops/eval.py:  with quality.recording() as reports: engine.body_swap(...)
+    For ops/eval/:  with quality.recording() as reports: engine.body_swap(...)
     then reports[-1].summary(). A report is recorded before a failing check raises, so a refused
     output's scores are there too. The remote engine scores on its own side: nothing is recorded.
     """
