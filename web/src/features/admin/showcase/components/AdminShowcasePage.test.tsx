@@ -232,4 +232,22 @@ describe('AdminShowcasePage', () => {
     expect(within(row).queryByTestId('attach-edit-error')).toBeNull()
     expect(toast.success).toHaveBeenCalledWith('Edited image attached. The owner was told by email.')
   })
+
+  it('shows a generation its owner deleted as deleted, with no images and no actions', async () => {
+    const deleted = generation('svc-9')
+    deleted.generation.tasks = [{ ...task('t-9'), inputThumbnailUrl: '', outputs: [] }]
+    handler = (url) =>
+      url.pathname === '/api/v1/admin/generations'
+        ? json(200, { data: { items: [{ ...deleted, deletedAt: '2026-01-03T09:30:00+00:00' }] } })
+        : json(200, { data: { items: [], total: 0, pageNum: 1, pageSize: 24 } })
+    renderPage(true)
+    await userEvent.type(await screen.findByTestId('lookup-input'), 'svc-9{Enter}')
+    const card = await screen.findByTestId('generation-svc-9')
+    expect(within(card).getByTestId('generation-deleted').textContent).toBe('Deleted')
+    expect(within(card).queryByText('Completed')).toBeNull()
+    expect(within(card).getByTestId('generation-deleted-note').textContent).toMatch(/Deleted by its owner \(owner@example.com\) on/)
+    expect(within(card).queryAllByRole('img')).toHaveLength(0)
+    expect(within(card).queryByTestId('admin-task-t-9')).toBeNull()
+    expect(within(card).queryByTestId('attach-edit-input')).toBeNull()
+  })
 })

@@ -7,12 +7,19 @@ import styles from '../admin-showcase.module.css'
 /** One generation found by the lookup: who, what, when, its workflow, and each of its images. */
 export function GenerationCard({ found }: { found: AdminGeneration }) {
   const { generation, ownerEmail, temporalUrl, traceId } = found
+  const deletedAt = found.deletedAt ?? null
   return (
     <article className="card" data-testid={`generation-${generation.serviceId}`}>
       <header className={styles.adminGenerationHead}>
         <div className={styles.adminGenerationTitle}>
           <h3>{SERVICE_LABELS[generation.service]}</h3>
-          <span className={`status-pill status-pill--${generation.status}`}>{STATUS_LABELS[generation.status]}</span>
+          {deletedAt ? (
+            <span className="status-pill status-pill--failed" data-testid="generation-deleted">
+              Deleted
+            </span>
+          ) : (
+            <span className={`status-pill status-pill--${generation.status}`}>{STATUS_LABELS[generation.status]}</span>
+          )}
         </div>
         <a
           href={temporalUrl}
@@ -53,11 +60,20 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
         )}
       </dl>
       {generation.error && <p className="field-error">{generation.error}</p>}
-      <ul className={styles.adminTasks}>
-        {generation.tasks.map((task, index) => (
-          <TaskRow key={task.taskId} task={task} number={index + 1} />
-        ))}
-      </ul>
+      {deletedAt ? (
+        // Its images are gone from storage: no thumbnails to break, nothing to act on.
+        <p className="muted" data-testid="generation-deleted-note">
+          Deleted by its owner ({ownerEmail ?? 'a guest'}) on {formatDateTime(deletedAt)}. Its{' '}
+          {generation.tasks.length === 1 ? 'image was' : `${generation.tasks.length} images were`} removed; the
+          ledger keeps its charge.
+        </p>
+      ) : (
+        <ul className={styles.adminTasks}>
+          {generation.tasks.map((task, index) => (
+            <TaskRow key={task.taskId} task={task} number={index + 1} />
+          ))}
+        </ul>
+      )}
     </article>
   )
 }
