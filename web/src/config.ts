@@ -6,6 +6,7 @@ export const STORAGE_KEYS = {
   distributorId: 'mm:distributorId', // sessionStorage
   fingerprint: 'mm:fingerprint', // localStorage
   guestToken: 'mm:guestToken', // localStorage
+  guestFreeWithheld: 'mm:guestFreeWithheld', // localStorage: '1' when the guest login granted no free credits
   leadId: 'mm:leadId', // localStorage
   user: 'mm:user', // localStorage: {userEmail, userToken, userName, userId}
   token: 'mm:token', // localStorage: the raw user access token

@@ -6,9 +6,9 @@ vi.mock('@/config', async (importOriginal) => ({
   IMAGE_EDIT_API_KEY: 'k-123',
 }))
 
-const { client, unwrap } = await import('./client')
+const { client, loginAsGuest, unwrap } = await import('./client')
 const { ApiError, isSessionExpired } = await import('@/lib/api')
-const { clearUserSession, getUserToken, saveUserSession, setGuestToken } = await import('@/lib/identity')
+const { clearUserSession, getUserToken, guestFreeCreditsWithheld, saveUserSession, setGuestToken } = await import('@/lib/identity')
 
 type Call = { url: string; init: RequestInit }
 
@@ -147,6 +147,17 @@ describe('the session middleware', () => {
     expect(header(login!, 'Authorization')).toBeUndefined()
     expect(JSON.parse(String(login!.init.body))).toEqual({ fingerprintId: expect.any(String) })
     expect(header(get!, 'Authorization')).toBe('Bearer guest-9')
+    expect(guestFreeCreditsWithheld()).toBe(false)
+  })
+
+  it('remembers a guest login that granted no free credits, and forgets it at the next one', async () => {
+    let withheld = true
+    routes.push((url) => (url === '/imageedit/users/guestlogin' ? json(200, { data: { token: 'guest-0', credits: 0, freeCreditsWithheld: withheld } }) : undefined))
+    await loginAsGuest()
+    expect(guestFreeCreditsWithheld()).toBe(true)
+    withheld = false
+    await loginAsGuest()
+    expect(guestFreeCreditsWithheld()).toBe(false)
   })
 
   it('sends calls made without a session without Authorization', async () => {

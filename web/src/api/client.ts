@@ -30,6 +30,7 @@ import {
   getFingerprint,
   getGuestToken,
   getUserToken,
+  setGuestFreeCreditsWithheld,
   setGuestToken,
   setUserToken,
 } from '@/lib/identity'
@@ -310,6 +311,7 @@ export function loginAsGuest(): Promise<string> {
     const data = await unwrap(client.POST('/imageedit/users/guestlogin', { body: { fingerprintId } }))
     if (!data?.token) throw new ApiError(500, 'Could not start a guest session.')
     setGuestToken(data.token)
+    setGuestFreeCreditsWithheld(Boolean(data.freeCreditsWithheld))
     return data.token
   })().finally(() => {
     guestLogin = null

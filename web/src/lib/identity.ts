@@ -32,6 +32,20 @@ export function setGuestToken(token: string | null): void {
   else removeItem('local', STORAGE_KEYS.guestToken)
 }
 
+/**
+ * Whether the guest session was started without free credits (the network had used up
+ * today's free guest credits): the page then says why the balance is 0 and offers the
+ * sign-up's credits instead of "Get more credits".
+ */
+export function guestFreeCreditsWithheld(): boolean {
+  return readItem('local', STORAGE_KEYS.guestFreeWithheld) === '1'
+}
+
+export function setGuestFreeCreditsWithheld(withheld: boolean): void {
+  if (withheld) writeItem('local', STORAGE_KEYS.guestFreeWithheld, '1')
+  else removeItem('local', STORAGE_KEYS.guestFreeWithheld)
+}
+
 // ---------------------------------------------------------------------------
 // User session (spec §3): `mm:user` holds the whole session, `mm:token` the raw
 // token. The raw item is the one requests use, so a refreshed or replaced token

@@ -17,6 +17,7 @@ import { useCost, type CostRequest } from '../api/getCost'
 import { useSubmitGeneration } from '../api/submitGeneration'
 import { useGenerationPolling } from '../hooks/useGenerationPolling'
 import { NotifyEmailForm } from './NotifyEmailForm'
+import { ShortBalance } from './ShortBalance'
 import { TaskCard } from './TaskCard'
 import styles from './GeneratePage.module.css'
 
@@ -267,11 +268,7 @@ export function GeneratePage() {
                   {costError}
                 </Alert>
               )}
-              {short && (
-                <Alert tone="warning" title="Your balance may not cover this">
-                  <Link to="/subscription">Get more credits</Link>
-                </Alert>
-              )}
+              {short && <ShortBalance />}
               <button
                 type="button"
                 className="btn btn--primary btn--large btn--block"
