@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currencySymbol, formatDay, formatDelta, formatMoney, lastUtcDays, pageCount, sumDays } from './money'
+import { currencySymbol, formatDay, formatDelta, formatMoney, lastUtcDays, pageCount, rangeProblem, sumDays, usageCsv } from './money'
 
 describe('billing money and dates', () => {
   it('formats minor units with the currency symbol and 2 decimals', () => {
@@ -31,5 +31,28 @@ describe('billing money and dates', () => {
     expect(sumDays([day, { ...day, grantedPaid: 50 }])).toEqual({ spent: 4, refunded: 2, grantedFree: 20, grantedPaid: 50 })
     expect(pageCount(0, 10)).toBe(1)
     expect(pageCount(21, 10)).toBe(3)
+  })
+})
+
+describe('a custom usage range and its CSV', () => {
+  const now = new Date('2026-03-10T12:00:00Z')
+
+  it('accepts a range up to a year ending today, and says what is wrong otherwise', () => {
+    expect(rangeProblem('2026-03-01', '2026-03-10', now)).toBeNull()
+    expect(rangeProblem('2025-03-10', '2026-03-10', now)).toBeNull() // 366 days
+    expect(rangeProblem('2025-03-09', '2026-03-10', now)).toBe('Choose at most a year.')
+    expect(rangeProblem('2026-03-05', '2026-03-01', now)).toBe('The start date is after the end date.')
+    expect(rangeProblem('2026-03-01', '2026-03-11', now)).toBe('The end date is in the future.')
+    expect(rangeProblem('', '2026-03-01', now)).toBe('Choose both dates.')
+    expect(rangeProblem('2026-02-31x', '2026-03-01', now)).toBe('Choose both dates.')
+  })
+
+  it('writes one CSV row per day under a header', () => {
+    const csv = usageCsv([
+      { date: '2026-03-01', spent: 3, refunded: 1, grantedFree: 10, grantedPaid: 0 },
+      { date: '2026-03-02', spent: 0, refunded: 0, grantedFree: 0, grantedPaid: 500 },
+    ])
+    expect(csv).toBe('date,spent,refunded,free_added,paid_added\r\n2026-03-01,3,1,10,0\r\n2026-03-02,0,0,0,500\r\n')
+    expect(usageCsv([])).toBe('date,spent,refunded,free_added,paid_added\r\n')
   })
 })

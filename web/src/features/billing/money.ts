@@ -63,3 +63,32 @@ export function sumDays(days: readonly UsageTotals[]): UsageTotals {
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / Math.max(1, pageSize)))
 }
+
+/** The longest range GET creditUsage answers (a year, leap day included). */
+export const MAX_RANGE_DAYS = 366
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Why a chosen from/to range cannot be asked for, in words for the person, or null when it
+ * can: both dates, from before to, not past today (UTC), at most a year.
+ */
+export function rangeProblem(fromDate: string, toDate: string, now: Date = new Date()): string | null {
+  const from = Date.parse(`${fromDate}T00:00:00Z`)
+  const to = Date.parse(`${toDate}T00:00:00Z`)
+  if (!fromDate || !toDate || Number.isNaN(from) || Number.isNaN(to)) return 'Choose both dates.'
+  if (from > to) return 'The start date is after the end date.'
+  if (to > Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) return 'The end date is in the future.'
+  if ((to - from) / DAY_MS + 1 > MAX_RANGE_DAYS) return 'Choose at most a year.'
+  return null
+}
+
+export interface UsageDay extends UsageTotals {
+  date: string
+}
+
+/** The range's per-day totals as CSV (RFC 4180, CRLF lines), one row per UTC day. */
+export function usageCsv(days: readonly UsageDay[]): string {
+  const rows = [['date', 'spent', 'refunded', 'free_added', 'paid_added']]
+  for (const d of days) rows.push([d.date, String(d.spent), String(d.refunded), String(d.grantedFree), String(d.grantedPaid)])
+  return rows.map((row) => row.join(',')).join('\r\n') + '\r\n'
+}

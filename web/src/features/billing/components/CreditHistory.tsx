@@ -3,8 +3,9 @@ import { Alert } from '@/components/ui/Alert'
 import { IconCalendar } from '@/components/ui/icons'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
+import { saveBlob } from '@/lib/download'
 import { CREDITS_PAGE_SIZE, useCreditHistory } from '../api/getCreditHistory'
-import { formatDelta, formatMoment, lastUtcDays, pageCount, sumDays } from '../money'
+import { formatDelta, formatMoment, lastUtcDays, pageCount, rangeProblem, sumDays, usageCsv } from '../money'
 import { Pager } from './Pager'
 import styles from '../billing.module.css'
 
@@ -13,13 +14,28 @@ const RANGES = [
   { days: 90, label: 'Last 90 days' },
   { days: 365, label: 'Last 12 months' },
 ] as const
+/** The select's value for a from/to range of the person's own. */
+const CUSTOM = 0
 
 /** The credit ledger: the range's totals, then every movement, newest first. */
 export function CreditHistory({ userEmail }: { userEmail: string }) {
   const id = useId()
   const [days, setDays] = useState<number>(30)
   const [page, setPage] = useState(1)
-  const range = useMemo(() => lastUtcDays(days), [days])
+  // The dates typed; the custom range asked for is the last valid pair (a half-typed date
+  // never reaches the server).
+  const [typed, setTyped] = useState(() => lastUtcDays(30))
+  const [custom, setCustom] = useState(typed)
+  const problem = days === CUSTOM ? rangeProblem(typed.fromDate, typed.toDate) : null
+  const range = useMemo(() => (days === CUSTOM ? custom : lastUtcDays(days)), [days, custom])
+  const type = (part: 'fromDate' | 'toDate', value: string) => {
+    const next = { ...typed, [part]: value }
+    setTyped(next)
+    if (!rangeProblem(next.fromDate, next.toDate)) {
+      setCustom(next)
+      setPage(1)
+    }
+  }
   const history = useCreditHistory(userEmail, range, page)
   const data = history.data
   const totals = useMemo(() => (data ? sumDays(data.days) : null), [data])
@@ -46,9 +62,54 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
                 {r.label}
               </option>
             ))}
+            <option value={CUSTOM}>Custom dates</option>
           </select>
         </label>
+        <button
+          type="button"
+          className="btn btn--secondary btn--small"
+          disabled={!data}
+          onClick={() => {
+            if (!data) return
+            const name = `credit-usage-${data.fromDate}-to-${data.toDate}.csv`
+            saveBlob(new Blob([usageCsv(data.days)], { type: 'text/csv;charset=utf-8' }), name)
+          }}
+          data-testid="billing-credits-csv"
+        >
+          Export CSV
+        </button>
       </div>
+      {days === CUSTOM && (
+        <div className={styles.billingRange} data-testid="billing-credits-dates">
+          <label>
+            From{' '}
+            <input
+              type="date"
+              className="input"
+              value={typed.fromDate}
+              max={typed.toDate || undefined}
+              onChange={(e) => type('fromDate', e.target.value)}
+              data-testid="billing-credits-from"
+            />
+          </label>
+          <label>
+            To{' '}
+            <input
+              type="date"
+              className="input"
+              value={typed.toDate}
+              min={typed.fromDate || undefined}
+              onChange={(e) => type('toDate', e.target.value)}
+              data-testid="billing-credits-to"
+            />
+          </label>
+          {problem && (
+            <p className="field-error" role="alert" data-testid="billing-credits-range-problem">
+              {problem}
+            </p>
+          )}
+        </div>
+      )}
       {history.isPending ? (
         <LoadingBlock label="Loading your credit history…" />
       ) : history.isError && !data ? (

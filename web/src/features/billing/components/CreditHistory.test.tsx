@@ -1,0 +1,72 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { saveBlob } from '@/lib/download'
+import { CreditHistory } from './CreditHistory'
+
+vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }))
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+describe('CreditHistory', () => {
+  const asked: Array<Record<string, string>> = []
+
+  beforeEach(() => {
+    asked.length = 0
+    localStorage.clear()
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((input: string) => {
+        const url = new URL(input, 'http://app')
+        if (url.pathname === '/imageedit/users/guestlogin') return Promise.resolve(json(200, { data: { token: 'g', credits: 0 } }))
+        const query = Object.fromEntries(url.searchParams)
+        asked.push(query)
+        const days = [{ date: query.fromDate!, spent: 2, refunded: 1, grantedFree: 0, grantedPaid: 100 }]
+        return Promise.resolve(
+          json(200, {
+            data: {
+              fromDate: query.fromDate,
+              toDate: query.toDate,
+              totalSpent: 1,
+              days,
+              entries: { items: [], total: 0, pageNum: 1, pageSize: 15 },
+            },
+          }),
+        )
+      }),
+    )
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <QueryClientProvider client={client}>
+        <CreditHistory userEmail="ada@example.com" />
+      </QueryClientProvider>,
+    )
+  })
+
+  afterEach(() => {
+    cleanup()
+    vi.unstubAllGlobals()
+  })
+
+  it('asks for the dates chosen, never for a range the server would refuse, and exports what it shows', async () => {
+    await screen.findByTestId('billing-credit-totals')
+    await userEvent.selectOptions(screen.getByTestId('billing-credits-range'), 'Custom dates')
+    fireEvent.change(screen.getByTestId('billing-credits-from'), { target: { value: '2026-01-05' } })
+    fireEvent.change(screen.getByTestId('billing-credits-to'), { target: { value: '2026-02-10' } })
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ fromDate: '2026-01-05', toDate: '2026-02-10', pageNum: '1' }))
+    await waitFor(() => expect(screen.getByTestId('billing-total-paid').textContent).toBe('100'))
+
+    const before = asked.length
+    fireEvent.change(screen.getByTestId('billing-credits-from'), { target: { value: '2026-03-01' } })
+    expect(screen.getByTestId('billing-credits-range-problem').textContent).toBe('The start date is after the end date.')
+    expect(asked.length).toBe(before)
+
+    await userEvent.click(screen.getByTestId('billing-credits-csv'))
+    const [blob, name] = vi.mocked(saveBlob).mock.calls.at(-1)!
+    expect(name).toBe('credit-usage-2026-01-05-to-2026-02-10.csv')
+    expect(await blob.text()).toBe('date,spent,refunded,free_added,paid_added\r\n2026-01-05,2,1,0,100\r\n')
+  })
+})
