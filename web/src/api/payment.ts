@@ -30,3 +30,13 @@ export function resumeSubscription() {
 export function getInvoice(invoiceUrl: string) {
   return sendWithSession(invoiceUrl, { headers: { Accept: 'application/pdf' } })
 }
+
+/** What changing the subscription to that plan would do now (nothing is changed). */
+export function previewPlanChange(body: ApiBody<'/api/v1/payment/subscription/change/preview', 'post'>) {
+  return unwrap(client.POST('/api/v1/payment/subscription/change/preview', { body }))
+}
+
+/** Change the subscription's plan: an upgrade at once once paid, a downgrade at the period end. */
+export function changePlan(body: ApiBody<'/api/v1/payment/subscription/change', 'post'>) {
+  return unwrap(client.POST('/api/v1/payment/subscription/change', { body }))
+}

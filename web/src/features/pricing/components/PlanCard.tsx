@@ -8,26 +8,35 @@ interface PlanCardProps {
   selected: boolean
   onSelect: () => void
   onBuy: () => void
+  /** How the card stands to the caller's subscription: their plan, or one to switch to. */
+  relation?: 'current' | 'switch'
 }
 
 /** One plan (spec §2): name, monthly price, image credits, per-image cost, features, Buy Now. */
-export function PlanCard({ plan, selected, onSelect, onBuy }: PlanCardProps) {
+export function PlanCard({ plan, selected, onSelect, onBuy, relation }: PlanCardProps) {
   const rate = mainRate(plan)
   const titleId = `plan-${plan._id}-title`
   return (
     <article
-      className={`card ${styles.planCard}${selected ? ' card--highlight' : ''}`}
+      className={`card ${styles.planCard}${selected || relation === 'current' ? ' card--highlight' : ''}`}
       aria-labelledby={titleId}
       data-testid="plan-card"
       data-plan-id={plan._id}
       data-plan-name={plan.name}
+      data-current={relation === 'current' ? 'true' : undefined}
       onClick={onSelect}
     >
       <header className={styles.planCardHead}>
         <h2 id={titleId} className={styles.planCardName}>
           {plan.name}
         </h2>
-        <span className="chip">{plan.kind === 'subscription' ? 'Monthly' : 'One-time'}</span>
+        {relation === 'current' ? (
+          <span className={`status-pill status-pill--completed ${styles.currentBadge}`} data-testid="current-plan">
+            Your plan
+          </span>
+        ) : (
+          <span className="chip">{plan.kind === 'subscription' ? 'Monthly' : 'One-time'}</span>
+        )}
       </header>
       {rate ? (
         <>
@@ -59,14 +68,14 @@ export function PlanCard({ plan, selected, onSelect, onBuy }: PlanCardProps) {
       <button
         type="button"
         className={`btn btn--block ${selected ? 'btn--primary' : 'btn--secondary'}`}
-        disabled={!rate}
+        disabled={!rate || relation === 'current'}
         onClick={(e) => {
           e.stopPropagation()
           onBuy()
         }}
         data-testid="buy-now"
       >
-        Buy Now
+        {relation === 'current' ? 'Current plan' : relation === 'switch' ? `Switch to ${plan.name}` : 'Buy Now'}
       </button>
     </article>
   )

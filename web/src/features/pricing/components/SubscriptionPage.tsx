@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { useAuth } from '@/hooks/useAuth'
+import { subscriptionQueryOptions } from '@/lib/subscription'
 import { useTakePendingPlan } from '@/hooks/usePendingPlan'
 import { rememberPlan } from '@/lib/pendingPlan'
 import { usePricing } from '../api/getPricing'
@@ -16,6 +18,7 @@ import {
   type PricingPlan,
 } from '../pricing'
 import { PlanCard } from './PlanCard'
+import { SwitchPlanDialog } from './SwitchPlanDialog'
 import styles from '../pricing.module.css'
 
 interface SubscriptionPageProps {
@@ -52,13 +55,25 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
   const navigate = useNavigate()
   const [params] = useSearchParams()
   const redirectby = params.get('redirectby') ?? undefined
-  const { isAuthenticated, openLoginPopup } = useAuth()
+  const { isAuthenticated, openLoginPopup, user } = useAuth()
+  const userEmail = user?.userEmail ?? ''
   const takePendingPlan = useTakePendingPlan()
   const [currency, setCurrency] = useState<Currency | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
   const pricing = usePricing(currency)
   const plans: PricingPlan[] = pricing.data?.pricingInfo ?? []
   const shownCurrency = pricing.data?.currency
+  // A subscriber changes plan here instead of buying a second subscription: their plan is
+  // marked, other monthly plans in its currency offer "Switch to…" (a confirmation shows the
+  // charge and when it applies), packs are bought as usual.
+  const subscription = useQuery({ ...subscriptionQueryOptions(userEmail), enabled: isAuthenticated })
+  const live = isAuthenticated && subscription.data && subscription.data.status !== 'canceled' ? subscription.data : null
+  const [switching, setSwitching] = useState<{ piid: string; rcid: string; name: string } | null>(null)
+  const relationOf = (plan: PricingPlan): 'current' | 'switch' | undefined => {
+    const rate = mainRate(plan)
+    if (!live || !rate || rate.interval !== 'month' || plan.currency !== live.currency) return undefined
+    return rate.rateCode === live.rateCode ? 'current' : 'switch'
+  }
 
   // Logged in through the modal Buy Now opened: on to the remembered plan.
   useEffect(() => {
@@ -71,6 +86,10 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
     const rate = mainRate(plan)
     if (!rate) return
     setSelected(plan._id)
+    if (relationOf(plan) === 'switch') {
+      setSwitching({ piid: plan._id, rcid: rate.rateCode, name: plan.name })
+      return
+    }
     const url = planDetailsUrl(choiceOf(plan, rate, redirectby))
     if (isAuthenticated) {
       void navigate(url)
@@ -127,9 +146,19 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
               selected={selected === plan._id}
               onSelect={() => setSelected(plan._id)}
               onBuy={() => buy(plan)}
+              relation={relationOf(plan)}
             />
           ))}
         </div>
+      )}
+
+      {switching && (
+        <SwitchPlanDialog
+          choice={{ piid: switching.piid, rcid: switching.rcid }}
+          planName={switching.name}
+          userEmail={userEmail}
+          onClose={() => setSwitching(null)}
+        />
       )}
 
       {enterpriseForm && (

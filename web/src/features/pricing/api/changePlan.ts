@@ -1,0 +1,35 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import * as paymentApi from '@/api/payment'
+import { invalidateCredits } from '@/lib/credits'
+import { SUBSCRIPTION_KEY } from '@/lib/subscription'
+import type { ApiData } from '@/types/api'
+
+export type PlanChangePreview = ApiData<'/api/v1/payment/subscription/change/preview', 'post'>
+
+export interface PlanChoice {
+  piid: string
+  rcid: string
+}
+
+/** What switching to `choice` would charge and grant now, and when it applies. */
+export function usePlanChangePreview(choice: PlanChoice) {
+  return useQuery({
+    queryKey: ['billing', 'plan-change-preview', choice.piid, choice.rcid],
+    queryFn: () => paymentApi.previewPlanChange(choice),
+    // The amounts depend on this period's grants: asked afresh each time the dialog opens.
+    gcTime: 0,
+    staleTime: 0,
+  })
+}
+
+/** Changes the plan; the subscription and the balance are read again afterwards. */
+export function useChangePlan(userEmail: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (choice: PlanChoice) => paymentApi.changePlan(choice),
+    onSuccess: async (subscription) => {
+      client.setQueryData([...SUBSCRIPTION_KEY, userEmail], subscription)
+      await invalidateCredits()
+    },
+  })
+}
