@@ -38,6 +38,7 @@ from ops.seed_catalog import (
     OLD_BACKGROUND_CATEGORY,
     is_old_default,
     presentation,
+    sample_label,
 )
 from ops.seed_plans import seed_plans
 from ops.seed_showcase import seed_showcase
@@ -175,10 +176,12 @@ def seed_items(fixtures: Path) -> list[SeedItem]:
                 SeedItem(
                     f"sample-{folder}-{path.stem}",
                     "sample",
-                    f"Sample {folder[:-1] if folder != 'people' else 'person'}",
+                    sample_label(path.stem, folder),
                     folder,
                     path.read_bytes(),
                     sort=i,
+                    # The first seeds called every sample "Sample person" or "Sample garment".
+                    numbered_before=True,
                 )
             )
     return items

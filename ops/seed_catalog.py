@@ -20,6 +20,7 @@ MODEL_CATEGORY = "studio"
 OLD_DEFAULT_NAMES = {
     CatalogKind.MODEL: re.compile(r"Model \d+"),
     CatalogKind.BACKGROUND: re.compile(r"Scene \d+"),
+    CatalogKind.SAMPLE: re.compile(r"Sample (person|garment)"),
 }
 OLD_BACKGROUND_CATEGORY = "scene"
 
@@ -87,6 +88,24 @@ DESCRIPTIONS: dict[str, str] = {
     "studio-warm": "Warm beige paper sweep",
     "studio-blue": "Pale blue paper sweep",
 }
+
+
+# The sample inputs the upload page offers ("or try a sample"), by photo: what a visitor sees
+# in each, in words (no brand names, which the photos' logos are not ours to use).
+SAMPLES = {
+    "01008_00": "Mesh top, leopard skirt",
+    "01861_00": "Burgundy crop top",
+    "02849_00": "Ribbed tee, print skirt",
+    "00055_00": "Lilac logo tee",
+    "00126_00": "Colour-block tee",
+    "00151_00": "Striped long-sleeve top",
+}
+
+
+def sample_label(photo: str, folder: str) -> str:
+    """A sample's name: what it shows, or what the first seeds called it for a photo not
+    described here."""
+    return SAMPLES.get(photo) or f"Sample {'person' if folder == 'people' else 'garment'}"
 
 
 def presentation(kind: CatalogKind, item_id: str) -> Presentation | None:

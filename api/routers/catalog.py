@@ -134,6 +134,7 @@ def samples(
         items = [
             Sample(
                 _id=item.id,
+                name=item.name,
                 key=item.key,
                 url=storage.presigned_get(item.key),
                 thumbnailUrl=storage.presigned_get(item.thumbnail_key),

@@ -24,6 +24,8 @@ class SeedPage(Schema):
 
 class Sample(Schema):
     id: str = Field(alias="_id")
+    # What the photo shows, for its label ("Striped long-sleeve top").
+    name: str
     key: str
     url: str
     thumbnailUrl: str

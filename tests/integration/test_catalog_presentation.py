@@ -63,7 +63,7 @@ OLD_NAME = re.compile(r"(Model|Scene) \d+")
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    for folder in ("catalog-models", "backgrounds", "scenes"):
+    for folder in ("catalog-models", "backgrounds", "scenes", "people", "garments"):
         fixture_images(folder)
     with running_stack(tmp_path_factory.mktemp("catalog-presentation")) as running:
         yield running.settings
@@ -193,6 +193,27 @@ def test_backgrounds_have_names_categories_and_descriptions(api: httpx.Client) -
     assert len(first["items"]) == 18 and first["total"] == page["total"]
     rest = backgrounds(api, pagesize=18, pagenum=2)
     assert [i["_id"] for i in rest["items"]] == order[18:]
+
+
+def test_samples_are_labelled_with_what_they_show(api: httpx.Client, db: SessionFactory,
+                                                   stack: Settings) -> None:
+    """The upload page's samples carry what they show; a database the first seeds made
+    ("Sample person") is relabelled by the next seed."""
+    def labels() -> dict[str, str]:
+        answer = api.get("/api/v1/sample")
+        assert answer.status_code == 200, answer.text
+        return {item["_id"]: item["name"] for item in answer.json()["data"]["items"]}
+
+    shown = labels()
+    assert shown["sample-people-01008_00"] == "Mesh top, leopard skirt"
+    assert shown["sample-garments-00151_00"] == "Striped long-sleeve top"
+    assert not any(name.startswith("Sample ") for name in shown.values()), shown
+    with db.begin() as session:
+        row = session.get(CatalogItem, "sample-people-01008_00")
+        assert row is not None
+        row.name = "Sample person"
+    assert seed(db, Storage(stack), stack, FIXTURES) == 0
+    assert labels() == shown
 
 
 def test_operators_set_and_clear_a_models_attributes(

@@ -2484,6 +2484,8 @@ export interface components {
             _id: string;
             /** Key */
             key: string;
+            /** Name */
+            name: string;
             /** Thumbnailurl */
             thumbnailUrl: string;
             /** Url */

@@ -18,6 +18,7 @@ export function SampleList() {
       <ul className={styles.row}>
         {data.map((s, i) => {
           const added = files.some((f) => f.source === 'sample' && f.serverId === s._id)
+          const label = s.name || `Sample ${i + 1}`
           return (
             <li key={s._id}>
               <button
@@ -25,10 +26,15 @@ export function SampleList() {
                 className={added ? `${styles.sample} ${styles.sampleAdded}` : styles.sample}
                 onClick={() => addSample(s)}
                 disabled={added}
-                aria-label={added ? `Sample ${i + 1} added` : `Use sample ${i + 1}`}
+                aria-label={added ? `${label}: added` : `Use the sample: ${label}`}
                 data-testid="sample-image"
               >
-                <img src={s.thumbnailUrl || s.url} alt="" loading="lazy" />
+                <span className={styles.thumb}>
+                  <img src={s.thumbnailUrl || s.url} alt="" loading="lazy" />
+                </span>
+                <span className={styles.caption} data-testid="sample-label">
+                  {added ? 'Added' : label}
+                </span>
               </button>
             </li>
           )

@@ -179,7 +179,7 @@ export function addSample(sample: SampleImage): void {
   appStore.set(addFilesAtom, [
     {
       _id: newUuid(),
-      name: `Sample ${sample._id}`,
+      name: sample.name || 'Sample photo',
       mimeType: 'image/jpeg',
       size: 0,
       source: 'sample',
