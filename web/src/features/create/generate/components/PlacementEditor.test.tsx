@@ -110,8 +110,13 @@ describe('PlacementEditor', () => {
     expect(subject.dataset.x).toBe('0.2')
     expect(subject.dataset.y).toBe('-0.05')
 
-    fireEvent.change(screen.getByTestId('placement-size'), { target: { value: '0.5' } })
+    const slider = screen.getByTestId('placement-size')
+    expect(slider.className).toBe('range')
+    expect(slider.style.getPropertyValue('--fill')).toBe(`${((1 - 0.3) / (2 - 0.3)) * 100}%`)
+    fireEvent.change(slider, { target: { value: '0.5' } })
     expect(screen.getByTestId('placement-scale').textContent).toBe('×0.50')
+    // The track fills up to the thumb (the product's slider style).
+    expect(slider.style.getPropertyValue('--fill')).toBe(`${((0.5 - 0.3) / (2 - 0.3)) * 100}%`)
     expect(subject.style.transform).toBe('translate(20.00%, -5.00%) scale(0.50)')
     expect(screen.getByTestId('placement-summary').textContent).toBe('Moved 20% right, 5% up; size ×0.50')
 

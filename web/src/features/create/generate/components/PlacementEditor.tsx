@@ -97,7 +97,10 @@ export function PlacementEditor({ serviceId, backgroundId, task, original, image
 
   return (
     <Dialog title={`Adjust the placement of ${imageLabel}`} onClose={onClose} testId="placement-editor" className={styles.placement}>
-      <p className="muted">Drag the subject to move it, and use the slider to change its size. Re-rendering is free.</p>
+      <p className="muted">
+        Drag the picture to move the subject, and use the slider to change its size. The preview moves the whole picture;
+        the re-render moves only the subject, onto the background. Re-rendering is free.
+      </p>
       <div
         ref={stage}
         className={backdrop ? styles.stage : `${styles.stage} ${styles.stagePlain}`}
@@ -150,6 +153,9 @@ export function PlacementEditor({ serviceId, backgroundId, task, original, image
           step={0.05}
           value={placement.scale}
           onChange={(e) => setPlacement((p) => normalise({ ...p, scale: Number(e.target.value) }))}
+          className="range"
+          // The filled part of the track, for the product's slider style (global .range).
+          style={{ ['--fill' as string]: `${((placement.scale - SCALE_MIN) / (SCALE_MAX - SCALE_MIN)) * 100}%` }}
           data-testid="placement-size"
         />
         <p className="muted" aria-live="polite" data-testid="placement-summary">
