@@ -8,6 +8,7 @@ import {
   parsePlanQuery,
   perImagePrice,
   planDetailsUrl,
+  recommendedPlanId,
   safeRedirect,
   type PricingPlan,
 } from './pricing'
@@ -125,5 +126,30 @@ describe('order statuses', () => {
     expect(isFinalStatus('pending')).toBe(false)
     expect(isFinalStatus(undefined)).toBe(false)
     expect(['paid', 'failed', 'canceled'].every((s) => isFinalStatus(s as 'paid'))).toBe(true)
+  })
+})
+
+describe('the recommended plan', () => {
+  const monthly = (id: string, value: number): PricingPlan => ({
+    ...starterInr,
+    _id: id,
+    name: id,
+    rateInfo: [{ value, rateCode: `${id}-month`, interval: 'month', config: { credits: 100 } }],
+  })
+  const pack: PricingPlan = {
+    ...starterInr,
+    _id: 'pack',
+    kind: 'pack',
+    rateInfo: [{ value: 99900, rateCode: 'pack-once', interval: 'once', config: { credits: 50 } }],
+  }
+
+  it('is the middle monthly plan by price, whatever the order the plans come in', () => {
+    const plans = [monthly('business', 1_999_900), pack, monthly('starter', 149_900), monthly('pro', 599_900)]
+    expect(recommendedPlanId(plans)).toBe('pro')
+  })
+
+  it('is none with fewer than three monthly plans (packs do not count)', () => {
+    expect(recommendedPlanId([monthly('starter', 149_900), monthly('pro', 599_900), pack])).toBeUndefined()
+    expect(recommendedPlanId([])).toBeUndefined()
   })
 })

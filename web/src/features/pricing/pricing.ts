@@ -32,6 +32,20 @@ export function mainRate(plan: PricingPlan): PlanRate | undefined {
   return plan.rateInfo[0]
 }
 
+/**
+ * The plan the page recommends: the middle of the monthly plans by price (Pro among Starter, Pro
+ * and Business), the usual choice of a shop that outgrows the entry plan. None with fewer than
+ * three monthly plans, where "middle" would mean nothing.
+ */
+export function recommendedPlanId(plans: PricingPlan[]): string | undefined {
+  const monthly = plans
+    .map((plan) => ({ plan, rate: mainRate(plan) }))
+    .filter((p): p is { plan: PricingPlan; rate: PlanRate } => p.rate?.interval === 'month')
+    .sort((a, b) => a.rate.value - b.rate.value)
+  if (monthly.length < 3) return undefined
+  return monthly[Math.floor((monthly.length - 1) / 2)]?.plan._id
+}
+
 /** "/month" for monthly plans, "one-time" for packs. */
 export function intervalLabel(interval: PlanRate['interval']): string {
   return interval === 'month' ? 'per month' : 'one-time'

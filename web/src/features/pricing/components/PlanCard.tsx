@@ -10,22 +10,38 @@ interface PlanCardProps {
   onBuy: () => void
   /** How the card stands to the caller's subscription: their plan, or one to switch to. */
   relation?: 'current' | 'switch'
+  /** The plan the page recommends (pricing.recommendedPlanId): highlighted, with a badge. */
+  recommended?: boolean
 }
 
 /** One plan (spec §2): name, monthly price, image credits, per-image cost, features, Buy Now. */
-export function PlanCard({ plan, selected, onSelect, onBuy, relation }: PlanCardProps) {
+export function PlanCard({ plan, selected, onSelect, onBuy, relation, recommended = false }: PlanCardProps) {
   const rate = mainRate(plan)
   const titleId = `plan-${plan._id}-title`
+  // The subscriber's own plan is what they look for first; the recommendation is for everyone else.
+  const flagged = recommended && relation !== 'current'
+  const classes = [
+    'card',
+    styles.planCard,
+    flagged ? styles.planCardRecommended : '',
+    selected || relation === 'current' ? 'card--highlight' : '',
+  ].filter(Boolean)
   return (
     <article
-      className={`card ${styles.planCard}${selected || relation === 'current' ? ' card--highlight' : ''}`}
+      className={classes.join(' ')}
       aria-labelledby={titleId}
       data-testid="plan-card"
       data-plan-id={plan._id}
       data-plan-name={plan.name}
       data-current={relation === 'current' ? 'true' : undefined}
+      data-recommended={flagged ? 'true' : undefined}
       onClick={onSelect}
     >
+      {flagged && (
+        <p className={styles.planCardRibbon} data-testid="plan-recommended">
+          Recommended
+        </p>
+      )}
       <header className={styles.planCardHead}>
         <h2 id={titleId} className={styles.planCardName}>
           {plan.name}
@@ -35,7 +51,7 @@ export function PlanCard({ plan, selected, onSelect, onBuy, relation }: PlanCard
             Your plan
           </span>
         ) : (
-          <span className="chip">{plan.kind === 'subscription' ? 'Monthly' : 'One-time'}</span>
+          <span className={`chip ${styles.planCardKind}`}>{plan.kind === 'subscription' ? 'Monthly' : 'One-time'}</span>
         )}
       </header>
       {rate ? (
@@ -67,7 +83,7 @@ export function PlanCard({ plan, selected, onSelect, onBuy, relation }: PlanCard
       </ul>
       <button
         type="button"
-        className={`btn btn--block ${selected ? 'btn--primary' : 'btn--secondary'}`}
+        className={`btn btn--block ${selected || flagged ? 'btn--primary' : 'btn--secondary'}`}
         disabled={!rate || relation === 'current'}
         onClick={(e) => {
           e.stopPropagation()

@@ -50,6 +50,22 @@ describe('SubscriptionPage (spec §2 Pricing page, §4 Buy Now)', () => {
     expect(screen.getByText('the form')).toBeTruthy()
   })
 
+  it('highlights the middle monthly plan as recommended, and only that one', async () => {
+    const monthly = (id: string, name: string, value: number) => ({
+      ...PLANS_USD[0]!,
+      _id: id,
+      name,
+      rateInfo: [{ value, rateCode: `${id}-month`, interval: 'month' as const, config: { credits: 100 } }],
+    })
+    const plans = [monthly('starter', 'Starter', 1900), monthly('pro', 'Pro', 6900), monthly('business', 'Business', 22900), PLANS_USD[1]!]
+    pricingAnswer = () => json(200, { data: { planVersion: 2, currency: 'USD', pricingInfo: plans } })
+    page()
+    const cards = await screen.findAllByTestId('plan-card')
+    expect(cards.map((c) => c.getAttribute('data-recommended'))).toEqual([null, 'true', null, null])
+    expect(within(cards[1]!).getByTestId('plan-recommended').textContent).toBe('Recommended')
+    expect(screen.getAllByTestId('plan-recommended')).toHaveLength(1)
+  })
+
   it('sends the planVersion and the browser time zone; the switch asks for a currency', async () => {
     page()
     await screen.findAllByTestId('plan-card')

@@ -16,6 +16,7 @@ import {
   planDetailsUrl,
   type Currency,
   type PricingPlan,
+  recommendedPlanId,
 } from '../pricing'
 import { PlanCard } from './PlanCard'
 import { SwitchPlanDialog } from './SwitchPlanDialog'
@@ -99,6 +100,7 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
     }
   }
 
+  const recommended = recommendedPlanId(plans)
   const first = plans[0]
   const firstRate = first ? mainRate(first) : undefined
 
@@ -147,6 +149,7 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
               onSelect={() => setSelected(plan._id)}
               onBuy={() => buy(plan)}
               relation={relationOf(plan)}
+              recommended={plan._id === recommended}
             />
           ))}
         </div>
