@@ -7,10 +7,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PENDING_PLAN_KEY, rememberPlan } from '@/lib/pendingPlan'
 import { appStore } from '@/stores/appStore'
 import { authStateAtom, initialAuthState } from '@/stores/auth'
+import { toast } from '@/lib/toast'
 import { rememberEmail } from '../session'
 import { AuthScreen } from './AuthScreen'
 
-vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }))
+vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn(), clearErrors: vi.fn() }) }))
 
 const PLAN_URL = '/plan-details?rate=1900&piid=v2-starter-usd&rcid=v2-starter-usd-month&plan=Starter&currency=USD&credits=100'
 
@@ -120,5 +121,34 @@ describe('AuthScreen: where /signup and /login go after logging in', () => {
     })
     renderAt('/signup')
     expect(screen.getByTestId('where').textContent).toBe('/')
+  })
+  it('a wrong code is toasted; once the right code is accepted that toast is taken away', async () => {
+    let codes = 0
+    fetchMock.mockImplementation(async (raw: string) => {
+      const { pathname } = new URL(raw, 'http://app.test')
+      if (pathname === '/api/v1/auth/verifySignupOTP') {
+        codes += 1
+        return codes === 1 ? json(400, { message: 'The code is wrong.' }) : json(200, { data: { message: 'ok' } })
+      }
+      if (pathname === '/api/v1/auth/generateSignupOTP') return json(200, { data: { message: 'ok' } })
+      return json(404, { message: 'Not found.' })
+    })
+    renderAt('/signup')
+    await userEvent.type(screen.getByTestId('step-email-input'), 'ada@example.com{Enter}')
+    const code = await screen.findByTestId('step-code-input')
+    vi.mocked(toast.clearErrors).mockClear()
+    await userEvent.type(code, '111111{Enter}')
+    await waitFor(() => expect(toast.error).toHaveBeenCalled())
+    expect(toast.clearErrors).not.toHaveBeenCalled()
+    await userEvent.clear(code)
+    await userEvent.type(code, '123456{Enter}')
+    await screen.findByTestId('step-name-input')
+    expect(toast.clearErrors).toHaveBeenCalledTimes(1)
+  })
+
+  it('offers the free credits once on the sign-up screen', () => {
+    renderAt('/signup')
+    expect(screen.getAllByText(/free credits/)).toHaveLength(1)
+    expect(screen.getByTestId('free-credits-offer').textContent).toBe('Sign up and get 10 free credits.')
   })
 })

@@ -1,4 +1,5 @@
 import { GoogleOAuthProvider, useGoogleLogin } from '@react-oauth/google'
+import { useId } from 'react'
 import { GOOGLE_CLIENT_ID, GOOGLE_SCOPE } from '@/config'
 import { Spinner } from '@/components/ui/Spinner'
 import { getDistributorId } from '@/lib/identity'
@@ -58,20 +59,32 @@ function ConfiguredGoogleButton({ rememberMe, onLoggedIn }: GoogleButtonProps) {
   )
 }
 
-/** "Continue with Google" (implicit flow). Disabled when no client id is configured. */
+export const GOOGLE_UNAVAILABLE = 'Google sign-in is not available on this site. Use your email instead.'
+
+/**
+ * "Continue with Google" (implicit flow). Without a client id it is disabled and says why
+ * in a line under it (a disabled button's tooltip never shows on touch screens, and many
+ * browsers do not show it on hover either).
+ */
 export function GoogleButton(props: GoogleButtonProps) {
+  const noteId = useId()
   if (!GOOGLE_CLIENT_ID) {
     return (
-      <button
-        type="button"
-        className={`btn btn--secondary btn--block ${styles.googleBtn}`}
-        disabled
-        title="Google sign-in is not configured"
-        data-testid="google-login"
-      >
-        <GoogleMark />
-        Continue with Google
-      </button>
+      <div className={styles.googleUnavailable}>
+        <button
+          type="button"
+          className={`btn btn--secondary btn--block ${styles.googleBtn}`}
+          disabled
+          aria-describedby={noteId}
+          data-testid="google-login"
+        >
+          <GoogleMark />
+          Continue with Google
+        </button>
+        <p id={noteId} className="muted" data-testid="google-unavailable">
+          {GOOGLE_UNAVAILABLE}
+        </p>
+      </div>
     )
   }
   return (

@@ -28,7 +28,8 @@ export function SignupFlow({ onLoggedIn, onLogin }: SignupFlowProps) {
     <div className={styles.authForm} data-testid="signup-flow" data-step={step.name}>
       {step.name === 'email' && (
         <EmailStep
-          intro={`Sign up with your email and get ${SIGNUP_FREE_CREDITS} free credits. We will email you a code to confirm it.`}
+          // The heading above already offers the free credits (AuthHeading): said once.
+          intro="Enter your email. We will email you a code to confirm it."
           initialEmail={email}
           submitLabel="Send code"
           onSubmit={async (address) => {

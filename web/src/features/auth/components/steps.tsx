@@ -21,10 +21,12 @@ import styles from '../auth.module.css'
 // /forgot-password screens and in the dialogs opened from the login modal.
 // Each step's action is a mutation (features/auth/api); failures are toasted.
 
-/** Runs the step's action; a failure is toasted. Returns whether it succeeded. */
+/** Runs the step's action; a failure is toasted, a success takes earlier failures' toasts
+ *  away. Returns whether it succeeded. */
 async function attempt(action: () => Promise<void>): Promise<boolean> {
   try {
     await action()
+    toast.clearErrors()
     return true
   } catch (err) {
     toast.error(authErrorMessage(err))

@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+const sonner = vi.hoisted(() => ({
+  toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn(), info: vi.fn(), dismiss: vi.fn() }),
+}))
+vi.mock('sonner', () => sonner)
+
+import { toast } from './toast'
+
+describe('toast', () => {
+  afterEach(() => vi.clearAllMocks())
+
+  it('shows one toast per message, its id made of the tone and the message', () => {
+    toast.error('The code is wrong.')
+    expect(sonner.toast.error).toHaveBeenCalledWith('The code is wrong.', expect.objectContaining({ id: 'error:The code is wrong.' }))
+  })
+
+  it('clearErrors takes away the error toasts still shown, and only them', () => {
+    toast.error('The code is wrong.')
+    toast.error('Too many attempts.')
+    toast.success('Welcome!')
+    toast.clearErrors()
+    expect(sonner.toast.dismiss.mock.calls.map(([id]) => id).sort()).toEqual(['error:The code is wrong.', 'error:Too many attempts.'])
+    sonner.toast.dismiss.mockClear()
+    toast.clearErrors() // nothing left to take away
+    expect(sonner.toast.dismiss).not.toHaveBeenCalled()
+  })
+
+  it('forgets an error toast that closed by itself', () => {
+    toast.error('The code is wrong.')
+    const options = sonner.toast.error.mock.calls[0]![1] as { onAutoClose: () => void }
+    options.onAutoClose()
+    toast.clearErrors()
+    expect(sonner.toast.dismiss).not.toHaveBeenCalled()
+  })
+})
