@@ -116,12 +116,52 @@ async function checkPage(
     }
     const overflow = await overflowOf(page)
     if (overflow > 1) problems.push(`${role} ${width}px ${route}: the page is ${overflow}px wider than the window`)
+    for (const found of await wrappingProblems(page)) problems.push(`${role} ${width}px ${route}: ${found}`)
+    if (role !== 'guest' && landedOn(page, '/') && (await page.getByText('No account needed').count())) {
+      problems.push(`${role} ${width}px ${route}: a signed-in user is told "No account needed"`)
+    }
     const name = `${role}-${width}-${route === '/' ? 'home' : route.slice(1)}.png`
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, name), fullPage: true })
   } catch (err) {
     problems.push(`${role} ${width}px ${route}: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`)
   }
   for (const e of errors.slice(seen)) problems.push(`${role} ${width}px ${route}: console error: ${e.slice(0, 300)}`)
+}
+
+function landedOn(page: Page, pathname: string): boolean {
+  return new URL(page.url()).pathname === pathname
+}
+
+/**
+ * Text that must stay on one line and did not, wherever the page has it: the create flow's
+ * current step (cut to "Select backgr…" on phones before), a plan card's price and its
+ * "per month", and the badges beside a plan's name.
+ */
+async function wrappingProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = []
+    const lines = (el: Element): number => {
+      const range = document.createRange()
+      range.selectNodeContents(el)
+      return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size
+    }
+    const step = document.querySelector('nav[aria-label="Progress"] [aria-current="step"] span:last-child')
+    if (step instanceof HTMLElement && step.scrollWidth > step.clientWidth + 1) {
+      found.push(`the current step "${step.textContent}" is cut short`)
+    }
+    for (const card of document.querySelectorAll('[data-testid="plan-card"]')) {
+      const name = card.getAttribute('data-plan-name')
+      const amount = card.querySelector('[data-testid="plan-price"]')
+      const interval = amount?.nextElementSibling
+      if (amount && interval && interval.getBoundingClientRect().top >= amount.getBoundingClientRect().bottom - 2) {
+        found.push(`${name}: "${interval.textContent}" wrapped below the price`)
+      }
+      for (const badge of card.querySelectorAll('header > span, [data-testid="plan-recommended"]')) {
+        if (lines(badge) > 1) found.push(`${name}: the badge "${badge.textContent}" wraps`)
+      }
+    }
+    return found
+  })
 }
 
 for (const role of ROLES) {

@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react'
 import {
+  IconCurate,
   IconDashboard,
+  IconHanger,
   IconHelp,
   IconImages,
   IconMail,
   IconPlus,
+  IconSettings,
   IconSparkle,
   IconTag,
-  IconUser,
 } from '@/components/ui/icons'
 
 export interface NavItem {
@@ -32,13 +34,13 @@ export const BOTTOM_ITEMS: NavItem[] = [
   { to: '/subscription', label: 'Pricing', icon: <IconTag />, testId: 'nav-pricing' },
   { to: '/contact', label: 'Contact Us', icon: <IconMail />, testId: 'nav-contact' },
   { to: '/help', label: 'Help & Support', icon: <IconHelp />, testId: 'nav-help' },
-  { to: '/user-setting', label: 'User Setting', icon: <IconUser />, requiresAuth: true, testId: 'nav-user-setting' },
+  { to: '/user-setting', label: 'User Setting', icon: <IconSettings />, requiresAuth: true, testId: 'nav-user-setting' },
 ]
 
 /** Operators' pages (outside the app shell, spec §2); listed only for admins. */
 export const ADMIN_ITEMS: NavItem[] = [
-  { to: '/digital-models', label: 'Digital Models', icon: <IconUser />, requiresAdmin: true, testId: 'nav-admin-digital-models' },
-  { to: '/admin-showcase', label: 'Curate Showcase', icon: <IconSparkle />, requiresAdmin: true, testId: 'nav-admin-showcase' },
+  { to: '/digital-models', label: 'Digital Models', icon: <IconHanger />, requiresAdmin: true, testId: 'nav-admin-digital-models' },
+  { to: '/admin-showcase', label: 'Curate Showcase', icon: <IconCurate />, requiresAdmin: true, testId: 'nav-admin-showcase' },
 ]
 
 /** The steps of "Create New Image"; the sidebar entry stays active on all of them. */
