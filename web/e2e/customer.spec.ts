@@ -385,6 +385,11 @@ test('5. Billing → credit history by custom dates: totals and rows follow, a r
   const withUsage = await totals()
   if (!(withUsage.free > 0 && withUsage.spent > 0)) fail(`the totals of the week are ${JSON.stringify(withUsage)}`)
   const rowCount = await rows.count()
+  // The chart follows the range: its seven days, from the first to the last.
+  const chart = section.getByTestId('billing-credits-chart')
+  await expectVisible(chart, 'the usage chart')
+  const drawn = [await chart.getAttribute('data-days'), await chart.getAttribute('data-first'), await chart.getAttribute('data-last')]
+  if (drawn.join() !== ['7', start, today].join()) fail(`the chart draws ${drawn.join(' ')}, not 7 days ${start} to ${today}`)
   await screenshot(page, path.join(SCREENSHOT_DIR, 'credit-history-week.png'))
 
   step(`${start} to ${yesterday}: nothing happened then, the totals are 0 and no rows`)
@@ -392,6 +397,7 @@ test('5. Billing → credit history by custom dates: totals and rows follow, a r
   await expectVisible(section.getByTestId('billing-credits-empty'), '"No credit movements in this period."')
   await expectTotals({ paid: 0, free: 0, spent: 0, refunded: 0 }, `${start} to ${yesterday}`)
   if (await rows.count()) fail(`${await rows.count()} rows shown for a range without movements`)
+  if (await section.getByTestId('billing-credits-chart').count()) fail('a chart is drawn for a range without usage')
 
   step('from after to: the message, and the range shown stays the last good one')
   await from.fill(today)

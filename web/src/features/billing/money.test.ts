@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { currencySymbol, formatDay, formatDelta, formatMoney, lastUtcDays, pageCount, rangeProblem, sumDays, usageCsv } from './money'
+import { lastDays } from '@/lib/usageDays'
+import { currencySymbol, formatDay, formatDelta, formatMoney, pageCount, rangeProblem, sumDays, usageCsv } from './money'
 
 describe('billing money and dates', () => {
   it('formats minor units with the currency symbol and 2 decimals', () => {
@@ -25,8 +26,8 @@ describe('billing money and dates', () => {
   })
 
   it('asks for the last UTC days and sums them', () => {
-    expect(lastUtcDays(30, new Date('2026-03-10T23:59:00Z'))).toEqual({ fromDate: '2026-02-09', toDate: '2026-03-10' })
-    expect(lastUtcDays(1, new Date('2026-03-10T00:00:00Z'))).toEqual({ fromDate: '2026-03-10', toDate: '2026-03-10' })
+    expect(lastDays(30, new Date('2026-03-10T23:59:00Z'))).toEqual({ fromDate: '2026-02-09', toDate: '2026-03-10' })
+    expect(lastDays(1, new Date('2026-03-10T00:00:00Z'))).toEqual({ fromDate: '2026-03-10', toDate: '2026-03-10' })
     const day = { spent: 2, refunded: 1, grantedFree: 10, grantedPaid: 0 }
     expect(sumDays([day, { ...day, grantedPaid: 50 }])).toEqual({ spent: 4, refunded: 2, grantedFree: 20, grantedPaid: 50 })
     expect(pageCount(0, 10)).toBe(1)

@@ -32,13 +32,6 @@ export function formatDelta(delta: number): string {
   return delta > 0 ? `+${delta}` : String(delta)
 }
 
-/** The last `days` UTC days up to today's, as GET creditUsage takes them. */
-export function lastUtcDays(days: number, now: Date = new Date()): { fromDate: string; toDate: string } {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const from = today - (days - 1) * 24 * 60 * 60 * 1000
-  return { fromDate: new Date(from).toISOString().slice(0, 10), toDate: new Date(today).toISOString().slice(0, 10) }
-}
-
 export interface UsageTotals {
   spent: number
   refunded: number

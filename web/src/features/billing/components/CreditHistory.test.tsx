@@ -58,6 +58,9 @@ describe('CreditHistory', () => {
     fireEvent.change(screen.getByTestId('billing-credits-to'), { target: { value: '2026-02-10' } })
     await waitFor(() => expect(asked.at(-1)).toMatchObject({ fromDate: '2026-01-05', toDate: '2026-02-10', pageNum: '1' }))
     await waitFor(() => expect(screen.getByTestId('billing-total-paid').textContent).toBe('100'))
+    // The chart follows the range: every day of it, from the first to the last.
+    const chart = screen.getByTestId('billing-credits-chart')
+    expect([chart.dataset.days, chart.dataset.first, chart.dataset.last]).toEqual(['37', '2026-01-05', '2026-02-10'])
 
     const before = asked.length
     fireEvent.change(screen.getByTestId('billing-credits-from'), { target: { value: '2026-03-01' } })

@@ -5,7 +5,9 @@ import { LoadingBlock } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import { saveBlob } from '@/lib/download'
 import { CREDITS_PAGE_SIZE, useCreditHistory } from '../api/getCreditHistory'
-import { formatDelta, formatMoment, lastUtcDays, pageCount, rangeProblem, sumDays, usageCsv } from '../money'
+import { UsageChart } from '@/components/UsageChart'
+import { fillDays, lastDays } from '@/lib/usageDays'
+import { formatDelta, formatMoment, pageCount, rangeProblem, sumDays, usageCsv } from '../money'
 import { Pager } from './Pager'
 import styles from '../billing.module.css'
 
@@ -24,10 +26,10 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
   const [page, setPage] = useState(1)
   // The dates typed; the custom range asked for is the last valid pair (a half-typed date
   // never reaches the server).
-  const [typed, setTyped] = useState(() => lastUtcDays(30))
+  const [typed, setTyped] = useState(() => lastDays(30))
   const [custom, setCustom] = useState(typed)
   const problem = days === CUSTOM ? rangeProblem(typed.fromDate, typed.toDate) : null
-  const range = useMemo(() => (days === CUSTOM ? custom : lastUtcDays(days)), [days, custom])
+  const range = useMemo(() => (days === CUSTOM ? custom : lastDays(days)), [days, custom])
   const type = (part: 'fromDate' | 'toDate', value: string) => {
     const next = { ...typed, [part]: value }
     setTyped(next)
@@ -39,6 +41,8 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
   const history = useCreditHistory(userEmail, range, page)
   const data = history.data
   const totals = useMemo(() => (data ? sumDays(data.days) : null), [data])
+  // The chart follows the range shown: every day of it, 0 where nothing moved.
+  const chartDays = useMemo(() => (data ? fillDays(data.days, data.fromDate, data.toDate) : []), [data])
 
   return (
     <section className="card" aria-labelledby={`${id}-title`} data-testid="billing-credits">
@@ -145,6 +149,7 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
               <dd data-testid="billing-total-refunded">{totals.refunded}</dd>
             </div>
           </dl>
+          {totals.spent > 0 || totals.refunded > 0 ? <UsageChart days={chartDays} testId="billing-credits-chart" /> : null}
           {data.entries.items.length === 0 ? (
             <p className={`muted ${styles.billingEmpty}`} data-testid="billing-credits-empty">
               No credit movements in this period.

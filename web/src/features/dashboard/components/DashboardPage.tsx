@@ -12,8 +12,9 @@ import { useSubscription } from '@/lib/subscription'
 import type { Generation } from '@/types/api'
 import { useCreditUsage } from '../api/getCreditUsage'
 import { useLatestGenerations } from '../api/getGenerations'
-import { countThisMonth, fillDays, lastDays, parseServerTime } from '../usage'
-import { UsageChart } from './UsageChart'
+import { UsageChart } from '@/components/UsageChart'
+import { fillDays, lastDays } from '@/lib/usageDays'
+import { countThisMonth, parseServerTime } from '../usage'
 import styles from '../dashboard.module.css'
 
 const USAGE_DAYS = 30
@@ -153,7 +154,7 @@ function UsageCard({ userEmail }: { userEmail: string }) {
         <p>Each generation you make shows up here the day it runs.</p>
       </div>
     )
-  else body = <UsageChart days={days} />
+  else body = <UsageChart days={days} testId="dashboard-usage-chart" />
 
   return (
     <section className="card" aria-labelledby={`${id}-title`} data-testid="dashboard-usage">

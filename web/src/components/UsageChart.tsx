@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { dayLabel, type UsageDay } from '../usage'
-import styles from '../dashboard.module.css'
+import { dayLabel, type UsageDay } from '@/lib/usageDays'
+import styles from './UsageChart.module.css'
 
 // SVG attributes take plain colours (the palette of styles/global.css).
 const ACCENT = '#4f46e5'
@@ -8,13 +8,26 @@ const SUCCESS = '#15803d'
 const MUTED = '#6b6e78'
 const BORDER = '#e4e4e8'
 
-/** Credits spent (and given back) per day: one pair of bars per day of the window. */
-export function UsageChart({ days }: { days: UsageDay[] }) {
+/**
+ * Credits spent (and given back) per day: one pair of bars per day of the window (the
+ * Dashboard's last 30 days, or the range Billing's credit history shows).
+ */
+export function UsageChart({ days, testId }: { days: UsageDay[]; testId: string }) {
   const data = days.map((d) => ({ ...d, label: dayLabel(d.date) }))
-  // One label a week, counted back from today, so the last day is always named.
-  const ticks = data.filter((_, i) => (data.length - 1 - i) % 7 === 0).map((d) => d.label)
+  // About eight labels whatever the window (one a week for 30 days), counted back from the
+  // last day so it is always named.
+  const every = Math.max(1, Math.ceil(data.length / 8 / 7) * 7)
+  const step = data.length <= 10 ? 1 : every
+  const ticks = data.filter((_, i) => (data.length - 1 - i) % step === 0).map((d) => d.label)
   return (
-    <div className={styles.usageChart} data-testid="dashboard-usage-chart">
+    <div
+      className={styles.usageChart}
+      data-testid={testId}
+      // The window drawn, for tests and walks (recharts draws nothing measurable without layout).
+      data-days={days.length}
+      data-first={days[0]?.date}
+      data-last={days.at(-1)?.date}
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 20, bottom: 0, left: -20 }} barGap={1}>
           <CartesianGrid vertical={false} stroke={BORDER} />
