@@ -1,6 +1,8 @@
 """The catalog from an operator to a guest, in Chromium against the running stack: an admin
-uploads a digital model on /digital-models and publishes it, a guest picks it through its
-category and generates with it, and once unpublished a fresh guest no longer sees it.
+uploads a digital model on /digital-models with a description, gender and body type and
+publishes it, a guest finds it through the gender and body type filters (name and description on
+its card) and through its category, narrows the backgrounds by a category chip and generates with
+it, and once unpublished a fresh guest no longer sees it.
 
 The walk is web/e2e/catalog.spec.ts (Playwright); this test makes the admin through the API, runs
 the walk, and checks through the API and the database that the guest's generation used that model.
@@ -41,6 +43,7 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
     tag = uuid.uuid4().hex[:6]
     admin_email = f"admin-{tag}@example.com"
     name, category = f"Runway {tag}", f"Catwalk {tag}"
+    description = f"Plus size build · tan skin · test model {tag}"
     garment = fixture_images("garments")[0]
     with httpx.Client(base_url=stack.app_url, timeout=60) as api:
         with sessions_for(stack.resolved_database_url) as db:
@@ -50,7 +53,7 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
         result = walk("catalog.spec.ts", {
             "BASE_URL": stack.app_url, "ADMIN_EMAIL": admin_email, "PASSWORD": PASSWORD,
             "MODEL_PHOTO": str(MODEL_PHOTO), "UPLOAD_IMAGE": str(garment),
-            "MODEL_NAME": name, "MODEL_CATEGORY": category,
+            "MODEL_NAME": name, "MODEL_CATEGORY": category, "MODEL_DESCRIPTION": description,
             "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=900)
         assert result.returncode == 0, f"browser walk failed:\n{result.output}"
         assert result.summary == "3 passed, 0 failed", result.output
@@ -63,6 +66,9 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
         mine = [item for item in listed.json()["data"]["items"] if item["name"] == name]
         assert [item["_id"] for item in mine] == [model_id]
         assert mine[0]["category"] == category.lower() and mine[0]["published"] is False
+        # With what the upload form said of it.
+        assert mine[0]["description"] == description
+        assert (mine[0]["gender"], mine[0]["bodyType"], mine[0].get("skinTone")) == ("male", "plus", None)
         offered = api.get("/api/v1/model", params={"pageSize": 100}).json()["data"]["items"]
         assert model_id not in [item["_id"] for item in offered]
         assert api.get("/api/v1/model", params={"category": category}).json()["data"]["items"] == []

@@ -1,10 +1,13 @@
 // Browser test of the catalog from an operator's upload to a guest's generation: an admin
-// uploads a digital model on /digital-models (a draft), publishes it; a guest in another browser
-// context finds it on /select-model through its category chip, picks it and generates; after the
-// admin unpublishes it, a fresh guest no longer sees it.
+// uploads a digital model on /digital-models (a draft) with its description, gender and body
+// type, publishes it; a guest in another browser context finds it on /select-model through the
+// gender and body type filters (its name and description on the card) and through its category
+// chip, picks it, narrows the backgrounds by a category chip and generates; after the admin
+// unpublishes it, a fresh guest no longer sees it.
 //
 //   BASE_URL=… ADMIN_EMAIL=… PASSWORD=… MODEL_PHOTO=/path/one-person.jpg \
 //     UPLOAD_IMAGE=/path/garment.jpg MODEL_NAME="Runway abc" MODEL_CATEGORY="catwalk abc" \
+//     MODEL_DESCRIPTION="Plus size build · tan skin" \
 //     SCREENSHOT_DIR=out/catalog npx playwright test e2e/catalog.spec.ts
 //
 // The caller makes the admin (tests/e2e/test_catalog_browser.py) and checks afterwards, through
@@ -42,6 +45,11 @@ const MODEL_PHOTO = requireFile('MODEL_PHOTO')
 const UPLOAD_IMAGE = requireFile('UPLOAD_IMAGE')
 const MODEL_NAME = requireEnv('MODEL_NAME')
 const MODEL_CATEGORY = requireEnv('MODEL_CATEGORY')
+const MODEL_DESCRIPTION = requireEnv('MODEL_DESCRIPTION')
+// The attributes the admin gives the model (select values) and the picker's chips for them. No
+// seeded model is a plus-size man: the two filters together show the new model alone.
+const MODEL_GENDER = { value: 'male', label: 'Male' }
+const MODEL_BODY_TYPE = { value: 'plus', label: 'Plus size' }
 
 // As the server stores a category (lower case, spaces collapsed) and the picker labels its chip.
 const STORED_CATEGORY = MODEL_CATEGORY.replace(/\s+/g, ' ').trim().toLowerCase()
@@ -84,6 +92,29 @@ async function guestToSelectModel(page: Page): Promise<void> {
   await clickNext(page)
   await expectUrl(page, '/select-model')
   await expectVisible(page.getByTestId('model-card'), 'the catalog models')
+}
+
+/** Waits until the model picker shows exactly `count` cards and is not loading. */
+async function expectModelCount(page: Page, count: number, what: string): Promise<void> {
+  try {
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('[data-testid="model-card"]').length === n &&
+        !document.querySelector('[data-testid="model-picker"][aria-busy="true"]'),
+      count,
+      { timeout: STEP_TIMEOUT_MS },
+    )
+  } catch {
+    fail(`${what} shows ${await page.getByTestId('model-card').count()} models, not ${count}`)
+  }
+}
+
+/** Clicks a chip of the model picker's filter group (gender, skinTone, bodyType) and checks it is on. */
+async function chooseModelFilter(page: Page, group: string, label: string): Promise<void> {
+  const chip = page.getByTestId(`model-filter-${group}`).getByRole('button', { name: label, exact: true })
+  await expectVisible(chip, `the "${label}" ${group} filter`)
+  await chip.click()
+  if ((await chip.getAttribute('aria-pressed')) !== 'true') fail(`the "${label}" ${group} filter did not turn on`)
 }
 
 /** Every model name the picker offers under "All", page by page. */
@@ -132,6 +163,13 @@ test('an admin uploads a digital model, sees it as a draft and publishes it', as
   await page.getByTestId('catalog-upload-file').setInputFiles(MODEL_PHOTO)
   await page.getByTestId('catalog-upload-name').fill(MODEL_NAME)
   await page.getByTestId('catalog-upload-category').fill(MODEL_CATEGORY)
+  await page.getByTestId('catalog-upload-description').fill(MODEL_DESCRIPTION)
+  await page.getByTestId('catalog-upload-gender').selectOption(MODEL_GENDER.value)
+  await page.getByTestId('catalog-upload-bodyType').selectOption(MODEL_BODY_TYPE.value)
+  const chosen = (await page.getByTestId('catalog-upload-file-name').textContent())?.trim()
+  if (chosen !== path.basename(MODEL_PHOTO)) fail(`the file picker shows "${chosen}", not the chosen photo`)
+  await expectVisible(page.getByTestId('catalog-upload-file-preview'), "the chosen photo's thumbnail")
+  await screenshot(page, 'catalog-admin-upload-form')
   await page.getByTestId('catalog-upload-submit').click()
   await expectInPage(
     page,
@@ -153,6 +191,10 @@ test('an admin uploads a digital model, sees it as a draft and publishes it', as
   await expectState(card, 'Draft')
   const shownCategory = (await card.getByTestId('catalog-item-category').textContent())?.trim()
   if (shownCategory !== STORED_CATEGORY) fail(`the category shown is "${shownCategory}", not "${STORED_CATEGORY}"`)
+  const shownDescription = (await card.getByTestId('catalog-item-description').textContent())?.trim()
+  if (shownDescription !== MODEL_DESCRIPTION) fail(`the description shown is "${shownDescription}"`)
+  const shownAttributes = (await card.getByTestId('catalog-item-attributes').textContent())?.trim()
+  if (shownAttributes !== `${MODEL_GENDER.label} · ${MODEL_BODY_TYPE.label}`) fail(`the attributes shown are "${shownAttributes}"`)
   state.modelId = await card.getAttribute('data-item-id')
   if (!state.modelId) fail('the new model has no id')
   console.log(`  modelId: ${state.modelId}`)
@@ -169,32 +211,47 @@ test('an admin uploads a digital model, sees it as a draft and publishes it', as
   await screenshot(page, 'catalog-admin-published')
 })
 
-test('a guest finds the new model by its category, picks it and generates', async ({ walk }) => {
+test('a guest finds the new model by its filters and category, picks it and generates', async ({ walk }) => {
   if (!state.modelId) fail('no model was uploaded')
   const page = await walk.newPage({ path: '/' })
   await guestToSelectModel(page)
+
+  step('the cards show names and descriptions, not "Model N"')
+  const labels = await page.getByTestId('model-card').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''))
+  if (labels.some((l) => /^Model \d+\b/.test(l))) fail(`the picker still shows default names: ${labels.join(' | ')}`)
+
+  step(`the ${MODEL_GENDER.label} and ${MODEL_BODY_TYPE.label} filters show the new model with its description`)
+  await chooseModelFilter(page, 'gender', MODEL_GENDER.label)
+  await chooseModelFilter(page, 'bodyType', MODEL_BODY_TYPE.label)
+  await expectModelCount(page, 1, 'the gender and body type filters')
+  const filteredCard = page.getByTestId('model-card').first()
+  const filteredName = (await filteredCard.locator('.choice__label').textContent())?.trim()
+  const filteredDescription = (await filteredCard.locator('.choice__sub').textContent())?.trim()
+  if (filteredName !== MODEL_NAME) fail(`the filters show "${filteredName}", not "${MODEL_NAME}"`)
+  if (filteredDescription !== MODEL_DESCRIPTION) fail(`the card's description is "${filteredDescription}"`)
+  await screenshot(page, 'catalog-guest-filtered')
+
+  step('"All" lifts the filters again')
+  await chooseModelFilter(page, 'gender', 'All')
+  await chooseModelFilter(page, 'bodyType', 'All')
+  await expectInPage(
+    page,
+    () =>
+      document.querySelectorAll('[data-testid="model-card"]').length > 1 &&
+      !document.querySelector('[data-testid="model-picker"][aria-busy="true"]'),
+    null,
+    'lifting the filters did not show the other models again',
+  )
 
   step(`the "${CHIP_LABEL}" category chip shows the new model alone`)
   const chip = page.getByTestId('model-category').filter({ hasText: CHIP_LABEL })
   await expectVisible(chip, `the "${CHIP_LABEL}" category chip`)
   await chip.click()
   if ((await chip.getAttribute('aria-pressed')) !== 'true') fail('the category chip did not turn on')
-  try {
-    await page.waitForFunction(
-      () => {
-        const cards = document.querySelectorAll('[data-testid="model-card"]')
-        return cards.length === 1 && !document.querySelector('[data-testid="model-picker"][aria-busy="true"]')
-      },
-      null,
-      { timeout: STEP_TIMEOUT_MS },
-    )
-  } catch {
-    const count = await page.getByTestId('model-card').count()
-    fail(`the category shows ${count} models, not the new one alone`)
-  }
+  await expectModelCount(page, 1, 'the category')
   const model = page.getByTestId('model-card').first()
   const label = await model.getAttribute('aria-label')
-  if (label !== `${MODEL_NAME}, ${CHIP_LABEL}`) fail(`the model in the category is "${label}"`)
+  if (label !== `${MODEL_NAME}, ${MODEL_DESCRIPTION}`) fail(`the model in the category is "${label}"`)
   await expectImagesLoaded(page, '[data-testid="model-card"] img', "the model's thumbnail")
 
   step('pick it')
@@ -203,6 +260,30 @@ test('a guest finds the new model by its category, picks it and generates', asyn
   await expectVisible(page.locator('[data-testid="model-status"] strong').filter({ hasText: MODEL_NAME }), 'the selected model')
   await screenshot(page, 'catalog-guest-picked')
   await clickNext(page)
+
+  step('a background category chip narrows the list; the built-ins stay')
+  await expectUrl(page, '/select-background')
+  await expectVisible(page.getByTestId('background-card'), 'the backgrounds')
+  const allBackgrounds = await page.getByTestId('background-card').count()
+  const bgChip = page.locator('[data-testid="background-category"]:not([data-value="all"])').first()
+  await expectVisible(bgChip, 'a background category chip')
+  const bgCategory = await bgChip.getAttribute('data-value')
+  const bgLabel = (await bgChip.textContent())?.trim()
+  await bgChip.click()
+  if ((await bgChip.getAttribute('aria-pressed')) !== 'true') fail(`the "${bgLabel}" chip did not turn on`)
+  const shown = await page
+    .getByTestId('background-card')
+    .evaluateAll((els) => els.map((el) => ({ builtin: el.getAttribute('data-builtin'), category: el.getAttribute('data-category') })))
+  const photos = shown.filter((b) => b.builtin === 'false')
+  if (!photos.length) fail(`the "${bgLabel}" chip shows no photo background`)
+  if (photos.some((b) => b.category !== bgCategory)) fail(`the "${bgLabel}" chip shows backgrounds of other categories`)
+  if (shown.length >= allBackgrounds) fail(`the "${bgLabel}" chip did not narrow the list (${shown.length} of ${allBackgrounds})`)
+  const firstPhoto = shown.findIndex((b) => b.builtin === 'false')
+  if (shown.slice(firstPhoto).some((b) => b.builtin === 'true') || firstPhoto === 0) {
+    fail('the built-in backgrounds are not shown first')
+  }
+  console.log(`  the "${bgLabel}" chip shows ${shown.length} of ${allBackgrounds} backgrounds`)
+  await screenshot(page, 'catalog-guest-background-category')
 
   step('pick a photo background')
   await pickPhotoBackground(page)

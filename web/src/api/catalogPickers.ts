@@ -7,6 +7,11 @@ export function getModels(query: ApiQuery<'/api/v1/model', 'get'>, signal?: Abor
   return unwrap(client.GET('/api/v1/model', { params: { query }, signal }))
 }
 
+/** The gender, skin tone and body type values the published models have. */
+export function getModelFilters(signal?: AbortSignal) {
+  return unwrap(client.GET('/api/v1/model/filters', { signal }))
+}
+
 export function getModelCategories(signal?: AbortSignal) {
   return unwrap(client.GET('/api/v1/model/categories', { signal }))
 }

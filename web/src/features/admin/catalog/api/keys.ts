@@ -13,4 +13,4 @@ export const catalogKeys = {
 }
 
 /** What the pickers show changes with every operator's change. */
-export const PICKER_KEYS = [['models'], ['modelCategories'], ['seeds']] as const
+export const PICKER_KEYS = [['models'], ['modelCategories'], ['modelFilters'], ['seeds']] as const

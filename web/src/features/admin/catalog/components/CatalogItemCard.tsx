@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useId, useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { Spinner } from '@/components/ui/Spinner'
 import { IconTrash } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
@@ -9,7 +9,9 @@ import { useDeleteCatalogItem } from '../api/deleteCatalogItem'
 import type { AdminCatalogItem, CatalogKind } from '../api/keys'
 import { useMoveCatalogItem, type MoveDirection } from '../api/moveCatalogItem'
 import { useUpdateCatalogItem, type CatalogChanges } from '../api/updateCatalogItem'
+import { BACKGROUND_CATEGORIES, attributeSummary } from '../attributes'
 import { CATEGORY_MAX, NAME_MAX, editSchema, type EditValues } from '../schemas'
+import { DescribeFields } from './DescribeFields'
 import styles from '../catalog.module.css'
 
 interface CatalogItemCardProps {
@@ -24,19 +26,43 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
   const update = useUpdateCatalogItem(kind)
   const [visibility, setVisibility] = useState(item.visibility)
   const {
+    control,
     register,
     handleSubmit,
     clearErrors,
     formState: { errors },
   } = useForm<EditValues>({
     resolver: zodResolver(editSchema),
-    defaultValues: { name: item.name, category: item.category },
+    defaultValues: {
+      name: item.name,
+      category: item.category,
+      description: item.description ?? '',
+      gender: item.gender ?? '',
+      skinTone: item.skinTone ?? '',
+      bodyType: item.bodyType ?? '',
+    },
     reValidateMode: 'onSubmit',
   })
+  const description = useWatch({ control, name: 'description' }) ?? ''
 
-  const submit = handleSubmit(async ({ name, category }) => {
+  const submit = handleSubmit(async (values) => {
+    const { name, category } = values
+    const description = values.description.trim()
+    // A model's attributes are sent as chosen ("Not set" clears one: null); a background has none.
+    const changes: CatalogChanges =
+      kind === 'model'
+        ? {
+            name,
+            category,
+            description,
+            visibility,
+            gender: values.gender || null,
+            skinTone: values.skinTone || null,
+            bodyType: values.bodyType || null,
+          }
+        : { name, category, description, visibility }
     try {
-      await update.mutateAsync({ itemId: item._id, changes: { name, category, visibility } })
+      await update.mutateAsync({ itemId: item._id, changes })
       toast.success('Saved.')
       onDone()
     } catch (err) {
@@ -64,11 +90,38 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
           id={`${id}-category`}
           className={`input${errors.category ? ' input--invalid' : ''}`}
           maxLength={CATEGORY_MAX}
+          list={kind === 'background' ? `${id}-categories` : undefined}
           {...register('category', { onChange: () => clearErrors('category') })}
           data-testid="catalog-edit-category"
         />
+        {kind === 'background' && (
+          <datalist id={`${id}-categories`}>
+            {BACKGROUND_CATEGORIES.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+        )}
         {errors.category?.message && <p className="field-error">{errors.category.message}</p>}
       </div>
+      <DescribeFields
+        kind={kind}
+        id={id}
+        testIdPrefix="catalog-edit"
+        fields={{
+          description: register('description', { onChange: () => clearErrors('description') }),
+          gender: register('gender', { onChange: () => clearErrors('gender') }),
+          skinTone: register('skinTone', { onChange: () => clearErrors('skinTone') }),
+          bodyType: register('bodyType', { onChange: () => clearErrors('bodyType') }),
+        }}
+        errors={{
+          description: errors.description?.message,
+          gender: errors.gender?.message,
+          skinTone: errors.skinTone?.message,
+          bodyType: errors.bodyType?.message,
+        }}
+        descriptionLength={description.length}
+        defaults={{ gender: item.gender ?? '', skinTone: item.skinTone ?? '', bodyType: item.bodyType ?? '' }}
+      />
       <div className="field">
         <label htmlFor={`${id}-visibility`}>Visibility</label>
         <select
@@ -142,6 +195,16 @@ export function CatalogItemCard({ item, kind, first, last }: CatalogItemCardProp
         <div className={styles.catalogItemTitle}>
           <strong className={styles.catalogItemName}>{item.name}</strong>
           <span className={`muted ${styles.catalogItemCategory}`} data-testid="catalog-item-category">{item.category || 'No category'}</span>
+          {kind === 'model' && (
+            <span className={`muted ${styles.catalogItemAttributes}`} data-testid="catalog-item-attributes">
+              {attributeSummary(item) || 'No gender, skin tone or body type set'}
+            </span>
+          )}
+          {item.description && (
+            <span className={styles.catalogItemDescription} title={item.description} data-testid="catalog-item-description">
+              {item.description}
+            </span>
+          )}
         </div>
         <div className={styles.catalogItemBadges}>
           <span

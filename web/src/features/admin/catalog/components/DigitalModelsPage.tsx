@@ -86,6 +86,26 @@ function CatalogPanel({ kind, noun }: { kind: CatalogKind; noun: string }) {
   )
 }
 
+/** Published and draft counts of the kind shown, for the header (the panel's list, shared). */
+function CatalogCounts({ kind, noun }: { kind: CatalogKind; noun: string }) {
+  const { data } = useCatalogItems(kind)
+  if (!data) return null
+  const published = data.items.filter((i) => i.published).length
+  const drafts = data.items.length - published
+  return (
+    <dl className={styles.catalogCounts} aria-label={`The ${noun}`} data-testid="catalog-counts">
+      <div className={styles.catalogCount}>
+        <dt>Published</dt>
+        <dd data-testid="catalog-count-published">{published}</dd>
+      </div>
+      <div className={styles.catalogCount}>
+        <dt>{drafts === 1 ? 'Draft' : 'Drafts'}</dt>
+        <dd data-testid="catalog-count-draft">{drafts}</dd>
+      </div>
+    </dl>
+  )
+}
+
 /** /digital-models: operators manage the catalog of digital models and backgrounds. Outside
  *  the app shell (spec §2: no header or sidebar here), so it has its own header. */
 export function DigitalModelsPage() {
@@ -102,9 +122,15 @@ export function DigitalModelsPage() {
         <Link to="/" className="btn btn--ghost btn--small" data-testid="catalog-back">
           <IconArrowLeft size={16} /> Back to the app
         </Link>
-        <div>
-          <h1 id={titleId}>Digital models</h1>
-          <p className="page-header__sub">Upload, publish and order the models and backgrounds users pick from.</p>
+        <div className={styles.catalogAdminHeading}>
+          <div>
+            <p className={styles.catalogAdminEyebrow}>Operator · catalog</p>
+            <h1 id={titleId}>Digital models</h1>
+            <p className="page-header__sub">
+              Upload, describe, publish and order the models and backgrounds users pick from when they create an image.
+            </p>
+          </div>
+          {isAuthenticated && isAdmin && <CatalogCounts kind={active.kind} noun={active.noun} />}
         </div>
       </header>
       <main aria-labelledby={titleId}>

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render, screen } from '@testing-library/react'
+import { cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { clearUserSession, saveUserSession } from '@/lib/identity'
@@ -10,11 +10,11 @@ vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), 
 
 const REFUSAL = 'No person found in this photo. A digital model photo must show one person.'
 
-function renderForm() {
+function renderForm(kind: 'model' | 'background' = 'model') {
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
   render(
     <QueryClientProvider client={client}>
-      <UploadForm kind="model" categories={['studio']} />
+      <UploadForm kind={kind} categories={['studio']} />
     </QueryClientProvider>,
   )
 }
@@ -93,5 +93,82 @@ describe('UploadForm', () => {
     await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('"Ava" was added. Publish it when it is ready.'))
     expect((screen.getByTestId('catalog-upload-name') as HTMLInputElement).value).toBe('')
     expect(screen.queryByTestId('catalog-upload-refusal')).toBeNull()
+  })
+
+  it("sends a model's description, gender, skin tone and body type", async () => {
+    fetchMock.mockResolvedValue(answer(200, { data: { _id: 'model-9', name: 'Ava', category: 'studio', published: false } }))
+    renderForm()
+    await userEvent.upload(screen.getByTestId('catalog-upload-file'), photo())
+    await userEvent.type(screen.getByTestId('catalog-upload-name'), 'Ava')
+    await userEvent.type(screen.getByTestId('catalog-upload-description'), ' Slim build · fair skin ')
+    await userEvent.selectOptions(screen.getByTestId('catalog-upload-gender'), 'Female')
+    await userEvent.selectOptions(screen.getByTestId('catalog-upload-skinTone'), 'Fair')
+    await userEvent.selectOptions(screen.getByTestId('catalog-upload-bodyType'), 'Plus size')
+    await userEvent.click(screen.getByTestId('catalog-upload-submit'))
+
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledOnce())
+    const form = (fetchMock.mock.calls[0] as [string, RequestInit])[1].body as FormData
+    expect(form.get('description')).toBe('Slim build · fair skin')
+    expect(form.get('gender')).toBe('female')
+    expect(form.get('skinTone')).toBe('fair')
+    expect(form.get('bodyType')).toBe('plus')
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalled())
+    expect((screen.getByTestId('catalog-upload-gender') as HTMLSelectElement).value).toBe('')
+  })
+
+  it('offers "Not set" and sends no attribute left unset', async () => {
+    fetchMock.mockResolvedValue(answer(200, { data: { _id: 'model-9', name: 'Ava', category: '', published: false } }))
+    renderForm()
+    const gender = screen.getByTestId('catalog-upload-gender') as HTMLSelectElement
+    expect(within(gender).getAllByRole('option').map((o) => o.textContent)).toEqual(['Not set', 'Female', 'Male'])
+    await userEvent.upload(screen.getByTestId('catalog-upload-file'), photo())
+    await userEvent.type(screen.getByTestId('catalog-upload-name'), 'Ava')
+    await userEvent.selectOptions(screen.getByTestId('catalog-upload-skinTone'), 'Deep')
+    await userEvent.click(screen.getByTestId('catalog-upload-submit'))
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledOnce())
+    const form = (fetchMock.mock.calls[0] as [string, RequestInit])[1].body as FormData
+    expect(form.get('skinTone')).toBe('deep')
+    expect(form.has('gender')).toBe(false)
+    expect(form.has('bodyType')).toBe(false)
+    expect(form.get('description')).toBe('')
+  })
+
+  it('refuses a description over 280 characters, saying so', async () => {
+    renderForm()
+    await userEvent.upload(screen.getByTestId('catalog-upload-file'), photo())
+    await userEvent.type(screen.getByTestId('catalog-upload-name'), 'Ava')
+    await userEvent.click(screen.getByTestId('catalog-upload-description'))
+    await userEvent.paste('x'.repeat(281))
+    expect(screen.getByText(/281\/280/)).toBeTruthy()
+    await userEvent.click(screen.getByTestId('catalog-upload-submit'))
+    expect(screen.getByTestId('catalog-upload-description-error').textContent).toBe(
+      'Keep the description to 280 characters or fewer.',
+    )
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('for a background: a category and description, no model attributes', async () => {
+    fetchMock.mockResolvedValue(answer(200, { data: { _id: 'bg-9', name: 'Dune', category: 'nature', published: false } }))
+    renderForm('background')
+    expect(screen.queryByTestId('catalog-upload-gender')).toBeNull()
+    expect(screen.queryByTestId('catalog-upload-bodyType')).toBeNull()
+    await userEvent.upload(screen.getByTestId('catalog-upload-file'), photo())
+    await userEvent.type(screen.getByTestId('catalog-upload-name'), 'Dune')
+    await userEvent.type(screen.getByTestId('catalog-upload-category'), 'nature')
+    await userEvent.type(screen.getByTestId('catalog-upload-description'), 'Rippled sand')
+    await userEvent.click(screen.getByTestId('catalog-upload-submit'))
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledOnce())
+    const form = (fetchMock.mock.calls[0] as [string, RequestInit])[1].body as FormData
+    expect(form.get('kind')).toBe('background')
+    expect(form.get('category')).toBe('nature')
+    expect(form.get('description')).toBe('Rippled sand')
+    expect(form.has('gender') || form.has('skinTone') || form.has('bodyType')).toBe(false)
+  })
+
+  it("shows the chosen photo's name in the picker", async () => {
+    renderForm()
+    expect(screen.getByTestId('catalog-upload-file-zone').textContent).toContain('Choose a photo')
+    await userEvent.upload(screen.getByTestId('catalog-upload-file'), photo())
+    expect(screen.getByTestId('catalog-upload-file-name').textContent).toBe('ava.jpg')
   })
 })

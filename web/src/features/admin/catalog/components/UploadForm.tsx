@@ -1,22 +1,24 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useId, useState } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { Controller, useForm, useWatch } from 'react-hook-form'
 import { Alert } from '@/components/ui/Alert'
 import { Spinner } from '@/components/ui/Spinner'
 import { IconUpload } from '@/components/ui/icons'
-import { ACCEPTED_IMAGE_TYPES } from '@/config'
 import { errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import type { CatalogKind } from '../api/keys'
 import { useUploadCatalogItem } from '../api/uploadCatalogItem'
-import { CATEGORY_MAX, NAME_MAX, uploadSchema, type UploadValues } from '../schemas'
+import { BACKGROUND_CATEGORIES } from '../attributes'
+import { CATEGORY_MAX, NAME_MAX, NO_ATTRIBUTES, uploadSchema, type UploadValues } from '../schemas'
+import { DescribeFields } from './DescribeFields'
+import { FilePicker } from './FilePicker'
 import styles from '../catalog.module.css'
 
 const KIND_LABEL: Record<CatalogKind, string> = { model: 'digital model', background: 'background' }
 
 interface UploadFormProps {
   kind: CatalogKind
-  /** Categories already in use, offered as suggestions. */
+  /** Categories already in use, offered as suggestions (for backgrounds after Studio, Street, …). */
   categories: string[]
 }
 
@@ -37,9 +39,11 @@ export function UploadForm({ kind, categories }: UploadFormProps) {
     formState: { errors },
   } = useForm<UploadValues>({
     resolver: zodResolver(uploadSchema),
-    defaultValues: { file: null, name: '', category: '' },
+    defaultValues: { file: null, name: '', category: '', ...NO_ATTRIBUTES },
     reValidateMode: 'onSubmit',
   })
+  const description = useWatch({ control, name: 'description' }) ?? ''
+  const suggestions = kind === 'background' ? [...new Set([...BACKGROUND_CATEGORIES, ...categories])] : categories
 
   const submit = handleSubmit(async (values) => {
     setRefusal(null)
@@ -49,8 +53,12 @@ export function UploadForm({ kind, categories }: UploadFormProps) {
         file: values.file as File,
         name: values.name.trim(),
         category: values.category.trim(),
+        description: values.description.trim(),
+        gender: values.gender,
+        skinTone: values.skinTone,
+        bodyType: values.bodyType,
       })
-      reset({ file: null, name: '', category: '' })
+      reset({ file: null, name: '', category: '', ...NO_ATTRIBUTES })
       setFileKey((k) => k + 1)
       toast.success(`"${item.name}" was added. Publish it when it is ready.`)
     } catch (err) {
@@ -72,28 +80,28 @@ export function UploadForm({ kind, categories }: UploadFormProps) {
       </p>
       <div className={styles.catalogUploadFields}>
         <div className="field">
-          <label htmlFor={`${id}-file`}>Photo</label>
+          <span className={styles.catalogFieldLabel} id={`${id}-file-label`}>
+            Photo
+          </span>
           <Controller
             control={control}
             name="file"
             render={({ field }) => (
-              <input
+              <FilePicker
                 key={fileKey}
-                ref={field.ref}
+                inputRef={field.ref}
                 id={`${id}-file`}
                 name={field.name}
-                className={fieldClass(Boolean(errors.file))}
-                type="file"
-                accept={ACCEPTED_IMAGE_TYPES.join(',')}
+                file={field.value ?? null}
+                invalid={Boolean(errors.file)}
+                describedBy={errors.file ? `${id}-file-error` : undefined}
                 onBlur={field.onBlur}
-                onChange={(e) => {
-                  field.onChange(e.target.files?.[0] ?? null)
+                onChange={(file) => {
+                  field.onChange(file)
                   clearErrors('file')
                   setRefusal(null)
                 }}
-                aria-invalid={errors.file ? true : undefined}
-                aria-describedby={errors.file ? `${id}-file-error` : undefined}
-                data-testid="catalog-upload-file"
+                testId="catalog-upload-file"
               />
             )}
           />
@@ -131,18 +139,36 @@ export function UploadForm({ kind, categories }: UploadFormProps) {
             type="text"
             maxLength={CATEGORY_MAX}
             list={`${id}-categories`}
-            placeholder="e.g. studio"
+            placeholder={kind === 'background' ? 'e.g. studio, street, nature, interior' : 'e.g. studio'}
             {...register('category', { onChange: () => clearErrors('category') })}
             aria-invalid={errors.category ? true : undefined}
             data-testid="catalog-upload-category"
           />
           <datalist id={`${id}-categories`}>
-            {categories.map((c) => (
+            {suggestions.map((c) => (
               <option key={c} value={c} />
             ))}
           </datalist>
           {errors.category?.message && <p className="field-error">{errors.category.message}</p>}
         </div>
+        <DescribeFields
+          kind={kind}
+          id={id}
+          testIdPrefix="catalog-upload"
+          fields={{
+            description: register('description', { onChange: () => clearErrors('description') }),
+            gender: register('gender', { onChange: () => clearErrors('gender') }),
+            skinTone: register('skinTone', { onChange: () => clearErrors('skinTone') }),
+            bodyType: register('bodyType', { onChange: () => clearErrors('bodyType') }),
+          }}
+          errors={{
+            description: errors.description?.message,
+            gender: errors.gender?.message,
+            skinTone: errors.skinTone?.message,
+            bodyType: errors.bodyType?.message,
+          }}
+          descriptionLength={description.length}
+        />
       </div>
       {refusal && (
         <Alert tone="error" title="The photo was not added" testId="catalog-upload-refusal">

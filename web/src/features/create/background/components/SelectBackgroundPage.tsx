@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { ChoiceCard } from '@/components/ui/ChoiceCard'
@@ -10,7 +10,7 @@ import { errorMessage } from '@/lib/api'
 import { mergeFlowAtom, stepsFlowAtom, type SelectedBackground } from '@/features/create/store'
 import type { Seed } from '@/types/api'
 import { useSeeds } from '../api/getSeeds'
-import { BUILTIN_LABELS, backgroundLabel } from '../labels'
+import { BUILTIN_LABELS, backgroundCategories, backgroundLabel, categoryLabel, filterBackgrounds } from '../labels'
 import picker from '@/features/create/picker.module.css'
 
 /** Built-ins first (server order otherwise), without duplicates across pages. */
@@ -50,6 +50,11 @@ export function SelectBackgroundPage() {
   const merge = useSetAtom(mergeFlowAtom)
   const navigate = useNavigate()
   const { items, loading, loaded, error, hasMore, loadMore, retry } = useBackgrounds()
+  // '' is every category. No server-side filter for seeds: the loaded pages are filtered here.
+  const [category, setCategory] = useState('')
+  const categories = useMemo(() => backgroundCategories(items), [items])
+  const shown = useMemo(() => filterBackgrounds(items, category), [items, category])
+  const photosShown = shown.some((bg) => !bg.builtin)
 
   const model = flow.stepSelectModel.selectedModel
   const selected = flow.stepSelectBackground.selectedBackground
@@ -115,25 +120,52 @@ export function SelectBackgroundPage() {
 
       {!loaded && loading && <LoadingBlock label="Loading backgrounds…" />}
 
-      {items.length > 0 && (
+      {(categories.length > 1 || category) && (
+        <div className={picker.filters} role="group" aria-label="Category" data-testid="background-categories">
+          {['', ...categories].map((c) => (
+            <button
+              key={c || 'all'}
+              type="button"
+              className={`chip${c === category ? ' chip--active' : ''}`}
+              aria-pressed={c === category}
+              onClick={() => setCategory(c)}
+              data-testid="background-category"
+              data-value={c || 'all'}
+            >
+              {c ? categoryLabel(c) : 'All'}
+            </button>
+          ))}
+        </div>
+      )}
+
+      {shown.length > 0 && (
         <div className={picker.grid} data-testid="background-grid">
-          {items.map((bg) => (
+          {shown.map((bg) => (
             <ChoiceCard
               key={bg._id}
               label={backgroundLabel(bg)}
-              sublabel={bg.builtin ? 'Built-in' : undefined}
+              sublabel={bg.builtin ? 'Built-in' : categoryLabel(bg.category) || undefined}
               imageUrl={bg.thumbnailUrl || bg.url}
               swatch={bg.builtin && BUILTIN_LABELS[bg._id] ? <BuiltinSwatch id={bg._id} /> : undefined}
               selected={selected?._id === bg._id}
               onSelect={() => select(bg)}
               testId="background-card"
-              data={{ 'data-builtin': String(bg.builtin) }}
+              data={{ 'data-builtin': String(bg.builtin), 'data-category': bg.builtin ? '' : bg.category.trim().toLowerCase() }}
             />
           ))}
         </div>
       )}
 
       {loaded && items.length === 0 && !error && <p className="empty">No backgrounds are available right now.</p>}
+
+      {category && !photosShown && !loading && (
+        <div className="empty-state" data-testid="backgrounds-empty">
+          <p className="empty-state__title">No {categoryLabel(category).toLowerCase()} backgrounds loaded</p>
+          <button type="button" className="btn btn--secondary btn--small" onClick={() => setCategory('')}>
+            Show all backgrounds
+          </button>
+        </div>
+      )}
 
       {error && (
         <Alert

@@ -2,12 +2,18 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { MODEL_PAGE_SIZE } from '@/config'
 import * as catalogApi from '@/api/catalogPickers'
 import type { ApiData, ApiQuery } from '@/types/api'
+import type { ModelFilters } from '../labels'
 
 type Path = '/api/v1/model'
 export type ModelPage = ApiData<Path, 'get'>
 
 export function getModels(
-  { pageNum, pageSize, category = '' }: { pageNum: number; pageSize: number; category?: string },
+  {
+    pageNum,
+    pageSize,
+    category = '',
+    filters = {},
+  }: { pageNum: number; pageSize: number; category?: string; filters?: ModelFilters },
   signal?: AbortSignal,
 ): Promise<ModelPage> {
   const query: ApiQuery<Path, 'get'> = {
@@ -17,14 +23,18 @@ export function getModels(
     currentProduct: 'bodySwap',
     category,
   }
+  // Only the chosen filters are sent ("All" sends none).
+  if (filters.gender) query.gender = filters.gender
+  if (filters.skinTone) query.skinTone = filters.skinTone
+  if (filters.bodyType) query.bodyType = filters.bodyType
   return catalogApi.getModels(query, signal)
 }
 
 /** One page of the catalog; the previous page stays on screen while the next one loads. */
-export function useModels(pageNum: number, category = '') {
+export function useModels(pageNum: number, category = '', filters: ModelFilters = {}) {
   return useQuery({
-    queryKey: ['models', { pageNum, category }],
-    queryFn: ({ signal }) => getModels({ pageNum, pageSize: MODEL_PAGE_SIZE, category }, signal),
+    queryKey: ['models', { pageNum, category, ...filters }],
+    queryFn: ({ signal }) => getModels({ pageNum, pageSize: MODEL_PAGE_SIZE, category, filters }, signal),
     placeholderData: keepPreviousData,
   })
 }

@@ -4,10 +4,10 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ModelsEmpty } from './ModelsEmpty'
 
-function renderEmpty(props: { category?: string; isAdmin?: boolean; onShowAll?: () => void }) {
+function renderEmpty(props: { category?: string; filtered?: boolean; isAdmin?: boolean; onShowAll?: () => void }) {
   render(
     <MemoryRouter>
-      <ModelsEmpty category={props.category ?? ''} isAdmin={props.isAdmin ?? false} onShowAll={props.onShowAll ?? vi.fn()} />
+      <ModelsEmpty category={props.category ?? ''} filtered={props.filtered} isAdmin={props.isAdmin ?? false} onShowAll={props.onShowAll ?? vi.fn()} />
     </MemoryRouter>,
   )
 }
@@ -32,6 +32,15 @@ describe('ModelsEmpty', () => {
     expect(screen.getByTestId('models-empty').textContent).toContain('No models in “street”')
     expect(screen.queryByTestId('models-empty-admin-link')).toBeNull()
     await userEvent.click(screen.getByRole('button', { name: 'Show all models' }))
+    expect(onShowAll).toHaveBeenCalledOnce()
+  })
+
+  it('with a gender, skin tone or body type filter, says nothing matches and offers "Clear filters"', async () => {
+    const onShowAll = vi.fn()
+    renderEmpty({ category: 'street', filtered: true, isAdmin: true, onShowAll })
+    expect(screen.getByTestId('models-empty').textContent).toContain('No models match these filters in “street”')
+    expect(screen.queryByTestId('models-empty-admin-link')).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }))
     expect(onShowAll).toHaveBeenCalledOnce()
   })
 })

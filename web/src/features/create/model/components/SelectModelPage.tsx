@@ -11,7 +11,10 @@ import { errorMessage } from '@/lib/api'
 import { useIsAdmin } from '@/hooks/useIsAdmin'
 import { mergeFlowAtom, stepsFlowAtom } from '@/features/create/store'
 import { useModelCategories } from '../api/getModelCategories'
+import { useModelFilters } from '../api/getModelFilters'
 import { useModels } from '../api/getModels'
+import { capitalize, modelSummary, type ModelFilterKey, type ModelFilters } from '../labels'
+import { ModelFilterBar } from './ModelFilterBar'
 import { ModelsEmpty } from './ModelsEmpty'
 import picker from '@/features/create/picker.module.css'
 
@@ -22,12 +25,26 @@ export function SelectModelPage() {
   const [page, setPage] = useState(1)
   // '' means every category (spec §7: GET /api/v1/model `category`).
   const [category, setCategory] = useState('')
-  const { data, error, isFetching, isPlaceholderData, refetch } = useModels(page, category)
+  // Gender, skin tone, body type: only the chosen ones are sent (spec §7 GET /api/v1/model).
+  const [filters, setFilters] = useState<ModelFilters>({})
+  const filtered = Object.values(filters).some(Boolean)
+  const { data, error, isFetching, isPlaceholderData, refetch } = useModels(page, category, filters)
   const categories = useModelCategories().data?.items ?? []
+  const filterValues = useModelFilters().data
   // Asked only when there is nothing to pick: an admin is then sent to /digital-models.
-  const { isAdmin } = useIsAdmin({ enabled: data?.items.length === 0 && !category })
+  const { isAdmin } = useIsAdmin({ enabled: data?.items.length === 0 && !category && !filtered })
+  // Every change of the filters starts again at the first page.
   const chooseCategory = (next: string) => {
     setCategory(next)
+    setPage(1)
+  }
+  const chooseFilter = (key: ModelFilterKey, value: string) => {
+    setFilters((current) => ({ ...current, [key]: value || undefined }))
+    setPage(1)
+  }
+  const clearFilters = () => {
+    setCategory('')
+    setFilters({})
     setPage(1)
   }
   // Loading: the first page, or another page while the previous one stays shown.
@@ -93,23 +110,25 @@ export function SelectModelPage() {
               onClick={() => chooseCategory(c)}
               data-testid="model-category"
             >
-              {c ? c.charAt(0).toUpperCase() + c.slice(1) : 'All'}
+              {c ? capitalize(c) : 'All'}
             </button>
           ))}
         </div>
       )}
 
+      {filterValues && <ModelFilterBar values={filterValues} filters={filters} onChange={chooseFilter} />}
+
       {data && (
         <div className={loading ? picker.pickerLoading : undefined} aria-busy={loading} data-testid="model-picker">
           {data.items.length === 0 ? (
-            <ModelsEmpty category={category} isAdmin={isAdmin} onShowAll={() => chooseCategory('')} />
+            <ModelsEmpty category={category} filtered={filtered} isAdmin={isAdmin} onShowAll={clearFilters} />
           ) : (
             <div className={`${picker.grid} ${picker.gridPortrait}`} data-testid="model-grid">
               {data.items.map((m) => (
                 <ChoiceCard
                   key={m._id}
                   label={m.name}
-                  sublabel={m.category ? m.category.charAt(0).toUpperCase() + m.category.slice(1) : undefined}
+                  sublabel={modelSummary(m)}
                   imageUrl={m.thumbnailUrl || m.url}
                   selected={selected?._id === m._id}
                   onSelect={() =>
@@ -124,6 +143,7 @@ export function SelectModelPage() {
                     })
                   }
                   testId="model-card"
+                  data={{ 'data-model-name': m.name }}
                 />
               ))}
             </div>

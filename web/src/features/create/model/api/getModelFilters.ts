@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query'
+import * as catalogApi from '@/api/catalogPickers'
+import type { ApiData } from '@/types/api'
+
+type Path = '/api/v1/model/filters'
+export type ModelFilterValues = ApiData<Path, 'get'>
+
+export function getModelFilters(signal?: AbortSignal): Promise<ModelFilterValues> {
+  return catalogApi.getModelFilters(signal)
+}
+
+/** The gender, skin tone and body type values published models have: the picker offers only these. */
+export function useModelFilters() {
+  return useQuery({
+    queryKey: ['modelFilters'],
+    queryFn: ({ signal }) => getModelFilters(signal),
+    staleTime: 60_000,
+  })
+}
