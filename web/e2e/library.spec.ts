@@ -9,18 +9,23 @@
 //     one image through the flow, which ends on /output-image?serviceId=…; close the context;
 //  2. a NEW context (another device): log in on /login; the deep link shows the same results;
 //     My Images lists every image with its input; select all → one ZIP (a valid archive with
-//     EXPECT_IMAGES entries); thumbs up + comment, kept after a reload; full size opens and
-//     Escape closes it; delete the browser-made generation after confirming: it disappears.
+//     EXPECT_IMAGES entries); thumbs up + comment, kept after a reload; the tiles show whole
+//     images; the viewer opens on the first image ("1 of 3"), → shows the next, C compares with
+//     the input, zoom in/+ and 0, its layout fits at 1366, 650 and 390 px (screenshots of it
+//     and of My Images at each), Escape closes it; delete the browser-made generation after
+//     confirming: it disappears.
 // Prints "DELETED <serviceId>" and "FEEDBACK <taskId>" for the caller to check the server side.
 // Env: SCREENSHOT_DIR (default ./e2e-screenshots), CHROMIUM_PATH (default /usr/bin/chromium).
 // One test; the browser's console errors are printed ("[browser] …"), uncaught page errors fail it.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Locator, Page } from '@playwright/test'
+import { VIEWPORT } from './settings'
 import {
   BASE_URL,
   STEP_TIMEOUT_MS,
   clickNext,
+  expect,
   expectHidden,
   expectImagesLoaded,
   expectInPage,
@@ -30,6 +35,7 @@ import {
   fail,
   logIn,
   logInThroughModal,
+  overflowOf,
   pickPhotoBackground,
   requireEnv,
   requireFile,
@@ -85,6 +91,62 @@ function zipEntries(bytes: Buffer): string[] {
     return names
   }
   fail('the ZIP has no end-of-central-directory record (truncated?)')
+}
+
+/** A screenshot of the window as it is (the viewer is fixed to it: a full-page shot would stretch it). */
+async function windowShot(page: Page, file: string): Promise<void> {
+  await page.screenshot({ path: file })
+  console.log(`    screenshot: ${file}`)
+}
+
+/** The windows the viewer and My Images are checked and photographed at. */
+const SIZES = [
+  { width: 1366, height: 768 },
+  { width: 650, height: 900 },
+  { width: 390, height: 844 },
+]
+
+/**
+ * The open viewer fits the window: its image is not wider (or taller) than the viewport, every
+ * button is inside the window and on top where it is clicked (nothing overlaps it), no two
+ * buttons overlap, and the download buttons are clear of the image.
+ */
+async function viewerLayout(page: Page, where: string): Promise<void> {
+  const problems = await page.evaluate(async () => {
+    // Measure the settled layout, not a zoom transition.
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))
+    const found: string[] = []
+    const viewer = document.querySelector('[data-testid="image-viewer"]')
+    if (!viewer) return ['the viewer is not open']
+    const vw = window.innerWidth
+    const vh = window.innerHeight
+    const name = (el: Element) => el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName
+    const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1
+    const image = viewer.querySelector('[data-testid="viewer-image"], [data-testid="viewer-compare"]')
+    const stage = viewer.querySelector('[data-testid="viewer-stage"]')
+    if (!image || !stage) return ['the viewer shows no image']
+    const box = image.getBoundingClientRect()
+    if (box.width > vw || box.left < -1 || box.right > vw + 1) found.push(`the image is ${Math.round(box.width)} px wide (${Math.round(box.left)}…${Math.round(box.right)}) in a ${vw} px window`)
+    if (box.height > vh || box.bottom > vh + 1) found.push(`the image is ${Math.round(box.height)} px tall, ending at ${Math.round(box.bottom)}, in a ${vh} px window`)
+    if (box.width < 100 || box.height < 100) found.push(`the image is only ${Math.round(box.width)}×${Math.round(box.height)} px`)
+    const stageBox = stage.getBoundingClientRect()
+    const buttons = Array.from(viewer.querySelectorAll<HTMLElement>('button')).filter((b) => {
+      const r = b.getBoundingClientRect()
+      return r.width > 0 && r.height > 0 && getComputedStyle(b).opacity !== '0'
+    })
+    buttons.forEach((b, i) => {
+      const r = b.getBoundingClientRect()
+      if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) found.push(`"${name(b)}" is outside the window`)
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+      if (!top || !b.contains(top)) found.push(`"${name(b)}" is covered by ${top ? `<${top.tagName.toLowerCase()} class="${top.className}">` : 'nothing'}`)
+      buttons.slice(i + 1).forEach((other) => {
+        if (overlap(r, other.getBoundingClientRect())) found.push(`"${name(b)}" overlaps "${name(other)}"`)
+      })
+      if (!stage.contains(b) && overlap(r, stageBox)) found.push(`"${name(b)}" overlaps the image`)
+    })
+    return found
+  })
+  if (problems.length) fail(`the viewer's layout at ${where}: ${problems.join('; ')}`)
 }
 
 // ---------------------------------------------------------------------------
@@ -181,12 +243,60 @@ async function secondDevice(page: Page, serviceId: string): Promise<void> {
   if ((await mine.getByTestId('feedback-up').getAttribute('aria-pressed')) !== 'true') fail('thumbs up was lost on reload')
   console.log(`FEEDBACK ${taskId}`)
 
-  step('open full size; Escape closes')
-  await mine.getByTestId('library-open').click()
+  step('the tiles show whole images (contained, not cropped)')
+  const fits = await page.$$eval('[data-testid="library-output"]', (imgs) => imgs.map((i) => getComputedStyle(i).objectFit))
+  if (fits.some((f) => f !== 'contain')) fail(`tile images are cropped (object-fit: ${fits.join(', ')})`)
+
+  step('the viewer: opens on the first image, → browses, C compares, zoom, Escape closes')
+  await tiles.first().getByTestId('library-open').click()
   const viewer = page.getByTestId('image-viewer')
   await expectImagesLoaded(page, '[data-testid="viewer-image"]', 'the full-size image')
+  const counter = viewer.getByTestId('viewer-counter')
+  await expect(counter, 'the viewer counter').toHaveText(`1 of ${EXPECT_IMAGES}`)
+  await page.keyboard.press('ArrowRight')
+  await expect(counter, 'the counter after →').toHaveText(`2 of ${EXPECT_IMAGES}`)
+  await expectImagesLoaded(page, '[data-testid="viewer-image"]', 'the next full-size image')
+  await page.keyboard.press('ArrowLeft')
+  await expect(counter, 'the counter after ←').toHaveText(`1 of ${EXPECT_IMAGES}`)
+
+  await page.keyboard.press('c')
+  await expectVisible(viewer.getByTestId('viewer-compare'), 'the before/after compare')
+  await expectImagesLoaded(page, '[data-testid="viewer-compare"] img', 'the input and the output in the compare')
+  await expect(viewer.getByTestId('viewer-compare-toggle'), 'the compare switch').toHaveAttribute('aria-pressed', 'true')
+  await viewerLayout(page, 'compare at 1280 px')
+  await windowShot(page, path.join(SCREENSHOT_DIR, 'viewer-compare-1280.png'))
+  await page.keyboard.press('c')
+  await expectHidden(viewer.getByTestId('viewer-compare'), 'the compare')
+
+  const zoom = viewer.getByTestId('viewer-zoom')
+  await expect(zoom, 'the zoom level').toHaveText('100%')
+  await viewer.getByTestId('viewer-zoom-in').click()
+  await expect(zoom, 'the zoom level after Zoom in').toHaveText('150%')
+  await page.keyboard.press('+')
+  await expect(zoom, 'the zoom level after +').toHaveText('200%')
+  await expect(viewer.getByTestId('viewer-stage'), 'the zoomed stage').toHaveAttribute('data-zoom', '2')
+  await windowShot(page, path.join(SCREENSHOT_DIR, 'viewer-zoomed-1280.png'))
+  await page.keyboard.press('0')
+  await expect(zoom, 'the zoom level after 0').toHaveText('100%')
+
+  step('the viewer and My Images at 1366, 650 and 390 px: the image fits, nothing covers the buttons')
+  for (const size of SIZES) {
+    await page.setViewportSize(size)
+    await expectImagesLoaded(page, '[data-testid="viewer-image"]', `the full-size image at ${size.width} px`)
+    await viewerLayout(page, `${size.width} px`)
+    await windowShot(page, path.join(SCREENSHOT_DIR, `viewer-${size.width}.png`))
+  }
   await page.keyboard.press('Escape')
   await expectHidden(viewer, 'the full-size viewer')
+  for (const size of SIZES) {
+    await page.setViewportSize(size)
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await expectImagesLoaded(page, '[data-testid="library-output"]', `the output thumbnails at ${size.width} px`)
+    const overflow = await overflowOf(page)
+    if (overflow > 1) fail(`My Images is ${overflow} px wider than a ${size.width} px window`)
+    await screenshot(page, path.join(SCREENSHOT_DIR, `my-images-${size.width}.png`))
+  }
+  await page.setViewportSize(VIEWPORT)
 
   step('delete the generation after confirming')
   await mine.getByTestId('library-delete').click()

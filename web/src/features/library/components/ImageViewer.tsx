@@ -1,51 +1,53 @@
-import { useState } from 'react'
-import { DownloadButton } from '@/components/DownloadButton'
-import { Dialog } from '@/components/ui/Dialog'
+import { ImageViewer as Viewer, type ViewerItem } from '@/components/viewer/ImageViewer'
 import { formatWhen, SERVICE_LABELS, type LibraryImage } from '../generations'
-import styles from '../library.module.css'
 
-/** The full-size image (or its edited version) with the input beside it. Escape closes. */
-export function ImageViewer({ image, onClose }: { image: LibraryImage; onClose: () => void }) {
+/** A finished image of My Images as the viewer shows it: generated and edited, with its input. */
+function viewerItem(image: LibraryImage, number: number): ViewerItem {
   const { generation, task } = image
   const output = task.outputs[0]
   const edited = task.edited ?? null
-  const [showEdited, setShowEdited] = useState(false)
-  if (!output) return null
-  const shown = showEdited && edited ? edited : output
+  return {
+    id: task.taskId,
+    title: `${SERVICE_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`,
+    versions: [
+      ...(output ? [{ label: 'Generated', url: output.url, alt: `Generated image ${number}, full size` }] : []),
+      ...(edited ? [{ label: 'Edited', url: edited.url, alt: `Edited image ${number}, full size` }] : []),
+    ],
+    inputUrl: task.inputThumbnailUrl || null,
+    downloads: [
+      ...(output
+        ? [{ url: output.url, storageKey: output.key, fileBaseName: `metamodel-${task.taskId}`, label: 'Download the original', text: 'Download original' }]
+        : []),
+      ...(edited
+        ? [{ url: edited.url, storageKey: edited.key, fileBaseName: `metamodel-${task.taskId}-edited`, label: 'Download the edited version', text: 'Download edited' }]
+        : []),
+    ],
+  }
+}
 
+interface ImageViewerProps {
+  /** The finished images of the page, in its order: ← and → walk through them. */
+  images: readonly LibraryImage[]
+  /** The task id of the image shown. */
+  taskId: string
+  onNavigate: (taskId: string) => void
+  onClose: () => void
+}
+
+/** My Images' full-size viewer over the page's finished images. */
+export function ImageViewer({ images, taskId, onNavigate, onClose }: ImageViewerProps) {
+  const items = images.map((image, i) => viewerItem(image, i + 1))
+  const index = images.findIndex((i) => i.task.taskId === taskId)
+  if (index < 0) return null
   return (
-    <Dialog
-      title={`${SERVICE_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`}
-      titleClassName={styles.libDialogTitle}
-      className={styles.libDialogWide}
+    <Viewer
+      items={items}
+      index={index}
+      onIndexChange={(i) => {
+        const next = images[i]
+        if (next) onNavigate(next.task.taskId)
+      }}
       onClose={onClose}
-      testId="image-viewer"
-    >
-      {edited && (
-        <div className={styles.libViewerSwitch} role="group" aria-label="Version">
-          <button type="button" className={`chip${showEdited ? '' : ' chip--active'}`} aria-pressed={!showEdited} onClick={() => setShowEdited(false)}>
-            Generated
-          </button>
-          <button type="button" className={`chip${showEdited ? ' chip--active' : ''}`} aria-pressed={showEdited} onClick={() => setShowEdited(true)}>
-            Edited
-          </button>
-        </div>
-      )}
-      <div className={styles.libViewer}>
-        <figure className={styles.libViewerMain}>
-          <img src={shown.url} alt={showEdited ? 'Edited image, full size' : 'Generated image, full size'} data-testid="viewer-image" />
-        </figure>
-        <figure className={styles.libViewerInput}>
-          <img src={task.inputThumbnailUrl} alt="Input image" />
-          <figcaption className="muted">Input</figcaption>
-        </figure>
-      </div>
-      <div className={styles.libViewerActions}>
-        <DownloadButton url={output.url} storageKey={output.key} fileBaseName={`metamodel-${task.taskId}`} label="Download the original" text="Download original" />
-        {edited && (
-          <DownloadButton url={edited.url} storageKey={edited.key} fileBaseName={`metamodel-${task.taskId}-edited`} label="Download the edited version" text="Download edited" />
-        )}
-      </div>
-    </Dialog>
+    />
   )
 }

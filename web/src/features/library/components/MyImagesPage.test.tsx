@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { Provider } from 'jotai'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -65,7 +66,39 @@ afterEach(() => {
   localStorage.clear()
 })
 
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <QueryClientProvider client={client}>
+      <Provider store={appStore}>
+        <MemoryRouter initialEntries={['/my-images']}>
+          <MyImagesPage />
+        </MemoryRouter>
+      </Provider>
+    </QueryClientProvider>,
+  )
+}
+
 describe('My Images with a failed image', () => {
+  it('opens an image in the viewer, which walks the finished images of the page', async () => {
+    renderPage()
+    const tiles = await screen.findAllByTestId('library-image')
+    await userEvent.click(within(tiles[2]!).getByTestId('library-open'))
+    const viewer = screen.getByTestId('image-viewer')
+    // The failed image is not in the viewer's list.
+    expect(within(viewer).getByTestId('viewer-counter').textContent).toBe('2 of 2')
+    expect(within(viewer).getByTestId('viewer-image').getAttribute('src')).toBe('http://s3/o/t-3')
+    await userEvent.keyboard('{ArrowLeft}')
+    expect(within(viewer).getByTestId('viewer-counter').textContent).toBe('1 of 2')
+    expect(within(viewer).getByTestId('viewer-image').getAttribute('src')).toBe('http://s3/o/t-1')
+    await userEvent.keyboard('c')
+    expect(within(viewer).getByTestId('viewer-compare-image-before').getAttribute('src')).toBe('http://s3/in/t-1')
+    expect(within(viewer).getByTestId('viewer-compare-image-after').getAttribute('src')).toBe('http://s3/o/t-1')
+    expect(within(viewer).getByRole('button', { name: 'Download the original' })).toBeTruthy()
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByTestId('image-viewer')).toBeNull()
+  })
+
   it('shows the failed tile in its place with its input, its reason and its credit back', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
     render(

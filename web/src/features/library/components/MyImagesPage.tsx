@@ -79,7 +79,9 @@ function Library({ userEmail }: { userEmail: string }) {
   const selection = prune(chosen, selectable)
   const selectedIds = orderedSelection(selection, selectable)
   const allState = selectionState(selection, selectable)
-  const viewed = viewing ? images.find((i) => i.task.taskId === viewing && downloadable(i.task)) : undefined
+  // The viewer walks through the finished images of the page, in the grid's order.
+  const viewable = useMemo(() => images.filter((i) => downloadable(i.task)), [images])
+  const viewed = viewing ? viewable.find((i) => i.task.taskId === viewing) : undefined
 
   const total = list.data?.total ?? 0
   const pages = pageCount(total, LIBRARY_PAGE_SIZE)
@@ -260,7 +262,7 @@ function Library({ userEmail }: { userEmail: string }) {
         </>
       )}
 
-      {viewed && <ImageViewer image={viewed} onClose={() => setViewing(null)} />}
+      {viewed && <ImageViewer images={viewable} taskId={viewed.task.taskId} onNavigate={setViewing} onClose={() => setViewing(null)} />}
       {deleting && (
         <DeleteDialog
           generation={deleting}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { DownloadButton } from '@/components/DownloadButton'
 import { ZipDownloadButton } from '@/components/ZipDownloadButton'
+import { ImageViewer, type ViewerItem } from '@/components/viewer/ImageViewer'
 import { Alert } from '@/components/ui/Alert'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { LoadingBlock } from '@/components/ui/Spinner'
@@ -67,9 +68,46 @@ function AdjustButton({ label, onClick }: { label: string; onClick: () => void }
   )
 }
 
+/** A finished image of the page as the viewer shows it (one item per tile, in the page's order). */
+function viewerItem(id: string, title: string, output: TaskOutput, alt: string, inputUrl: string, fileBaseName: string, label: string, text: string): ViewerItem {
+  return {
+    id,
+    title,
+    versions: [{ label: 'Generated', url: output.url, alt }],
+    inputUrl: inputUrl || null,
+    downloads: [{ url: output.url, storageKey: output.key, fileBaseName, label, text }],
+  }
+}
+
+function viewerItems(service: Generation, groups: ReturnType<typeof groupVersions>): ViewerItem[] {
+  const name = SERVICE_TEXT[service.service]
+  return groups.flatMap(({ original: task, number, versions }) => {
+    const output = task.outputs[0]
+    if (task.status !== 'completed' || !output) return []
+    const items = [
+      viewerItem(task.taskId, `${name} · image ${number}`, output, `Generated image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}`, `Download generated image ${number}`, 'Download'),
+    ]
+    if (task.edited) {
+      items.push(
+        viewerItem(`${task.taskId}-edited`, `${name} · image ${number}, edited`, task.edited, `Edited image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}-edited`, `Download the edited image ${number}`, 'Download edited'),
+      )
+    }
+    versions.forEach((version, v) => {
+      const result = version.outputs[0]
+      if (version.status !== 'completed' || !result) return
+      const label = `image ${number}, version ${v + 2}`
+      items.push(
+        viewerItem(version.taskId, `${name} · ${label}`, result, `Generated ${label}, full size`, version.inputThumbnailUrl || task.inputThumbnailUrl, `metamodel-${version.taskId}`, `Download ${label}`, 'Download'),
+      )
+    })
+    return items
+  })
+}
+
 function Results({ service }: { service: Generation }) {
   const { isAuthenticated } = useAuth()
   const [adjusting, setAdjusting] = useState<Adjusting | null>(null)
+  const [viewing, setViewing] = useState<string | null>(null)
   const done = service.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
   const failed = service.tasks.filter((t) => t.status === 'failed')
   const running = !service.tasks.every(isTerminal)
@@ -82,6 +120,9 @@ function Results({ service }: { service: Generation }) {
   const failure = failureSummary(service.tasks, service.credits)
   // Failed re-renders have no tile of their own (their image keeps its other versions).
   const failedRerenders = failed.filter((t) => t.sourceTaskId)
+  // Every tile opens the large viewer, which walks through the page's images in order.
+  const items = viewerItems(service, groups)
+  const viewingIndex = viewing ? items.findIndex((i) => i.id === viewing) : -1
 
   return (
     <section className={`section ${styles.results}`} aria-labelledby="generation-heading" data-testid="output-results" data-service-id={service.serviceId}>
@@ -158,9 +199,9 @@ function Results({ service }: { service: Generation }) {
             if (task.status !== 'completed' || !output) return []
             const items = [
               <li key={task.taskId} className={styles.output} data-testid="output-item" data-task-id={task.taskId}>
-                <a href={output.url} target="_blank" rel="noreferrer" className={styles.media} aria-label={`Open generated image ${number} full size`}>
+                <button type="button" className={styles.media} onClick={() => setViewing(task.taskId)} aria-label={`Open generated image ${number} full size`} data-testid="output-open">
                   <img src={output.thumbnailUrl || output.url} alt={`Generated image ${number}`} data-testid="output-image" />
-                </a>
+                </button>
                 <DownloadButton
                   url={output.url}
                   storageKey={output.key}
@@ -179,12 +220,12 @@ function Results({ service }: { service: Generation }) {
               const edited = task.edited
               items.push(
                 <li key={`${task.taskId}-edited`} className={styles.output} data-testid="edited-item" data-task-id={task.taskId}>
-                  <a href={edited.url} target="_blank" rel="noreferrer" className={styles.media} aria-label={`Open the edited image ${number} full size`}>
+                  <button type="button" className={styles.media} onClick={() => setViewing(`${task.taskId}-edited`)} aria-label={`Open the edited image ${number} full size`}>
                     <img src={edited.thumbnailUrl || edited.url} alt={`Edited image ${number}`} />
                     <span className={`status-pill status-pill--completed ${styles.badge}`} data-testid="edited-badge">
                       Edited
                     </span>
-                  </a>
+                  </button>
                   <DownloadButton
                     url={edited.url}
                     storageKey={edited.key}
@@ -203,10 +244,10 @@ function Results({ service }: { service: Generation }) {
                 <li key={version.taskId} className={styles.output} data-testid="version-item" data-task-id={version.taskId} data-status={version.status}>
                   {version.status === 'completed' && result ? (
                     <>
-                      <a href={result.url} target="_blank" rel="noreferrer" className={styles.media} aria-label={`Open ${label} full size`}>
+                      <button type="button" className={styles.media} onClick={() => setViewing(version.taskId)} aria-label={`Open ${label} full size`}>
                         <img src={result.thumbnailUrl || result.url} alt={`Generated ${label}`} data-testid="version-image" />
                         <span className={`status-pill status-pill--completed ${styles.badge}`}>Version {v + 2}</span>
-                      </a>
+                      </button>
                       <DownloadButton
                         url={result.url}
                         storageKey={result.key}
@@ -230,6 +271,16 @@ function Results({ service }: { service: Generation }) {
             return items
           })}
         </ul>
+      )}
+
+      {viewingIndex >= 0 && (
+        <ImageViewer
+          items={items}
+          index={viewingIndex}
+          onIndexChange={(i) => setViewing(items[i]?.id ?? null)}
+          onClose={() => setViewing(null)}
+          testId="output-viewer"
+        />
       )}
 
       {adjusting && service.backgroundId && (

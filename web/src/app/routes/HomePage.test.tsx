@@ -1,0 +1,108 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import { Provider } from 'jotai'
+import { MemoryRouter } from 'react-router'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { getShowcase } from '@/api/public'
+import { appStore } from '@/stores/appStore'
+import { authStateAtom, initialAuthState } from '@/stores/auth'
+import type { ShowcasePage } from '@/features/showcase/api/getShowcase'
+import { HomePage } from './HomePage'
+
+vi.mock('@/api/public', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/api/public')>()),
+  getShowcase: vi.fn(),
+}))
+const mockedGetShowcase = vi.mocked(getShowcase)
+
+const NOTE = 'No account needed to try it: guests get free credits.'
+
+function page(service: 'bodySwap' | 'burstreplace', count: number): ShowcasePage {
+  return {
+    total: count,
+    pageNum: 1,
+    pageSize: 1,
+    items: Array.from({ length: count }, (_, i) => ({
+      taskId: `${service}-${i}`,
+      service,
+      inputUrl: `https://s3/${service}-in-${i}.jpg`,
+      inputThumbnailUrl: `https://s3/${service}-in-${i}-thumb.jpg`,
+      outputUrl: `https://s3/${service}-out-${i}.png`,
+      outputThumbnailUrl: `https://s3/${service}-out-${i}-thumb.jpg`,
+      showcased: true,
+    })),
+  }
+}
+
+function renderHome() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <QueryClientProvider client={client}>
+      <Provider store={appStore}>
+        <MemoryRouter initialEntries={['/']}>
+          <HomePage />
+        </MemoryRouter>
+      </Provider>
+    </QueryClientProvider>,
+  )
+}
+
+function signIn() {
+  const user = { userEmail: 'ada@example.com', userToken: 'token', userName: 'Ada', userId: 'u-1' }
+  appStore.set(authStateAtom, { ...initialAuthState, isAuthenticated: true, user })
+}
+
+beforeEach(() => {
+  mockedGetShowcase.mockImplementation(async (query) => page(query.serviceType ?? 'bodySwap', query.serviceType === 'bodySwap' ? 1 : 0))
+})
+
+afterEach(() => {
+  cleanup()
+  appStore.set(authStateAtom, initialAuthState)
+  mockedGetShowcase.mockReset()
+})
+
+describe('HomePage', () => {
+  it('leads with a showcase pair in a before/after slider, and tells a guest about free credits', async () => {
+    renderHome()
+    const frame = await screen.findByTestId('home-compare')
+    expect(within(frame).getByAltText('Before: the garment on a digital model').getAttribute('src')).toBe('https://s3/bodySwap-in-0.jpg')
+    expect(within(frame).getByAltText('After: the garment on a digital model').getAttribute('src')).toBe('https://s3/bodySwap-out-0.png')
+    expect(within(frame).getByRole('slider', { name: /Compare before and after/ })).toBeTruthy()
+    expect(screen.getByTestId('home-create').getAttribute('href')).toBe('/upload-images')
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('On-model photos of your collection')
+    expect(screen.getByText(NOTE)).toBeTruthy()
+    expect(mockedGetShowcase.mock.calls[0]![0]).toMatchObject({ serviceType: 'bodySwap', pageNum: 1 })
+  })
+
+  it('does not tell a signed-in user that no account is needed', async () => {
+    signIn()
+    renderHome()
+    await screen.findByTestId('home-compare')
+    expect(screen.queryByText(NOTE)).toBeNull()
+    expect(screen.queryByTestId('home-guest-note')).toBeNull()
+    expect(screen.getByTestId('home-create')).toBeTruthy()
+  })
+
+  it('falls back to a background pair when there is no model swap', async () => {
+    mockedGetShowcase.mockImplementation(async (query) => page(query.serviceType ?? 'bodySwap', query.serviceType === 'burstreplace' ? 1 : 0))
+    renderHome()
+    const frame = await screen.findByTestId('home-compare')
+    expect(within(frame).getByAltText('After: the garment on a new background').getAttribute('src')).toBe('https://s3/burstreplace-out-0.png')
+  })
+
+  it('shows a fallback without images when the showcase is empty or unreachable', async () => {
+    mockedGetShowcase.mockImplementation(async (query) => page(query.serviceType ?? 'bodySwap', 0))
+    renderHome()
+    const fallback = await screen.findByTestId('home-showcase-fallback')
+    expect(fallback.querySelectorAll('img')).toHaveLength(0)
+    expect(screen.queryByTestId('home-compare')).toBeNull()
+    cleanup()
+
+    mockedGetShowcase.mockImplementation(async () => {
+      throw new Error('Storage is not reachable.')
+    })
+    renderHome()
+    expect(await screen.findByTestId('home-showcase-fallback')).toBeTruthy()
+  })
+})
