@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Task } from '@/types/api'
 import { queuedTask } from './generations'
-import { canAdjust, dragged, groupVersions, isAdjusted, NO_PLACEMENT, normalise, previewTransform } from './placement'
+import { canAdjust, dragged, groupVersions, isAdjusted, NO_PLACEMENT, normalise, previewTransform, resultsSummary } from './placement'
 
 const task = (taskId: string, sourceTaskId?: string): Task => ({ ...queuedTask(taskId), sourceTaskId: sourceTaskId ?? null })
 
@@ -37,5 +37,28 @@ describe('placement', () => {
     expect(canAdjust('white')).toBe(true)
     expect(canAdjust('transparent')).toBe(false)
     expect(canAdjust(null)).toBe(false)
+  })
+})
+
+describe('resultsSummary', () => {
+  const out = { key: 'k', url: 'u', thumbnailUrl: 't' }
+  const done = (id: string, source?: string, extra: Partial<Task> = {}): Task => ({ ...task(id, source), status: 'completed', outputs: [out], ...extra })
+
+  it('counts every tile the page shows: images, failures, versions, re-renders under way and edits', () => {
+    const tasks = [
+      done('a', undefined, { edited: out }),
+      { ...task('b'), status: 'failed' as const },
+      done('c'),
+      done('a2', 'a'),
+      done('c2', 'c'),
+      { ...task('a3', 'a'), status: 'running' as const },
+      { ...task('c3', 'c'), status: 'failed' as const }, // a failed re-render has no tile
+    ]
+    expect(resultsSummary(groupVersions(tasks))).toBe('2 of 3 images ready, 1 failed, 2 new versions, 1 re-rendering, 1 edited')
+  })
+
+  it('says only what there is', () => {
+    expect(resultsSummary(groupVersions([done('a')]))).toBe('1 of 1 image ready')
+    expect(resultsSummary(groupVersions([done('a'), done('a2', 'a')]))).toBe('1 of 1 image ready, 1 new version')
   })
 })

@@ -1,3 +1,4 @@
+import { pluralize } from '@/lib/format'
 import type { Task } from '@/types/api'
 
 /** The user's move and scale of the subject over the engine's own placement (the API's
@@ -68,6 +69,27 @@ export function groupVersions(tasks: Task[]): ImageVersions[] {
     if (task.sourceTaskId) byId.get(task.sourceTaskId)?.versions.push(task)
   }
   return groups
+}
+
+/**
+ * The output page's line about its images, counting every tile it shows: "2 of 2 images
+ * ready, 1 failed, 2 new versions, 1 re-rendering, 1 edited". Before re-renders were
+ * counted, a page with 3 tiles said "1 of 1 image ready".
+ */
+export function resultsSummary(groups: ImageVersions[]): string {
+  const originals = groups.map((g) => g.original)
+  const ready = originals.filter((t) => t.status === 'completed' && t.outputs.length > 0).length
+  const failed = originals.filter((t) => t.status === 'failed').length
+  const versions = groups.flatMap((g) => g.versions)
+  const versionsReady = versions.filter((t) => t.status === 'completed' && t.outputs.length > 0).length
+  const rerendering = versions.filter((t) => t.status !== 'completed' && t.status !== 'failed').length
+  const edited = originals.filter((t) => t.status === 'completed' && t.edited).length
+  const parts = [`${ready} of ${pluralize(originals.length, 'image')} ready`]
+  if (failed) parts.push(`${failed} failed`)
+  if (versionsReady) parts.push(pluralize(versionsReady, 'new version'))
+  if (rerendering) parts.push(`${rerendering} re-rendering`)
+  if (edited) parts.push(`${edited} edited`)
+  return parts.join(', ')
 }
 
 /** A background the subject can be moved over: any but none (a model swap kept on its own

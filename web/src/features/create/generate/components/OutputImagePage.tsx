@@ -11,7 +11,6 @@ import { LoadingBlock } from '@/components/ui/Spinner'
 import { useAuth } from '@/hooks/useAuth'
 import { ApiError, errorMessage } from '@/lib/api'
 import { failedImageNote, failureSummary } from '@/lib/failures'
-import { pluralize } from '@/lib/format'
 import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
 import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
@@ -19,7 +18,7 @@ import type { Generation, Task, TaskOutput } from '@/types/api'
 import { useService } from '../api/getService'
 import { rememberTasks } from '../api/pollTasks'
 import { downloadImages, isTerminal } from '../generations'
-import { canAdjust, groupVersions } from '../placement'
+import { canAdjust, groupVersions, resultsSummary } from '../placement'
 import { PlacementEditor } from './PlacementEditor'
 import styles from './OutputImagePage.module.css'
 import taskStyles from './TaskCard.module.css'
@@ -131,8 +130,7 @@ function Results({ service }: { service: Generation }) {
           {SERVICE_TEXT[service.service]}
         </h2>
         <p className="muted" aria-live="polite" data-testid="output-summary">
-          {formatWhen(service.createdAt)} · {originalsDone.length} of {pluralize(originals.length, 'image')} ready
-          {originalsFailed.length ? `, ${originalsFailed.length} failed` : ''}
+          {formatWhen(service.createdAt)} · {resultsSummary(groups)}
         </p>
       </div>
 

@@ -171,7 +171,8 @@ describe('OutputImagePage with re-renders', () => {
     renderPage()
 
     await waitFor(() => expect(screen.getAllByTestId('output-item')).toHaveLength(1))
-    expect(screen.getByTestId('output-summary').textContent).toContain('1 of 1 image ready')
+    // The line counts every tile: the image and its version.
+    expect(screen.getByTestId('output-summary').textContent).toContain('1 of 1 image ready, 1 new version')
     expect(screen.getByTestId('version-image').getAttribute('alt')).toBe('Generated image 1, version 2')
     const buttons = screen.getAllByTestId('adjust-placement')
     expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual([
@@ -190,6 +191,7 @@ describe('OutputImagePage with re-renders', () => {
     const running = screen.getAllByTestId('version-item')[1]!
     expect(running.dataset.status).toBe('running')
     expect(running.textContent).toContain('Version 3 of image 1')
+    expect(screen.getByTestId('output-summary').textContent).toContain('1 of 1 image ready, 1 new version, 1 re-rendering')
     expect(posts()).toEqual([['/api/v1/task/t-1/placement', { x: 0, y: -0.1, scale: 1 }]])
   })
 
