@@ -1,4 +1,4 @@
-"""Every route at 1280, 650 and 390 px for a guest, a user and an admin, in Chromium.
+"""Every route at 1366, 650 and 390 px for a guest, a user and an admin, in Chromium.
 
 The walk is web/e2e/routes.spec.ts: no uncaught error or console error on any page, the sidebar
 entries the spec allows for each role (and none it does not), no page wider than the window,

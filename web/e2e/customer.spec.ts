@@ -126,6 +126,9 @@ function planCardLayout(page: Page): Promise<string[]> {
         }
         if (lines(interval) > 1) problems.push(`${name}: "${interval.textContent}" wraps onto ${lines(interval)} lines`)
         if (lines(price) > 1) problems.push(`${name}: the price wraps onto ${lines(price)} lines`)
+        // Kept on one line, "₹19,999.00 per month" must still fit inside the card's padding.
+        const inner = card.getBoundingClientRect().right - parseFloat(getComputedStyle(card).paddingRight)
+        if (i.right > inner + 1) problems.push(`${name}: "${interval.textContent}" sticks out of the card by ${Math.round(i.right - inner)}px`)
       }
       const head = card.querySelector('header')
       const title = head?.querySelector('h2')

@@ -201,4 +201,11 @@ test('guest flow', async ({ walk }) => {
   await expectVisible(page.getByTestId('version-image'), 'the re-rendered version', RESULT_TIMEOUT_MS)
   await expectImagesLoaded(page, '[data-testid="version-image"]', 'the re-rendered version')
   await screenshot(page, path.join(SCREENSHOT_DIR, 'guest-flow-version.png'))
+
+  step("the page's count matches its tiles: the image and its new version")
+  const tiles = await page.locator('[data-testid="output-item"], [data-testid="version-item"]').count()
+  const counted = (await page.getByTestId('output-summary').textContent()) ?? ''
+  if (tiles !== 2 || !counted.includes('1 of 1 image ready, 1 new version')) {
+    fail(`${tiles} tiles, and the page says "${counted.trim()}"`)
+  }
 })

@@ -1,4 +1,4 @@
-// Every route of the product, as a guest, a user and an admin, at 1280, 650 and 390 px:
+// Every route of the product, as a guest, a user and an admin, at 1366, 650 and 390 px:
 // the page renders (no uncaught error, no console error), the sidebar shows exactly the entries
 // the spec allows for that role, and a full-page screenshot is saved for review.
 //
@@ -42,7 +42,7 @@ const ROUTES = [
 ]
 // Header and sidebar are hidden on these (spec §2, Layout).
 const BARE_ROUTES = new Set(['/login', '/signup', '/forgot-password', '/admin-showcase', '/digital-models'])
-const WIDTHS = [1280, 650, 390]
+const WIDTHS = [1366, 650, 390] // 1366: the commonest laptop width
 
 const PUBLIC_ENTRIES = ['nav-create-new-image', 'nav-showcase', 'nav-pricing', 'nav-contact', 'nav-help']
 const SIGNED_IN_ENTRIES = ['nav-dashboard', 'nav-my-images', 'nav-credit', 'nav-user-setting']
@@ -155,6 +155,11 @@ async function wrappingProblems(page: Page): Promise<string[]> {
       const interval = amount?.nextElementSibling
       if (amount && interval && interval.getBoundingClientRect().top >= amount.getBoundingClientRect().bottom - 2) {
         found.push(`${name}: "${interval.textContent}" wrapped below the price`)
+      }
+      // Kept on one line, the price must still fit inside the card's padding.
+      const inner = card.getBoundingClientRect().right - parseFloat(getComputedStyle(card).paddingRight)
+      if (interval && interval.getBoundingClientRect().right > inner + 1) {
+        found.push(`${name}: "${interval.textContent}" sticks out of the card by ${Math.round(interval.getBoundingClientRect().right - inner)}px`)
       }
       for (const badge of card.querySelectorAll('header > span, [data-testid="plan-recommended"]')) {
         if (lines(badge) > 1) found.push(`${name}: the badge "${badge.textContent}" wraps`)
