@@ -66,6 +66,48 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
 }
 
+/** The widths the pickers are checked and photographed at. */
+const WIDTHS = [1366, 650, 390]
+
+/**
+ * A picker at 1366, 650 and 390 px: no sideways scrolling, the current step's name whole,
+ * no two chips or cards overlapping, every card inside the window; a screenshot of each.
+ * Leaves the window at 1280 px, as the walk had it.
+ */
+async function pickerAtWidths(page: Page, name: string): Promise<void> {
+  const problems: string[] = []
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.waitForTimeout(200)
+    const found = await page.evaluate(() => {
+      const out: string[] = []
+      const overflow = document.documentElement.scrollWidth - window.innerWidth
+      if (overflow > 1) out.push(`the page is ${overflow}px wider than the window`)
+      const current = document.querySelector('nav[aria-label="Progress"] [aria-current="step"] span:last-child')
+      if (current instanceof HTMLElement && current.scrollWidth > current.clientWidth + 1) out.push(`the step "${current.textContent}" is cut short`)
+      const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1
+      const groups = [
+        Array.from(document.querySelectorAll('#main [aria-pressed]:not([data-testid$="-card"])')),
+        Array.from(document.querySelectorAll('[data-testid="model-card"], [data-testid="background-card"]')),
+      ]
+      for (const group of groups) {
+        const boxes = group.map((el) => ({ el, r: el.getBoundingClientRect() })).filter(({ r }) => r.width > 0)
+        boxes.forEach(({ el, r }, i) => {
+          if (r.left < -1 || r.right > window.innerWidth + 1) out.push(`"${el.textContent?.trim()}" is outside the window`)
+          for (const other of boxes.slice(i + 1)) {
+            if (overlap(r, other.r)) out.push(`"${el.textContent?.trim()}" overlaps "${other.el.textContent?.trim()}"`)
+          }
+        })
+      }
+      return out
+    })
+    problems.push(...found.map((f) => `${width}px: ${f}`))
+    await screenshot(page, `${name}-${width}`)
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+  if (problems.length) fail(`the ${name} picker's layout: ${problems.join('; ')}`)
+}
+
 /** The admin's card of the new model on /digital-models. */
 function modelCard(page: Page): Locator {
   return page.getByTestId('catalog-item').filter({ has: page.getByText(MODEL_NAME, { exact: true }) })
@@ -230,6 +272,7 @@ test('a guest finds the new model by its filters and category, picks it and gene
   if (filteredName !== MODEL_NAME) fail(`the filters show "${filteredName}", not "${MODEL_NAME}"`)
   if (filteredDescription !== MODEL_DESCRIPTION) fail(`the card's description is "${filteredDescription}"`)
   await screenshot(page, 'catalog-guest-filtered')
+  await pickerAtWidths(page, 'catalog-model-picker')
 
   step('"All" lifts the filters again')
   await chooseModelFilter(page, 'gender', 'All')
@@ -284,6 +327,7 @@ test('a guest finds the new model by its filters and category, picks it and gene
   }
   console.log(`  the "${bgLabel}" chip shows ${shown.length} of ${allBackgrounds} backgrounds`)
   await screenshot(page, 'catalog-guest-background-category')
+  await pickerAtWidths(page, 'catalog-background-picker')
 
   step('pick a photo background')
   await pickPhotoBackground(page)
