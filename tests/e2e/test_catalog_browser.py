@@ -68,7 +68,8 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
         assert mine[0]["category"] == category.lower() and mine[0]["published"] is False
         # With what the upload form said of it.
         assert mine[0]["description"] == description
-        assert (mine[0]["gender"], mine[0]["bodyType"], mine[0].get("skinTone")) == ("male", "plus", None)
+        attributes = (mine[0]["gender"], mine[0]["bodyType"], mine[0].get("skinTone"))
+        assert attributes == ("male", "plus", None)
         offered = api.get("/api/v1/model", params={"pageSize": 100}).json()["data"]["items"]
         assert model_id not in [item["_id"] for item in offered]
         assert api.get("/api/v1/model", params={"category": category}).json()["data"]["items"] == []
