@@ -6,16 +6,20 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.installed
+IMAGING_VENV := .venv-imaging
+IMAGING_BIN := $(IMAGING_VENV)/bin
+IMAGING_STAMP := $(IMAGING_VENV)/.installed
 WEB_STAMP := web/node_modules/.installed
 WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
 .PHONY: run test lint deps web bench eval chromium clean
+.PHONY: imaging tiny-weights
 .PHONY: openapi web-check
 
 run: deps web/dist/index.html
 	$(BIN)/python -m ops.run
 
-test: deps web/dist/index.html chromium lint web-check
+test: deps imaging web/dist/index.html chromium lint web-check
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: deps
@@ -58,6 +62,23 @@ $(PY_STAMP): requirements.lock
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.lock
 	touch $@
+
+# The imaging worker's own environment: torch + diffusers (requirements-imaging.txt), never in
+# $(VENV). Our packages go in without their dependencies, so that `ops` and `engine` import.
+imaging: $(IMAGING_STAMP)
+
+$(IMAGING_STAMP): requirements-imaging.txt pyproject.toml
+	test -x $(IMAGING_BIN)/python || $(PYTHON) -m venv $(IMAGING_VENV)
+	$(IMAGING_BIN)/python -m pip install -q --upgrade pip
+	$(IMAGING_BIN)/python -m pip install -q -r requirements-imaging.txt
+	$(IMAGING_BIN)/python -m pip install -q --no-deps -e .
+	touch $@
+
+# A complete set of small random-weight models in the real checkpoints' layout (issue 21):
+# make tiny-weights DIR=/tmp/weights
+tiny-weights: $(IMAGING_STAMP)
+	@test -n "$(DIR)" || { echo "usage: make tiny-weights DIR=<folder>"; exit 2; }
+	$(IMAGING_BIN)/python -m ops.weights tiny $(DIR)
 
 $(WEB_STAMP): web/package-lock.json
 	cd web && npm ci --no-audit --no-fund --loglevel=error

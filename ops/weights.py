@@ -1,0 +1,250 @@
+"""The generative engine's weights (issue 21): ``python -m ops.weights {tiny,verify,fetch} DIR``.
+
+- ``tiny DIR``   writes a complete set of small models with random weights (fixed seed) in the
+  real checkpoints' layout (engine/diffusion/weights.py), built from the same diffusers and
+  transformers classes, and its manifest. The tests use it; it takes seconds on a CPU.
+- ``verify DIR`` checks DIR against its manifest.json (size and sha256 of every file).
+- ``fetch DIR``  downloads the real checkpoints from Hugging Face (needs network access, which these
+  machines do not have) and writes the manifest.
+
+``tiny`` and ``fetch`` run in the imaging environment (.venv-imaging: torch, diffusers); torch and
+diffusers are imported inside them, so ``--help`` and ``verify`` run anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.diffusion.weights import (
+    IN_CHANNELS,
+    MODELS,
+    WEIGHTS_FILE,
+    WeightsError,
+    verify,
+    write_manifest,
+)
+
+SEED = 21
+# Small but real: the channel counts divide by the group count (norm_num_groups).
+TINY_UNET: dict[str, Any] = {
+    "sample_size": 16,
+    "out_channels": 4,
+    "block_out_channels": (32, 64),
+    "layers_per_block": 1,
+    "norm_num_groups": 8,
+    "cross_attention_dim": 32,
+    "attention_head_dim": 8,
+    "down_block_types": ("CrossAttnDownBlock2D", "DownBlock2D"),
+    "up_block_types": ("UpBlock2D", "CrossAttnUpBlock2D"),
+}
+TINY_VAE: dict[str, Any] = {
+    "in_channels": 3,
+    "out_channels": 3,
+    "latent_channels": 4,
+    "block_out_channels": (32, 64),
+    "layers_per_block": 1,
+    "norm_num_groups": 8,
+    "down_block_types": ("DownEncoderBlock2D", "DownEncoderBlock2D"),
+    "up_block_types": ("UpDecoderBlock2D", "UpDecoderBlock2D"),
+}
+
+# The real checkpoints (see README, "Generative engine (GPU imaging workers): weights").
+SD15_INPAINTING = "stable-diffusion-v1-5/stable-diffusion-inpainting"
+CATVTON = "zhengchong/CatVTON"
+CATVTON_ATTENTION = "mix-48k-1024/attention/model.safetensors"
+RELIGHT_BASE = "stablediffusionapi/realistic-vision-v51"  # the base of IC-Light's own demo
+ICLIGHT = "lllyasviel/ic-light"
+ICLIGHT_FBC = "iclight_sd15_fbc.safetensors"
+
+
+def _diffusers_files(*folders: str, variant: str = "") -> list[str]:
+    weights = f"diffusion_pytorch_model.{variant}.safetensors" if variant else WEIGHTS_FILE
+    return [f"{folder}/{name}" for folder in folders for name in ("config.json", weights)]
+
+
+def _drop_variant(root: Path, variant: str) -> None:
+    """`x.fp16.safetensors` → `x.safetensors`: the layout has one weights file per model, whatever
+    its dtype (diffusers casts on load; the GPU engine runs in fp16/bf16 anyway)."""
+    for path in root.rglob(f"*.{variant}.safetensors"):
+        path.rename(path.with_name(path.name.replace(f".{variant}.", ".")))
+
+
+# ---------------------------------------------------------------------------------------------
+# IC-Light: its fbc checkpoint is a set of offsets over an SD1.5 UNet whose conv_in is widened.
+
+
+def widen_and_merge(unet: Any, offsets: dict[str, Any]) -> Any:
+    """IC-Light's own recipe (its gradio_demo_bg.py): conv_in widened from 4 to 12 input channels
+    (the new ones start at zero), then IC-Light's offsets added to every parameter."""
+    import torch
+
+    old = unet.conv_in
+    with torch.no_grad():
+        conv = torch.nn.Conv2d(12, old.out_channels, old.kernel_size, old.stride, old.padding)
+        conv.weight.zero_()
+        conv.weight[:, :4, :, :].copy_(old.weight)
+        conv.bias = old.bias
+        unet.conv_in = conv
+        unet.register_to_config(in_channels=12)
+        origin = unet.state_dict()
+        missing = sorted(set(origin) ^ set(offsets))
+        if missing:
+            raise WeightsError(f"IC-Light offsets do not fit the UNet: {missing[:5]}")
+        unet.load_state_dict({key: origin[key] + offsets[key] for key in origin}, strict=True)
+    return unet
+
+
+# ---------------------------------------------------------------------------------------------
+# tiny
+
+
+def _byte_chars() -> list[str]:
+    """GPT-2's and CLIP's byte-level alphabet: one printable character for each of the 256 bytes."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1),
+                 *range(ord("®"), ord("ÿ") + 1)]
+    extra = iter(range(256, 512))
+    return [chr(b) if b in printable else chr(next(extra)) for b in range(256)]
+
+
+def _tiny_tokenizer(folder: Path) -> int:
+    """A real CLIP tokenizer over a byte-level vocabulary (every byte, alone and word-final) with no
+    merges, written from nothing (no vocabulary can be downloaded here). Returns its size."""
+    from transformers import CLIPTokenizer
+
+    chars = _byte_chars()
+    vocab = {token: index for index, token in enumerate(chars + [c + "</w>" for c in chars])}
+    vocab["<|startoftext|>"] = len(vocab)
+    vocab["<|endoftext|>"] = len(vocab)
+    tokenizer = CLIPTokenizer(vocab=vocab, merges=[], model_max_length=77)
+    tokenizer.save_pretrained(str(folder))
+    return len(vocab)
+
+
+def build_tiny(root: Path) -> dict[str, Any]:
+    """The tiny set under `root` (emptied first), with its manifest."""
+    import torch
+    from diffusers import AutoencoderKL, UNet2DConditionModel
+    from safetensors.torch import save_file
+    from transformers import CLIPTextConfig, CLIPTextModel
+
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    torch.manual_seed(SEED)
+
+    # Try-on: the SD1.5 inpainting UNet + VAE, and CatVTON's attention weights (the attn1
+    # parameters of the UNet, saved on their own as CatVTON publishes them).
+    tryon = UNet2DConditionModel(in_channels=IN_CHANNELS["tryon/unet"], **TINY_UNET)
+    tryon.save_pretrained(root / "tryon/unet", safe_serialization=True)
+    AutoencoderKL(**TINY_VAE).save_pretrained(root / "tryon/vae", safe_serialization=True)
+    attention = {key: value.contiguous() for key, value in tryon.state_dict().items()
+                 if ".attn1." in key}
+    (root / "tryon/attention").mkdir(parents=True)
+    save_file(attention, str(root / "tryon/attention/model.safetensors"))
+
+    # Relight: an SD1.5 UNet widened to 12 channels and merged with (random) IC-Light offsets,
+    # by the same code that `fetch` uses on the real ones.
+    base = UNet2DConditionModel(in_channels=4, **TINY_UNET)
+    shapes = {key: value.shape for key, value in base.state_dict().items()}
+    shapes["conv_in.weight"] = (base.conv_in.out_channels, 12, *base.conv_in.kernel_size)
+    offsets = {key: torch.randn(shape) * 0.01 for key, shape in shapes.items()}
+    relight = widen_and_merge(base, offsets)
+    relight.save_pretrained(root / "relight/unet", safe_serialization=True)
+    AutoencoderKL(**TINY_VAE).save_pretrained(root / "relight/vae", safe_serialization=True)
+    vocab_size = _tiny_tokenizer(root / "relight/tokenizer")
+    width = TINY_UNET["cross_attention_dim"]
+    text_config = CLIPTextConfig(vocab_size=vocab_size, hidden_size=width, intermediate_size=64,
+                                 num_hidden_layers=2, num_attention_heads=4,
+                                 max_position_embeddings=77, projection_dim=width,
+                                 bos_token_id=vocab_size - 2, eos_token_id=vocab_size - 1,
+                                 pad_token_id=vocab_size - 1)
+    CLIPTextModel(text_config).save_pretrained(root / "relight/text_encoder")
+    return write_manifest(root)
+
+
+# ---------------------------------------------------------------------------------------------
+# fetch
+
+
+def fetch(root: Path) -> dict[str, Any]:
+    """Downloads the real checkpoints into `root` in the layout, merges IC-Light, writes the
+    manifest. Needs network access to huggingface.co and the imaging environment."""
+    import torch
+    from diffusers import UNet2DConditionModel
+    from huggingface_hub import hf_hub_download, snapshot_download
+    from safetensors.torch import load_file
+
+    root.mkdir(parents=True, exist_ok=True)
+    # This repo publishes its safetensors in fp16 only (fp32 as pickled .bin, which we refuse).
+    snapshot_download(SD15_INPAINTING, local_dir=root / "tryon",
+                      allow_patterns=_diffusers_files("unet", "vae", variant="fp16"))
+    _drop_variant(root / "tryon", "fp16")
+    (root / "tryon/attention").mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=root) as scratch:
+        hf_hub_download(CATVTON, CATVTON_ATTENTION, local_dir=scratch)
+        shutil.move(Path(scratch, CATVTON_ATTENTION), root / "tryon/attention/model.safetensors")
+
+    snapshot_download(RELIGHT_BASE, local_dir=root / "relight", allow_patterns=[
+        *_diffusers_files("vae"), "text_encoder/config.json", "text_encoder/model.safetensors",
+        "tokenizer/*"])
+    with tempfile.TemporaryDirectory(dir=root) as scratch:
+        snapshot_download(RELIGHT_BASE, local_dir=scratch, allow_patterns=_diffusers_files("unet"))
+        offsets = load_file(hf_hub_download(ICLIGHT, ICLIGHT_FBC, local_dir=scratch))
+        unet = UNet2DConditionModel.from_pretrained(Path(scratch, "unet"),
+                                                    torch_dtype=torch.float32)
+        widen_and_merge(unet, offsets).save_pretrained(root / "relight/unet",
+                                                       safe_serialization=True)
+    for stray in (root / "tryon/.cache", root / "relight/.cache"):  # huggingface_hub's bookkeeping
+        shutil.rmtree(stray, ignore_errors=True)
+    return write_manifest(root)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ops.weights", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("tiny", "write the tiny random-weight set"),
+                       ("verify", "check a weights folder against its manifest.json"),
+                       ("fetch", "download the real checkpoints (needs network)")):
+        commands.add_parser(name, help=text).add_argument("dir", type=Path)
+    args = parser.parse_args(argv)
+    root: Path = args.dir
+
+    if args.command == "verify":
+        try:
+            count = verify(root)
+        except WeightsError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        print(f"ok: {count} files")
+        return 0
+
+    started = time.monotonic()
+    if args.command == "tiny":
+        manifest = build_tiny(root)
+    else:
+        try:
+            manifest = fetch(root)
+        except Exception as error:  # noqa: BLE001 - any download failure ends the same way
+            print(f"error: fetch could not download the checkpoints into {root}: "
+                  f"{type(error).__name__}: {error}\n(it needs network access to huggingface.co, "
+                  "which this machine may not have; use `tiny` for tests)", file=sys.stderr)
+            return 1
+    size = sum(int(entry["size"]) for entry in manifest["files"])
+    print(f"{args.command}: {len(manifest['files'])} files, {size / 1e6:.1f} MB in {root} "
+          f"({time.monotonic() - started:.1f} s); models: "
+          + ", ".join(model.folder for model in MODELS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
