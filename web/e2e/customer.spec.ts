@@ -37,6 +37,8 @@ import {
   step,
   test,
   uploadPhoto,
+  creditTotal,
+  expectCreditTotal,
 } from './support'
 
 const SCREENSHOT_DIR = screenshotDir('out/customer')
@@ -63,32 +65,6 @@ async function logInAs(page: Page, email: string): Promise<void> {
     await page.waitForURL((u) => u.pathname !== '/login', { timeout: 30_000 })
   } catch {
     fail(`logging in as ${email} stayed on /login`)
-  }
-}
-
-/** The sidebar's Credit total, once it is a number. */
-async function creditTotal(page: Page): Promise<number> {
-  const badge = page.locator('.rail [data-testid="credit-total"]')
-  await expectVisible(badge, "the sidebar's Credit")
-  await expectInPage(
-    page,
-    () => /^\d+(\.\d+)?$/.test(document.querySelector('.rail [data-testid="credit-total"]')?.textContent?.trim() ?? ''),
-    null,
-    "the sidebar's Credit never showed a number",
-  )
-  return Number((await badge.textContent())?.trim())
-}
-
-async function expectCreditTotal(page: Page, expected: number, what: string): Promise<void> {
-  try {
-    await page.waitForFunction(
-      (want) => document.querySelector('.rail [data-testid="credit-total"]')?.textContent?.trim() === String(want),
-      expected,
-      { timeout: 30_000 },
-    )
-  } catch {
-    const shown = await page.locator('.rail [data-testid="credit-total"]').textContent().catch(() => null)
-    fail(`${what}: the sidebar's Credit shows ${shown}, not ${expected}`)
   }
 }
 

@@ -29,6 +29,8 @@ import {
   screenshotDir,
   step,
   test,
+  creditTotal,
+  expectCreditTotal,
 } from './support'
 
 const SCREENSHOT_DIR = screenshotDir('out/purchase')
@@ -51,32 +53,6 @@ test.use({ failureScreenshotDir: SCREENSHOT_DIR, consoleIgnore: EXPECTED_STATUS 
 
 function planCard(page: Page): Locator {
   return page.locator(`[data-testid="plan-card"][data-plan-name="${PLAN_NAME}"]`)
-}
-
-/** The sidebar's Credit total, once it is a number. */
-async function creditTotal(page: Page): Promise<number> {
-  const badge = page.locator('.rail [data-testid="credit-total"]')
-  await expectVisible(badge, "the sidebar's Credit")
-  await expectInPage(
-    page,
-    () => /^\d+(\.\d+)?$/.test(document.querySelector('.rail [data-testid="credit-total"]')?.textContent?.trim() ?? ''),
-    null,
-    "the sidebar's Credit never showed a number",
-  )
-  return Number((await badge.textContent())?.trim())
-}
-
-async function expectCreditTotal(page: Page, expected: number, what: string): Promise<void> {
-  try {
-    await page.waitForFunction(
-      (want) => document.querySelector('.rail [data-testid="credit-total"]')?.textContent?.trim() === String(want),
-      expected,
-      { timeout: 30_000 },
-    )
-  } catch {
-    const shown = await page.locator('.rail [data-testid="credit-total"]').textContent().catch(() => null)
-    fail(`${what}: the sidebar's Credit shows ${shown}, not ${expected}`)
-  }
 }
 
 async function shots(page: Page, name: string): Promise<void> {

@@ -324,3 +324,30 @@ export async function expectResult(page: Page, timeout: number): Promise<string>
   await expectImagesLoaded(page, '[data-testid="output-image"]', 'the result image')
   return serviceId
 }
+
+/** The sidebar's Credit total, once it is a number. */
+export async function creditTotal(page: Page): Promise<number> {
+  const badge = page.locator('.rail [data-testid="credit-total"]')
+  await expectVisible(badge, "the sidebar's Credit")
+  await expectInPage(
+    page,
+    () => /^\d+(\.\d+)?$/.test(document.querySelector('.rail [data-testid="credit-total"]')?.textContent?.trim() ?? ''),
+    null,
+    "the sidebar's Credit never showed a number",
+  )
+  return Number((await badge.textContent())?.trim())
+}
+
+/** Waits (30 s) for the sidebar's Credit to show `expected`; fails saying what it shows. */
+export async function expectCreditTotal(page: Page, expected: number, what: string): Promise<void> {
+  try {
+    await page.waitForFunction(
+      (want) => document.querySelector('.rail [data-testid="credit-total"]')?.textContent?.trim() === String(want),
+      expected,
+      { timeout: 30_000 },
+    )
+  } catch {
+    const shown = await page.locator('.rail [data-testid="credit-total"]').textContent().catch(() => null)
+    fail(`${what}: the sidebar's Credit shows ${shown}, not ${expected}`)
+  }
+}
