@@ -16,11 +16,16 @@ WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts
 .PHONY: imaging tiny-weights
 .PHONY: openapi web-check
 
-run: deps web/dist/index.html
+# `make run ENGINE=diffusion ENGINE_WEIGHTS_DIR=DIR` runs the generative engine (its imaging
+# environment is built first); `make tiny-weights DIR=...` writes a set of small random models.
+run: deps web/dist/index.html $(if $(filter diffusion,$(ENGINE)),imaging)
 	$(BIN)/python -m ops.run
 
+# The main run has no torch; tests/imaging (the generative engine itself) runs in the imaging
+# environment.
 test: deps imaging web/dist/index.html chromium lint web-check
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(IMAGING_BIN)/python -m pytest -q -p no:cacheprovider tests/imaging
 
 lint: deps
 	$(BIN)/ruff check .

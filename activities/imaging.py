@@ -305,8 +305,12 @@ class ImagingActivities:
             writes.append(self._progress_writer.submit(self._record_first_progress, inp, metrics))
 
         def progress(fraction: float, stage: str) -> None:
-            # Liveness is the side thread's job (heartbeating below); a heartbeat per stage
-            # would cost the Temporal server a write for each, for nobody to read.
+            # Every report is a heartbeat with the stage as its details (the generative engine
+            # reports each denoising step: "denoising, step 12 of 30" in the Temporal UI). The
+            # SDK sends at most one per throttle interval, so this costs the server nothing
+            # more; the side thread (heartbeating below) keeps beating between reports.
+            if activity.in_activity():
+                activity.heartbeat(stage)
             # Throttled: progress is for people, a write every quarter second is plenty.
             stages.report(stage)
             metrics.report(stage)

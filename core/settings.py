@@ -123,10 +123,26 @@ class Settings(BaseSettings):
     # trusted (core/auth/recent.py).
     poll_cache_seconds: float = Field(default=2.0, ge=0, le=2.0)
 
-    # "cpu" (built-in engine) or "remote" (GPU inference service at engine_url).
-    engine: Literal["cpu", "remote"] = "cpu"
+    # "cpu" (built-in engine), "remote" (GPU inference service at engine_url) or "diffusion"
+    # (the generative engine, engine/diffusion: run by an imaging worker in the imaging
+    # environment, .venv-imaging, with the checkpoints in engine_weights_dir).
+    engine: Literal["cpu", "remote", "diffusion"] = "cpu"
     engine_url: str = ""
     engine_timeout_seconds: float = 300.0
+    engine_weights_dir: str = ""
+    # The generative engine's working size (WIDTHxHEIGHT; the real checkpoints' 768x1024), its
+    # denoising steps (DPM-Solver++), the largest batch of concurrent requests and how long a
+    # batch waits for more (ms), where it runs ("auto": the GPU when there is one) and in what
+    # precision ("auto": bfloat16 on a GPU, float32 on the CPU), its seed (added to each
+    # request's own), and whether its UNets go through torch.compile.
+    diffusion_size: str = "768x1024"
+    diffusion_steps: int = Field(default=30, ge=1, le=1000)
+    diffusion_max_batch: int = Field(default=8, ge=1, le=64)
+    diffusion_batch_window_ms: float = Field(default=5.0, ge=0, le=1000)
+    diffusion_device: str = "auto"
+    diffusion_dtype: Literal["auto", "float32", "float16", "bfloat16"] = "auto"
+    diffusion_seed: int = 0
+    diffusion_compile: bool = False
     # The demo seed also fills the public showcase with a few pairs that the engine makes from
     # the fixture photos at seed time (ops/seed_showcase.py). Private test stacks turn it off.
     seed_showcase: bool = True
@@ -212,6 +228,8 @@ class Settings(BaseSettings):
                     problems.append(f"{name.upper()} must be set for PAYMENT_PROVIDER=stripe")
         if self.engine == "remote" and not self.engine_url:
             problems.append("ENGINE=remote needs ENGINE_URL")
+        if self.engine == "diffusion" and not self.engine_weights_dir:
+            problems.append("ENGINE=diffusion needs ENGINE_WEIGHTS_DIR")
         if problems:
             raise ValueError("refusing to start in production: " + "; ".join(problems))
         return self

@@ -1,7 +1,9 @@
 """The image engine: plain Python behind core.engine.ImageEngine (no Temporal, no FastAPI).
 
 `build_engine("cpu")` is the built-in engine on mediapipe 0.10.14's bundled models and OpenCV;
-`build_engine("remote", url)` talks to a GPU inference service over HTTP (engine/remote.py).
+`build_engine("remote", url)` talks to a GPU inference service over HTTP (engine/remote.py);
+`build_engine("diffusion", diffusion=...)` is the generative engine for GPU imaging workers
+(engine/diffusion; torch and diffusers, in the imaging environment only).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from PIL import Image
 from core.engine import ImageEngine
 from engine import analysis
 from engine.cpu import CpuEngine, to_array
+from engine.diffusion.settings import DiffusionSettings
 
 __all__ = ["CpuEngine", "build_engine", "count_people"]
 
@@ -22,7 +25,10 @@ def count_people(photo: Image.Image) -> int:
 
 
 def build_engine(
-    kind: str, remote_url: str | None = None, timeout_seconds: float = 120.0
+    kind: str,
+    remote_url: str | None = None,
+    timeout_seconds: float = 120.0,
+    diffusion: DiffusionSettings | None = None,
 ) -> ImageEngine:
     if kind == "cpu":
         return CpuEngine()
@@ -32,4 +38,11 @@ def build_engine(
         from engine.remote import RemoteEngine
 
         return RemoteEngine(remote_url, timeout_seconds=timeout_seconds)
-    raise ValueError(f"unknown engine {kind!r}: use 'cpu' or 'remote'")
+    if kind == "diffusion":
+        if diffusion is None or not str(diffusion.weights_dir):
+            raise ValueError("ENGINE=diffusion needs ENGINE_WEIGHTS_DIR")
+        # torch and diffusers: only the imaging environment has them (.venv-imaging).
+        from engine.diffusion.engine import DiffusionEngine
+
+        return DiffusionEngine(diffusion)
+    raise ValueError(f"unknown engine {kind!r}: use 'cpu', 'remote' or 'diffusion'")

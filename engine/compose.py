@@ -383,6 +383,32 @@ def on_photo(
     analysis of the covered background (pass one to reuse or override it); `adjustment`
     is the user's move and scale, applied after the automatic placement. A scene without
     ground to stand on frames a full-length person from the knees up (scene.note says so)."""
+    placed = place_on_photo(cut, background, scene, adjustment)
+    canvas, alpha = placed.canvas, placed.alpha
+    rgb = harmonise(placed.rgb, alpha, canvas)
+    rgb = light_wrap(rgb, alpha, canvas)
+    return over(canvas, rgb, alpha, placed.shadow)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """The subject where it stands in the scene, before any relighting: the covered background
+    (`canvas`), the subject's pixels and matte moved onto it, and its contact shadow."""
+
+    canvas: Image8
+    rgb: Image8
+    alpha: Mask
+    shadow: Mask
+
+
+def place_on_photo(
+    cut: Cutout,
+    background: Image8,
+    scene: Scene | None = None,
+    adjustment: Placement | None = None,
+) -> Placed:
+    """Our placement rules (ground, scale, the user's adjustment, the shadow), shared by the CPU
+    compositing above and the generative engine's relighting (engine/diffusion)."""
     height, width = cut.alpha.shape
     canvas = cover(background, width, height)
     if scene is None and needs_scene(cut):
@@ -392,9 +418,7 @@ def on_photo(
         add_note(scene.note)
     matrix = adjusted(matrix, cut, adjustment, width, height)
     rgb, alpha = warp(cut, matrix, width, height)
-    rgb = harmonise(rgb, alpha, canvas)
-    rgb = light_wrap(rgb, alpha, canvas)
-    return over(canvas, rgb, alpha, contact_shadow(alpha, cut, canvas))
+    return Placed(canvas, rgb, alpha, contact_shadow(alpha, cut, canvas))
 
 
 def on_white(cut: Cutout, adjustment: Placement | None = None) -> Image8:

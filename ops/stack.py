@@ -53,6 +53,20 @@ def _ephemeral_floor() -> int:
         return 32768
 
 
+IMAGING_PYTHON = REPO / ".venv-imaging" / "bin" / "python"
+
+
+def imaging_python(settings: Settings) -> Path:
+    """The interpreter of the imaging worker: this one, or for the generative engine the imaging
+    environment's (built by `make imaging`; torch never enters this one)."""
+    if settings.engine != "diffusion":
+        return Path(sys.executable)
+    if not IMAGING_PYTHON.exists():
+        raise RuntimeError(f"ENGINE=diffusion runs in the imaging environment, and "
+                           f"{IMAGING_PYTHON} is missing: run make imaging")
+    return IMAGING_PYTHON
+
+
 def free_port() -> int:
     """A port nothing listens on now, below the ephemeral range, never handed out twice by
     this process (the caller binds it later)."""
@@ -278,8 +292,10 @@ class Stack:
         return self.spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "orchestration"])
 
     def start_imaging(self, name: str = "imaging") -> subprocess.Popen[bytes]:
-        """The imaging worker: the engine, in its own process (its own interpreter lock)."""
-        return self.spawn(name, [sys.executable, "-m", "ops.worker", "--queues", "imaging"])
+        """The imaging worker: the engine, in its own process (its own interpreter lock), and
+        for ENGINE=diffusion in its own environment (torch and diffusers)."""
+        python = imaging_python(self.settings)
+        return self.spawn(name, [str(python), "-m", "ops.worker", "--queues", "imaging"])
 
     def start_prometheus(self) -> bool:
         """Prometheus (Debian's `prometheus` package), scraping this stack as ops/prometheus.yml

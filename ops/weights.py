@@ -130,8 +130,10 @@ def build_tiny(root: Path) -> dict[str, Any]:
     """The tiny set under `root` (emptied first), with its manifest."""
     import torch
     from diffusers import AutoencoderKL, UNet2DConditionModel
-    from safetensors.torch import save_file
+    from safetensors.torch import save_model
     from transformers import CLIPTextConfig, CLIPTextModel
+
+    from engine.diffusion.pipelines import attention_modules
 
     if root.exists():
         shutil.rmtree(root)
@@ -143,10 +145,10 @@ def build_tiny(root: Path) -> dict[str, Any]:
     tryon = UNet2DConditionModel(in_channels=IN_CHANNELS["tryon/unet"], **TINY_UNET)
     tryon.save_pretrained(root / "tryon/unet", safe_serialization=True)
     AutoencoderKL(**TINY_VAE).save_pretrained(root / "tryon/vae", safe_serialization=True)
-    attention = {key: value.contiguous() for key, value in tryon.state_dict().items()
-                 if ".attn1." in key}
+    # CatVTON's checkpoint is the state dict of the ModuleList of the UNet's "attn1" modules
+    # (engine/diffusion/pipelines.attention_modules); save_model writes a shared tensor once.
     (root / "tryon/attention").mkdir(parents=True)
-    save_file(attention, str(root / "tryon/attention/model.safetensors"))
+    save_model(attention_modules(tryon), str(root / "tryon/attention/model.safetensors"))
 
     # Relight: an SD1.5 UNet widened to 12 channels and merged with (random) IC-Light offsets,
     # by the same code that `fetch` uses on the real ones.

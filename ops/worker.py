@@ -13,14 +13,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import json
 import logging
 import pkgutil
 import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio.client import Client
 from temporalio.runtime import Runtime
@@ -36,7 +39,7 @@ from activities.sweeper import SweepStuck
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.observability.logs import configure_logging
-from core.observability.metrics import ActivityMetrics, worker_runtime
+from core.observability.metrics import ActivityMetrics, record_engine_load, worker_runtime
 from core.observability.setup import setup_observability, temporal_interceptors
 from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
@@ -48,16 +51,47 @@ from workflows.mail_relay import MAIL_RELAY_WORKFLOW
 from workflows.reconciliation import RECONCILIATION_WORKFLOW
 from workflows.sweeper import SWEEPER_WORKFLOW
 
+if TYPE_CHECKING:
+    from engine.diffusion.settings import DiffusionSettings
+
 log = logging.getLogger("worker")
+
+
+class EngineStartError(RuntimeError):
+    """The engine cannot start with this configuration (missing or corrupt weights)."""
 
 
 def build_engine(settings: Settings) -> ImageEngine:
     from engine import build_engine as build
+    from engine.diffusion.weights import WeightsError
 
-    return build(
-        settings.engine,
-        remote_url=settings.engine_url or None,
-        timeout_seconds=settings.engine_timeout_seconds,
+    try:
+        return build(
+            settings.engine,
+            remote_url=settings.engine_url or None,
+            timeout_seconds=settings.engine_timeout_seconds,
+            diffusion=diffusion_settings(settings) if settings.engine == "diffusion" else None,
+        )
+    except WeightsError as error:
+        raise EngineStartError(str(error)) from error
+
+
+def diffusion_settings(settings: Settings) -> DiffusionSettings:
+    # Imported here: the engine package loads the CPU engine's models (the orchestration worker
+    # never needs them).
+    from engine.diffusion.frames import parse_size
+    from engine.diffusion.settings import DiffusionSettings
+
+    return DiffusionSettings(
+        weights_dir=Path(settings.engine_weights_dir),
+        size=parse_size(settings.diffusion_size),
+        steps=settings.diffusion_steps,
+        max_batch=settings.diffusion_max_batch,
+        batch_window=settings.diffusion_batch_window_ms / 1000.0,
+        device=settings.diffusion_device,
+        dtype=settings.diffusion_dtype,
+        seed=settings.diffusion_seed,
+        compile=settings.diffusion_compile,
     )
 
 
@@ -205,10 +239,17 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
         warm_up = getattr(engine, "warm_up", None)
         if callable(warm_up):
             await asyncio.to_thread(warm_up)
+    runtime = metrics_runtime(settings, queues)
+    load_report = getattr(engine, "load_report", None)
+    if callable(load_report):
+        # The model-load report (device, dtype, memory, times), in the log and the metrics.
+        report = load_report()
+        log.info("engine ready: %s", json.dumps(report, sort_keys=True))
+        record_engine_load(runtime, report)
     client = await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
-        runtime=metrics_runtime(settings, queues),
+        runtime=runtime,
         interceptors=temporal_interceptors(settings),
     )
     workers = build_workers(client, settings, engine, queues)
@@ -258,7 +299,14 @@ def main() -> None:
     settings = get_settings()
     queues = tuple(args.queues.split(","))
     configure_logging(settings, process_name(queues))
-    asyncio.run(serve(settings, queues))
+    try:
+        asyncio.run(serve(settings, queues))
+    except EngineStartError as error:
+        # Unusable weights (named file by file) or settings: say so plainly and stop; a
+        # supervisor restarting the worker would only fail the same way.
+        log.critical("the imaging engine cannot start: %s", error)
+        print(f"the imaging engine cannot start: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ other's data.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -22,6 +23,10 @@ from core.storage import Storage
 from ops.stack import Stack, migrate, private_settings
 from tests.support.paths import POSTGRES_URL
 from tests.support.stacks import sessions_for
+
+# tests/imaging needs torch, which only the imaging environment has: `make test` runs that folder
+# with .venv-imaging's Python after the main run (torch must never enter .venv).
+collect_ignore = [] if importlib.util.find_spec("torch") else ["imaging"]
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,8 @@ from datetime import timedelta
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
+from temporalio.workflow import ActivityCancellationType
 
 with workflow.unsafe.imports_passed_through():
     # The activity classes only name the calls (execute_*_method checks their types); the
@@ -68,6 +69,8 @@ IMAGING_RETRY = RetryPolicy(
 # Search attributes and progress details for the Temporal UI: histories recorded before them
 # replay without the upserts (each is a command).
 SEARCH_ATTRIBUTES_PATCH = "search-attributes"
+
+CANCELLED = "The generation was cancelled before this image was made; its credits were returned."
 
 GENERIC_FAILURE = (
     "The image could not be processed right now, even after several tries. "
@@ -138,9 +141,18 @@ class GenerationWorkflow:
             return GenerationResult(GenerationStatus.FAILED, 0, 0, 0, 0)
 
         share = task_share(self._charged, len(plan.tasks))
-        outcomes = await asyncio.gather(
-            *(self._run_task(plan, task, share, start.options) for task in plan.tasks)
-        )
+        try:
+            outcomes = await asyncio.gather(
+                *(self._run_task(plan, task, share, start.options) for task in plan.tasks)
+            )
+        except asyncio.CancelledError:
+            # Cancelled (by an operator, in the Temporal UI or CLI): each task stopped its
+            # engine work and refunded its share in _run_task before this; record and tell,
+            # then end as cancelled.
+            self._show(GenerationStatus.FAILED, CANCELLED)
+            await self._notify(NotifyInput(plan.generation_id, GenerationStatus.FAILED, CANCELLED))
+            record_generation(plan.service, "cancelled", 0, 0, 0)
+            raise
         done = sum(1 for ok in outcomes if ok)
         failed = len(outcomes) - done
         status = GenerationStatus.COMPLETED if done else GenerationStatus.FAILED
@@ -219,30 +231,44 @@ class GenerationWorkflow:
                 start_to_close_timeout=timedelta(seconds=options.imaging_timeout_seconds),
                 heartbeat_timeout=timedelta(seconds=options.heartbeat_timeout_seconds),
                 retry_policy=IMAGING_RETRY,
+                # On a cancel, wait for the engine to stop (its activity hears of it at the next
+                # heartbeat): a task is refunded only once it can no longer deliver an image.
+                cancellation_type=ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
                 summary=f"{plan.service} of image {self._number(plan, task)}: engine, "
                 "thumbnails, stored output",
             )
             return True
+        except asyncio.CancelledError:
+            await self._refund(plan, task, share, CANCELLED)
+            raise
         except (ActivityError, ApplicationError) as error:
-            result = await workflow.execute_local_activity_method(
-                GenerationActivities.fail_task,
-                FailTaskInput(
-                    generation_id=plan.generation_id,
-                    account_id=plan.account_id,
-                    task_id=task.task_id,
-                    reason=failure_reason(error),
-                    refund_credits=share,
-                ),
-                start_to_close_timeout=STEP_TIMEOUT,
-                retry_policy=STEP_RETRY,
-                summary=f"Image {self._number(plan, task)} failed: refund its "
-                f"{workflow_search.plural(share, 'credit')}",
-            )
-            self._refunded += result.refunded
-            record_refund(plan.service, result.refunded)
+            if isinstance(error.cause, CancelledError):
+                await self._refund(plan, task, share, CANCELLED)
+                raise asyncio.CancelledError() from error
+            await self._refund(plan, task, share, failure_reason(error))
             if is_user_error(error):
                 self._rejected_tasks += 1
             return False
+
+    async def _refund(self, plan: GenerationPlan, task: TaskPlan, share: int, reason: str) -> None:
+        """The task failed or was cancelled: its share back (none if its image was stored
+        meanwhile) and the reason on it."""
+        result = await workflow.execute_local_activity_method(
+            GenerationActivities.fail_task,
+            FailTaskInput(
+                generation_id=plan.generation_id,
+                account_id=plan.account_id,
+                task_id=task.task_id,
+                reason=reason,
+                refund_credits=share,
+            ),
+            start_to_close_timeout=STEP_TIMEOUT,
+            retry_policy=STEP_RETRY,
+            summary=f"Image {self._number(plan, task)} failed: refund its "
+            f"{workflow_search.plural(share, 'credit')}",
+        )
+        self._refunded += result.refunded
+        record_refund(plan.service, result.refunded)
 
 
 # Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).

@@ -354,8 +354,9 @@ async def test_recorded_history_replays_with_todays_code(name: str) -> None:
 
 
 def test_the_recorded_shapes_are_there() -> None:
-    """The generation's three shapes, and one real run each of the workflows that keep state
-    or run unsandboxed (tests/support/histories.py records them)."""
+    """The generation's four shapes (the cancelled one from test_diffusion_engine), and one real
+    run each of the workflows that keep state or run unsandboxed (tests/support/histories.py
+    records them)."""
     names = {path.stem for path in HISTORIES.glob("*.json")}
     assert names == {"generation-swap", "generation-mixed", "generation-rejected",
-                     "subscription", "fulfilment", "rerender"}
+                     "generation-cancelled", "subscription", "fulfilment", "rerender"}

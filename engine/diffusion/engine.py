@@ -1,0 +1,293 @@
+"""The generative engine: core.engine.ImageEngine on latent diffusion (ENGINE=diffusion).
+
+Same interface, activity and queue as the CPU engine; what differs is how pixels are made:
+- model swap (b), a garment photo: the digital model wears it, repainted by the try-on model in
+  the region our body analysis gives for the garment's class (engine/diffusion/masks.py);
+- model swap (a), a person photo: the outfit they wear, cut out by our segmentation, is the
+  garment, and the digital model wears it the same way;
+- a photo background: the subject is placed by our placement rules (ground, scale, shadow;
+  engine/compose.place_on_photo), then relit to the scene by the relight model.
+Everything outside the repainted region is the source's own pixels, pasted back exactly; white and
+transparent backgrounds are composited as the CPU engine does (there is no scene to relight to).
+
+Each call prepares its job on the CPU in the caller's thread, hands it to the one GPU thread
+(engine/diffusion/batching.py, which batches concurrent calls) and reports every denoising step
+as progress. The same request gives the same image: the noise's seed is a hash of the inputs (and
+DIFFUSION_SEED), so a retry after a crash reproduces it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from core.engine import (
+    Background,
+    NoGarmentFound,
+    NoPersonFound,
+    NoSubjectFound,
+    Placement,
+    ProgressFn,
+    no_progress,
+)
+from engine import compose, quality
+from engine.analysis import check_size, find_subject
+from engine.arrays import Image8, Mask
+from engine.background import apply_background
+from engine.compose import Cutout
+from engine.cpu import to_array
+from engine.diffusion import frames, masks
+from engine.diffusion.batching import Batcher, Job, wait
+from engine.diffusion.settings import DiffusionSettings
+from engine.diffusion.weights import verify
+from engine.digital_model import Person, analyse_person, digital_model
+from engine.swap_garment import UNKNOWN, classify_garment
+
+log = logging.getLogger("engine.diffusion")
+
+# The share of a call's progress before denoising starts (analysis, masks) and after it ends
+# (decoding, pasting, compositing): the steps fill the rest, one report each.
+DENOISE_FROM, DENOISE_TO = 0.2, 0.9
+SUBJECT_GREY = 127.0  # IC-Light's foreground is the subject on neutral grey
+FEATHER = 0.004  # the paste-back's soft edge inside the mask, as a share of the photo's long side
+
+
+def seed_of(*parts: bytes) -> int:
+    digest = hashlib.blake2b(digest_size=8)
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return int.from_bytes(digest.digest(), "little") & (2**63 - 1)
+
+
+class DiffusionEngine:
+    """Implements core.engine.ImageEngine with the diffusion models. Safe to call from several
+    threads (the worker's imaging concurrency): calls that overlap share denoising batches."""
+
+    def __init__(self, settings: DiffusionSettings) -> None:
+        # The weights are checked before anything loads: a missing or corrupt file stops the
+        # worker here, with its name (WeightsError).
+        checked = verify(settings.weights_dir)
+        from engine.diffusion.pipelines import Models  # torch: the imaging environment only
+
+        self.settings = settings
+        self.models = Models(settings.weights_dir, settings.device, settings.dtype,
+                             settings.compile)
+        multiple = self.models.multiple()
+        if any(side % multiple for side in settings.size):
+            raise ValueError(f"DIFFUSION_SIZE {settings.size[0]}x{settings.size[1]}: both sides "
+                             f"must divide by {multiple} for these models")
+        self.batcher = Batcher(self.models.run, settings.max_batch, settings.batch_window)
+        self.files_checked = checked
+        self.warm_up_seconds = 0.0
+        log.info("%s; %d weight files verified; working size %dx%d, %d steps, batches up to %d",
+                 self.models.report.line(), checked, *settings.size, settings.steps,
+                 settings.max_batch)
+
+    # ------------------------------------------------------------------------------------------
+    # Start-up
+
+    def warm_up(self) -> None:
+        """One small job of each kind through the whole path (kernels chosen, memory allocated,
+        compiled graphs built), so no user's first image pays for it."""
+        started = time.monotonic()
+        width, height = self.settings.size
+        grey = np.full((height, width, 3), 127, np.uint8)
+        mask = np.zeros((height, width), bool)
+        mask[height // 4 : 3 * height // 4, width // 4 : 3 * width // 4] = True
+        for key, payload in (
+            ("tryon", {"person": grey, "garment": grey, "mask": mask}),
+            ("relight", {"subject": grey, "scene": grey}),
+        ):
+            job = Job((key, width, height, 2), {**payload, "operation": key}, seed=0, steps=2)
+            wait(self.batcher.submit(job), lambda _step: None)
+        self.warm_up_seconds = time.monotonic() - started
+        log.info("diffusion engine warmed up in %.1f s", self.warm_up_seconds)
+
+    def load_report(self) -> dict[str, Any]:
+        """What the worker logs and exports as metrics at start."""
+        report = self.models.report
+        return {
+            "engine": "diffusion",
+            "device": report.device,
+            "dtype": report.dtype,
+            "parameters": report.parameters,
+            "memory_bytes": self.models.memory_bytes(),
+            "load_seconds": report.seconds,
+            "warm_up_seconds": self.warm_up_seconds,
+            "max_batch": self.batcher.max_batch,
+        }
+
+    def close(self) -> None:
+        self.batcher.close()
+
+    # ------------------------------------------------------------------------------------------
+    # Denoising
+
+    def _denoise(self, operation: str, payload: dict[str, Any], seed: int,
+                 progress: ProgressFn) -> Image8:
+        width, height = self.settings.size
+        steps = self.settings.steps
+        job = Job((operation, width, height, steps), {**payload, "operation": operation},
+                  seed=seed, steps=steps)
+        span = DENOISE_TO - DENOISE_FROM
+
+        def report(step: int) -> None:
+            progress(DENOISE_FROM + span * step / steps, f"denoising, step {step} of {steps}")
+
+        result: Image8 = wait(self.batcher.submit(job), report)
+        return result
+
+    def _seed(self, operation: str, *images: Image8) -> int:
+        return seed_of(operation.encode(), str(self.settings.seed).encode(),
+                       *(image.tobytes() + repr(image.shape).encode() for image in images))
+
+    # ------------------------------------------------------------------------------------------
+    # Try-on (model swap)
+
+    def _tryon(self, person: Person, garment: Image8, kind: str, seed: int,
+               progress: ProgressFn) -> tuple[Image8, Mask]:
+        """`person` (the digital model) wearing `garment` (the condition image): the model photo
+        repainted inside the garment's region, and the dressed person's matte."""
+        region = masks.tryon_mask(person, kind)
+        if masks.mask_share(region) < masks.MIN_SHARE:
+            raise NoPersonFound("The chosen model's body could not be analysed for this "
+                                "garment; choose another model.")
+        size = self.settings.size
+        person_frame, box = frames.letterbox(person.rgb, size)
+        mask_frame, _ = frames.letterbox(region.astype(np.uint8), size, fill=0)
+        garment_frame, _ = frames.letterbox(garment, size)
+        payload = {"person": person_frame, "garment": garment_frame, "mask": mask_frame > 0}
+        generated = frames.unletterbox(self._denoise("tryon", payload, seed, progress), box,
+                                       person.rgb.shape)
+        weight = frames.inner_feather(region, FEATHER * max(region.shape))
+        dressed = frames.paste_inside(person.rgb, generated, weight)
+        alpha = np.maximum(person.subject.cutout.alpha, region.astype(np.float32))
+        return dressed, np.asarray(alpha, np.float32)
+
+    def body_swap(
+        self,
+        photo: Image.Image,
+        model: Image.Image,
+        background: Background | None,
+        progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
+    ) -> Image.Image:
+        rgb = to_array(photo)
+        model_rgb = to_array(model)
+        check_size(rgb)
+        check_size(model_rgb, "The model photo")
+        progress(0.02, "analysing the photo")
+        try:
+            subject = find_subject(rgb)
+        except NoSubjectFound:
+            raise NoSubjectFound(
+                "No person or garment was found in the photo. Use a photo of a person wearing "
+                "the garment, or of the garment alone on a plain background."
+            ) from None
+        progress(0.1, "analysing the model")
+        digital = digital_model(model_rgb)
+        if subject.cutout.kind == "person":
+            if subject.pose is None:
+                raise NoSubjectFound(
+                    "The person in the photo could not be analysed for a model swap (the body "
+                    "must face the camera with both shoulders in view). Use a photo of one "
+                    "person facing the camera, or of the garment alone on a plain background.")
+            # Model swap (a): the outfit the person wears is the garment.
+            worn = masks.worn_garment(analyse_person(rgb, subject))
+            if masks.mask_share(worn > 0.5) < masks.MIN_SHARE:
+                raise NoGarmentFound("No clothing could be found on the person in the photo.")
+            garment, kind = masks.garment_condition(rgb, worn), masks.OUTFIT
+        else:
+            alpha = subject.cutout.alpha
+            if float((alpha > 0.5).mean()) < 0.02:
+                raise NoGarmentFound("No garment could be separated from the background of the "
+                                     "photo.")
+            found = classify_garment(alpha)
+            if found.kind == UNKNOWN:
+                raise NoGarmentFound(f"The garment could not be recognised ({found.reason}).")
+            garment, kind = masks.garment_condition(rgb, alpha), found.kind
+        seed = self._seed("tryon", rgb, model_rgb)
+        # With a scene to relight to, two denoising passes share the progress bar.
+        relight = background is not None and background.kind == "image"
+        first = within(progress, 0.0, 0.55) if relight else progress
+        dressed, alpha = self._tryon(digital, garment, kind, seed, first)
+        first(DENOISE_TO, "finishing")
+        if background is None:
+            image = Image.fromarray(dressed, "RGB")
+        else:
+            feet = digital.subject.cutout.feet_visible
+            cut = Cutout(dressed, alpha, "person", feet)
+            image = self._composite(cut, background, placement, seed,
+                                    within(progress, 0.55, 1.0))
+        progress(1.0, "done")
+        return image
+
+    # ------------------------------------------------------------------------------------------
+    # Background replace (relit composites)
+
+    def replace_background(
+        self,
+        photo: Image.Image,
+        background: Background,
+        progress: ProgressFn = no_progress,
+        placement: Placement | None = None,
+    ) -> Image.Image:
+        rgb = to_array(photo)
+        progress(0.02, "finding the subject")
+        subject = find_subject(rgb)
+        quality.check_cutout(subject.cutout.rgb, subject.cutout.alpha, subject.backdrop)
+        progress(0.15, "placing on the background")
+        seed = self._seed("relight", rgb, self._background_pixels(background))
+        image = self._composite(subject.cutout, background, placement, seed, progress)
+        progress(1.0, "done")
+        return image
+
+    @staticmethod
+    def _background_pixels(background: Background) -> Image8:
+        if background.image is None:
+            return np.frombuffer(background.kind.encode(), np.uint8)
+        return np.asarray(background.image.convert("RGB"))
+
+    def relit(self, cut: Cutout, scene: Image8, placement: Placement | None, seed: int,
+              progress: ProgressFn = no_progress) -> tuple[Image8, compose.Placed]:
+        """The subject placed on `scene` by our rules and relit to it; pixels where the placed
+        matte is 0 are the placed composite's own (the scene with the subject's shadow)."""
+        placed = compose.place_on_photo(cut, scene, adjustment=placement)
+        base = compose.over(placed.canvas, placed.rgb, placed.alpha, placed.shadow)
+        a = placed.alpha[..., None]
+        on_grey = placed.rgb.astype(np.float32) * a + SUBJECT_GREY * (1.0 - a)
+        size = self.settings.size
+        subject_frame, box = frames.letterbox(np.clip(on_grey + 0.5, 0, 255).astype(np.uint8),
+                                              size)
+        scene_frame, _ = frames.letterbox(placed.canvas, size)
+        payload = {"subject": subject_frame, "scene": scene_frame}
+        small = self._denoise("relight", payload, seed, progress)
+        relit = frames.unletterbox(small, box, base.shape)
+        relit = frames.restore_detail(relit, placed.rgb, base.shape[1] / box.width)
+        return frames.paste_inside(base, relit, placed.alpha), placed
+
+    def _composite(self, cut: Cutout, background: Background, placement: Placement | None,
+                   seed: int, progress: ProgressFn) -> Image.Image:
+        if background.kind != "image" or background.image is None:
+            return apply_background(cut, background, placement)
+        scene = np.asarray(background.image.convert("RGB"))
+        image, _ = self.relit(cut, scene, placement, seed, progress)
+        return Image.fromarray(image, "RGB")
+
+
+def within(progress: ProgressFn, low: float, high: float) -> ProgressFn:
+    """`progress` for one part of a call: its 0..1 maps onto `low`..`high` of the whole."""
+
+    def report(fraction: float, stage: str) -> None:
+        progress(low + (high - low) * fraction, stage)
+
+    return report
+
+
+__all__ = ["DiffusionEngine", "DiffusionSettings", "seed_of"]
