@@ -104,11 +104,19 @@ class Target:
         return f"{'<=' if self.at_most else '>='} {self.limit:g}"
 
 
+# Issue 21 took the three figures that sit below fixed costs off the targets (single <= 1.2x,
+# <= 12 P per generation, <= 5 P per image): they are reported, and beside them as multiples of
+# the floor this bench measures (Temporal alone plus the image I/O, one P per image).
 TARGETS = (
-    Target("single e2e / engine p50, background replace", "single_ratio_burstreplace", 1.20),
-    Target("single e2e / engine p50, model swap", "single_ratio_bodySwap", 1.20),
-    Target("burst of 50: control-plane CPU per generation / P", "burst_cpu_per_generation_P", 12),
-    Target("20-image request: control-plane CPU per image / P", "images20_cpu_per_image_P", 5),
+    Target("single e2e / engine p50, background replace", "single_ratio_burstreplace", None),
+    Target("single e2e / engine p50, model swap", "single_ratio_bodySwap", None),
+    Target("single: overhead / floor, background replace", "single_overhead_floors_burstreplace",
+           None),
+    Target("single: overhead / floor, model swap", "single_overhead_floors_bodySwap", None),
+    Target("burst of 50: control-plane CPU per generation / P", "burst_cpu_per_generation_P", None),
+    Target("burst of 50: same / floor", "burst_cpu_per_generation_floors", None),
+    Target("20-image request: control-plane CPU per image / P", "images20_cpu_per_image_P", None),
+    Target("20-image request: same / floor", "images20_cpu_per_image_floors", None),
     Target("no-op engine: sustained generations/s", "noop_generations_per_s", None),
     Target("no-op engine: failures", "noop_failures", 0),
     Target("no-op engine: p95 submit->completed / single p50", "noop_p95_over_single_p50", 3),
@@ -310,6 +318,7 @@ def run_once(
     )
     for key in [k for k in figures if k.endswith("_P")]:
         figures[key] /= unit
+    add_floor_multiples(figures)
     figures["targets"] = [
         {
             "name": t.name,
@@ -322,6 +331,26 @@ def run_once(
         if t.key in figures
     ]
     return figures
+
+
+def add_floor_multiples(figures: Figures) -> None:
+    """The control plane's figures as multiples of the floor (what no change of ours can go
+    below): Temporal alone (start->result p50; CPU per workflow) plus the image I/O (one P: a
+    decode and an encode per image). Needs the floor section; figures already in P units."""
+    floor_ms = figures.get("floor_single_p50_ms")
+    floor_cpu = figures.get("floor_cpu_per_workflow_P")
+    if isinstance(floor_ms, float) and floor_ms > 0:
+        for service in ("burstreplace", "bodySwap"):
+            e2e = figures.get(f"single_e2e_p50_ms_{service}")
+            engine = figures.get(f"single_engine_p50_ms_{service}")
+            if isinstance(e2e, float) and isinstance(engine, float):
+                floor_total = floor_ms + float(figures["P_ms"])
+                figures[f"single_overhead_floors_{service}"] = (e2e - engine) / floor_total
+    if isinstance(floor_cpu, float) and floor_cpu > 0:
+        for key in ("burst_cpu_per_generation", "images20_cpu_per_image"):
+            value = figures.get(f"{key}_P")
+            if isinstance(value, float):
+                figures[f"{key}_floors"] = value / (floor_cpu + 1.0)
 
 
 def fmt(value: object) -> str:
