@@ -235,6 +235,15 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def imaging_slots(self) -> int:
+        """How many imaging activities one worker runs at once: `imaging_concurrency`, and for
+        the generative engine at least its largest batch (its activity threads mostly wait for
+        the one GPU thread, which batches what they bring)."""
+        if self.engine == "diffusion":
+            return max(self.imaging_concurrency, self.diffusion_max_batch)
+        return self.imaging_concurrency
+
+    @property
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url

@@ -2,7 +2,7 @@
 and registers the workflow and activities.
 
 A process polls one or both task queues: orchestration (workflow + quick activities) and imaging
-(engine work, as many at once as `imaging_concurrency`). The embedded stack runs them as two
+(engine work, as many at once as `Settings.imaging_slots`). The embedded stack runs them as two
 processes, `--queues orchestration` and `--queues imaging`, so the workflow machinery and the
 engine's Python never compete for one interpreter lock; in production the imaging processes go
 on the GPU/CPU-heavy nodes.
@@ -162,9 +162,9 @@ def build_workers(
                 task_queue=settings.imaging_task_queue,
                 activities=activities_of(Queue.IMAGING),
                 activity_executor=ThreadPoolExecutor(
-                    settings.imaging_concurrency, thread_name_prefix="imaging"
+                    settings.imaging_slots, thread_name_prefix="imaging"
                 ),
-                max_concurrent_activities=settings.imaging_concurrency,
+                max_concurrent_activities=settings.imaging_slots,
                 interceptors=[ActivityObserver(), ActivityMetrics()],
             )
         )

@@ -101,16 +101,17 @@ def _count(meter: MetricMeter, name: str, description: str, value: int, **labels
 
 def record_engine_load(runtime: Runtime | None, report: dict[str, Any]) -> None:
     """The imaging engine's start-up report as gauges on this process's metrics, labelled with
-    the engine, device and dtype: engine_model_memory_bytes (the loaded models), and
-    engine_load_seconds and engine_warm_up_seconds (how long the worker took before polling)."""
+    the engine, device and dtype: mm_engine_model_memory_bytes (the loaded models), and
+    mm_engine_load_seconds and mm_engine_warm_up_seconds (how long the worker took before
+    polling)."""
     meter = (runtime or Runtime.default()).metric_meter
     labels = {name: str(report.get(name, "")) for name in ("engine", "device", "dtype")}
     meter.create_gauge(
-        "engine_model_memory_bytes", "Memory held by the engine's loaded models", "By"
+        "mm_engine_model_memory_bytes", "Memory held by the engine's loaded models", "By"
     ).set(int(report.get("memory_bytes", 0)), labels)
     for name in ("load_seconds", "warm_up_seconds"):
         meter.create_gauge_float(
-            f"engine_{name}", f"The engine's {name.replace('_', ' ')} at start", "s"
+            f"mm_engine_{name}", f"The engine's {name.replace('_', ' ')} at start", "s"
         ).set(float(report.get(name, 0.0)), labels)
 
 

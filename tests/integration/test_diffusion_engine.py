@@ -29,6 +29,7 @@ import httpx
 import numpy as np
 import pytest
 from PIL import Image
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.worker import Replayer
@@ -46,7 +47,7 @@ from engine.cpu import to_array
 from engine.diffusion.masks import tryon_mask
 from engine.digital_model import digital_model
 from engine.swap_garment import classify_garment
-from ops.stack import Stack
+from ops.stack import Stack, free_port
 from tests.integration.test_weights import IMAGING_PYTHON, require_imaging, weights
 from tests.support import histories
 from tests.support.api_client import Guest
@@ -78,6 +79,7 @@ def running(tmp_path_factory: pytest.TempPathFactory, tiny: Path) -> Iterator[St
         diffusion_steps=STEPS,
         imaging_heartbeat_timeout_seconds=3.0,
         guest_free_credits=20,  # one guest makes every generation of this module
+        imaging_metrics_port=free_port(),
     ) as stack:
         wait_for_imaging(stack)
         yield stack
@@ -295,3 +297,17 @@ def test_a_missing_weight_file_stops_the_worker_naming_it(tiny: Path, tmp_path: 
     )
     assert done.returncode == 2, done.stderr[-2000:]
     assert "relight/vae/diffusion_pytorch_model.safetensors is missing" in done.stderr
+
+
+def test_the_model_load_report_is_in_the_metrics(stack: Settings) -> None:
+    response = httpx.get(f"http://127.0.0.1:{stack.imaging_metrics_port}/metrics", timeout=10)
+    assert response.status_code == 200
+    values = {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+        if sample.name.startswith("mm_engine_") and sample.labels.get("engine") == "diffusion"
+        and sample.labels.get("device") == "cpu" and sample.labels.get("dtype") == "float32"
+    }
+    assert values["mm_engine_model_memory_bytes"] > 1_000_000
+    assert values["mm_engine_load_seconds"] > 0 and values["mm_engine_warm_up_seconds"] > 0
