@@ -105,8 +105,11 @@ class ShowcaseSeeder:
         if self._engine is None:
             from engine import build_engine
 
+            # The seed runs in the API's environment, which has no torch: with the generative
+            # engine configured, the demo pairs are made by the CPU engine.
+            kind = "cpu" if self.settings.engine == "diffusion" else self.settings.engine
             self._engine = build_engine(
-                self.settings.engine,
+                kind,
                 remote_url=self.settings.engine_url or None,
                 timeout_seconds=self.settings.engine_timeout_seconds,
             )

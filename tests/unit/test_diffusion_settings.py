@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from core.settings import Settings
-from engine import build_engine
+from engine import CpuEngine, build_engine
+from ops.seed_showcase import ShowcaseSeeder
 from ops.worker import diffusion_settings
 
 PRODUCTION: dict[str, Any] = {
@@ -63,3 +64,12 @@ def test_the_engine_needs_its_settings() -> None:
         build_engine("diffusion")
     with pytest.raises(ValueError, match="'cpu', 'remote' or 'diffusion'"):
         build_engine("gpu")
+
+
+def test_the_demo_showcase_is_made_by_the_cpu_engine_under_diffusion() -> None:
+    """The seed runs in the API's environment (no torch): `make run ENGINE=diffusion` seeds the
+    showcase with the CPU engine instead of failing."""
+    seeder = ShowcaseSeeder(
+        None, None, settings(engine="diffusion", engine_weights_dir="/w")  # type: ignore[arg-type]
+    )
+    assert isinstance(seeder.engine, CpuEngine)
