@@ -6,15 +6,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from api.client_address import client_address
+from api.errors import quota_headers
 from api.metrics import PAYMENT_MISMATCHES
 from api.poll_cache import PollCache
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.validation import AuthorizationHeader, DistributorHeader
+from core.api_keys import ApiKeys, looks_like_key
 from core.auth.code_mail import CodeMail
 from core.auth.guests import Guests
 from core.auth.login import Logins
@@ -128,6 +130,10 @@ class AppContext:
                              provider=lambda: self.billing.provider)
 
     @cached_property
+    def api_keys(self) -> ApiKeys:
+        return ApiKeys(self.sessions, self.settings)
+
+    @cached_property
     def generations(self) -> Generations:
         return Generations(self.sessions, self.settings)
 
@@ -169,6 +175,7 @@ BillingDep = Annotated[Billing, _from_context("billing")]
 SubscriptionsDep = Annotated[Subscriptions, _from_context("subscriptions")]
 GenerationsDep = Annotated[Generations, _from_context("generations")]
 SubmissionsDep = Annotated[Submissions, _from_context("submissions")]
+ApiKeysDep = Annotated[ApiKeys, _from_context("api_keys")]
 
 
 # Async, so that a token verified moments ago (core/auth/recent.py), the common case of a
@@ -192,6 +199,31 @@ async def get_principal(
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]
+
+
+async def get_public_principal(
+    auth: AuthSessionsDep,
+    api_keys: ApiKeysDep,
+    response: Response,
+    authorization: AuthorizationHeader = None,
+    x_distributor_id: DistributorHeader = None,
+) -> Principal:
+    """The caller of a public route (api/routers/public.py): an account API key
+    (`Authorization: Bearer mm_live_...`, counted against its rate limit, the RateLimit-*
+    headers on the answer) or, as everywhere, a signed-in session's token. Keys are accepted
+    here only: on any other route a key is not a session token and gets 401."""
+    token = authorization[7:].strip() if authorization and authorization.lower().startswith(
+        "bearer ") else ""
+    if not looks_like_key(token):
+        return await get_principal(auth, authorization, x_distributor_id)
+    caller = await run_in_threadpool(api_keys.authenticate, token)
+    quota = await run_in_threadpool(api_keys.count_request, caller)
+    response.headers.update(quota_headers(quota))
+    bind_log_context(account_id=caller.principal.account_id, api_key=caller.key_id)
+    return caller.principal
+
+
+PublicPrincipal = Annotated[Principal, Depends(get_public_principal)]
 
 
 def get_user_principal(principal: CurrentPrincipal) -> Principal:

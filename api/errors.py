@@ -28,7 +28,7 @@ from core.errors import (
     Unavailable,
     UpstreamFailed,
 )
-from core.ratelimit import RateLimited
+from core.ratelimit import Quota, RateLimited
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +85,23 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(messages) or "The request is not valid."
 
 
+def quota_headers(quota: Quota) -> dict[str, str]:
+    """The RateLimit-* headers (IETF httpapi-ratelimit-headers) of a counted request."""
+    return {
+        "RateLimit-Limit": str(quota.limit),
+        "RateLimit-Remaining": str(quota.remaining),
+        "RateLimit-Reset": str(quota.reset_seconds),
+    }
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def _domain_error(_request: Request, error: DomainError) -> JSONResponse:
         headers = None
         if isinstance(error, RateLimited):
             headers = {"Retry-After": str(error.retry_after)}
+            if error.limit is not None:
+                headers.update(quota_headers(Quota(error.limit, 0, error.retry_after)))
         return JSONResponse({"message": error.message}, status_code=status_for(error),
                             headers=headers)
 

@@ -22,6 +22,7 @@ from api.request_log import RequestLogMiddleware
 from api.routers import (
     admin,
     admin_catalog,
+    api_keys,
     auth,
     billing,
     catalog,
@@ -31,6 +32,7 @@ from api.routers import (
     inquiries,
     library,
     payments,
+    public,
     services,
     site,
     subscriptions,
@@ -139,6 +141,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (billing.router, []),
         (inquiries.router, []),
         (hosted_checkout.router, []),
+        (api_keys.router, []),
+        (public.router, []),
     ):
         app.include_router(router, dependencies=extra)
     _match_first(app, tasks.router, "/api/v1/task/pollTasks")

@@ -28,6 +28,14 @@ class GenerationStatus(StrEnum):
 TERMINAL_STATUSES = (GenerationStatus.COMPLETED, GenerationStatus.FAILED)
 
 
+class ApiKeyMode(StrEnum):
+    """An API key's mode: live keys spend credits; test keys run the same pipeline for free
+    (issue 23; test keys are refused until test mode exists)."""
+
+    LIVE = "live"
+    TEST = "test"
+
+
 class AccountKind(StrEnum):
     GUEST = "guest"
     USER = "user"

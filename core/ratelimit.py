@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, func, select, text
@@ -27,10 +28,13 @@ PURGE_BATCH = 500
 
 
 class RateLimited(DomainError):
-    def __init__(self, retry_after: int, bucket: str = "", message: str = "") -> None:
+    def __init__(
+        self, retry_after: int, bucket: str = "", message: str = "", limit: int | None = None
+    ) -> None:
         super().__init__(message or f"Too many attempts. Please {wait_phrase(retry_after)}.")
         self.retry_after = retry_after
         self.bucket = bucket  # the one that was full, for a caller that words it better
+        self.limit = limit  # a published quota (the API keys'): sent as RateLimit-* headers
 
 
 def wait_phrase(retry_after: int) -> str:
@@ -91,6 +95,36 @@ def hit_each(sessions: SessionFactory, limits: Mapping[str, int], window: timede
             .with_for_update(skip_locked=True)
         )
         session.execute(delete(RateEvent).where(RateEvent.id.in_(stale)))
+
+
+@dataclass(frozen=True)
+class Quota:
+    """Where a bucket stands after a counted request: what the RateLimit-* headers say."""
+
+    limit: int
+    remaining: int
+    reset_seconds: int  # until the oldest counted request leaves the window
+
+
+def hit_quota(sessions: SessionFactory, bucket: str, limit: int, window: timedelta) -> Quota:
+    """Count one request in `bucket`; its quota afterwards, or RateLimited when it was full
+    (nothing counted then)."""
+    now = utcnow()
+    with sessions.begin() as session:
+        _serialise(session, [bucket])
+        session.add(RateEvent(bucket=bucket, created_at=now))
+        session.flush()
+        count, oldest = session.execute(
+            select(func.count(), func.min(RateEvent.created_at)).where(
+                RateEvent.bucket == bucket, RateEvent.created_at > now - window
+            )
+        ).one()
+        reset = max(1, math.ceil((as_utc(oldest) + window - now).total_seconds())) if oldest else 1
+        if count > limit:
+            raise RateLimited(reset, bucket, f"Rate limit reached: at most {limit} requests per "
+                              f"{int(window.total_seconds())} s with this key. Retry after "
+                              f"{reset} s.", limit=limit)
+    return Quota(limit, max(0, limit - count), reset)
 
 
 def hit(sessions: SessionFactory, buckets: list[str], limit: int, window: timedelta) -> None:

@@ -107,6 +107,8 @@ class Settings(BaseSettings):
     # API keys the image edit client must send as `x-api-key` on /imageedit calls; empty: no
     # check (the embedded default). A JSON list in the environment, e.g. '["k1","k2"]'.
     api_keys: list[str] = []
+    # Requests per minute each account API key may make on the public API (429 beyond).
+    api_key_requests_per_minute: int = Field(default=60, ge=1, le=100_000)
     # Proxies whose X-Forwarded-For is believed (addresses or CIDR networks, a JSON list), e.g.
     # '["172.16.0.0/12"]' for nginx in compose. Empty: the TCP peer is the client.
     trusted_proxies: list[str] = []

@@ -65,6 +65,8 @@ class SubmitRequest:
     idempotency_key: str | None
     distributor_id: str
     fingerprint: str | None
+    # The public API's labels, stored on the generation and given back (api/routers/public.py).
+    metadata: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,7 @@ class Submissions:
                     fingerprint=request.fingerprint,
                     idempotency_key=request.idempotency_key,
                     request_hash=fingerprint,
+                    request_metadata=request.metadata or None,
                     trace_id=current_trace_id(),
                 )
             )
@@ -314,6 +317,9 @@ def request_hash(request: SubmitRequest) -> str:
         else:
             digest.update(b"ref:" + value.encode())
         digest.update(b"\x00")
+    if request.metadata:  # (absent from the web app's requests: their digests are unchanged)
+        for name in sorted(request.metadata):
+            digest.update(f"meta:{name}={request.metadata[name]}".encode() + b"\x00")
     return digest.hexdigest()
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.enums import (
     AccountKind,
+    ApiKeyMode,
     CodePurpose,
     HoldStatus,
     LedgerKind,
@@ -143,6 +144,26 @@ class OneTimeCode(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ApiKey(Base):
+    """A secret a program sends as `Authorization: Bearer mm_live_...` on the public API. Only
+    its sha256 is kept (the secret is shown once, at creation), with a visible prefix and its
+    last four characters so a person can tell their keys apart."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    mode: Mapped[ApiKeyMode] = mapped_column(enum_column(ApiKeyMode, 8))
+    prefix: Mapped[str] = mapped_column(String(24))
+    last4: Mapped[str] = mapped_column(String(4))
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class RateEvent(Base):

@@ -68,6 +68,11 @@ class Generation(Base):
     # Digest of what was asked (service, choices, inputs): the same idempotency key with a
     # different request is refused instead of silently answered with the first generation.
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The caller's own labels from the public API (at most 20 string pairs, e.g. a SKU), given
+    # back as they were. ("metadata" is taken on declarative classes, hence the name.)
+    request_metadata: Mapped[dict[str, str] | None] = mapped_column(
+        "metadata", JSON, nullable=True
+    )
     # When its workflow was known to be started; a generation queued without one for long is
     # started (or failed) by the sweeper.
     workflow_started_at: Mapped[datetime | None] = mapped_column(

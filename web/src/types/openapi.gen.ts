@@ -180,6 +180,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Keys
+         * @description The keys that work now, newest first (never their secrets).
+         */
+        get: operations["list_keys_api_v1_api_keys_get"];
+        put?: never;
+        /**
+         * Create Key
+         * @description A new key for the caller's account. `secret` is in this answer only: store it now.
+         */
+        post: operations["create_key_api_v1_api_keys_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Key
+         * @description Revoke the key for good: requests with it answer 401 from now on.
+         */
+        delete: operations["revoke_key_api_v1_api_keys__key_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/externalLogin": {
         parameters: {
             query?: never;
@@ -417,6 +461,59 @@ export interface paths {
          */
         post: operations["contact_api_v1_contact_post"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Generations
+         * @description The account's generations, newest first, `limit` at a time; pass `nextCursor` as
+         *     `starting_after` for the next page (stable while new generations arrive).
+         */
+        get: operations["list_generations_api_v1_generations_get"];
+        put?: never;
+        /**
+         * Create Generation
+         * @description Start a generation of the uploaded images (`inputs`: keys from POST /api/v1/uploads).
+         *     With the same `Idempotency-Key`, a repeated request returns the first generation and is
+         *     charged once.
+         */
+        post: operations["create_generation_api_v1_generations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/generations/{generation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Generation
+         * @description Status, each image's progress and outputs (signed links), credits charged and refunded,
+         *     and the reasons of any failure. Another account's generation is 404.
+         */
+        get: operations["get_generation_api_v1_generations__generation_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Generation
+         * @description Delete a finished generation's images (and its uploads no other generation uses). The
+         *     record stays, marked deleted, with its credits: the ledger never changes.
+         */
+        delete: operations["delete_generation_api_v1_generations__generation_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -856,6 +953,27 @@ export interface paths {
          *     relative to the engine's own, whichever version `taskId` names.
          */
         post: operations["adjust_placement_api_v1_task__taskId__placement_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload
+         * @description Send the image itself (`file`), or ask for a URL to PUT it to (`filename`, `mimeType`
+         *     and `size`, no `file`). The answer's `key` goes in a generation's `inputs`.
+         */
+        post: operations["upload_api_v1_uploads_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1469,6 +1587,29 @@ export interface components {
             items: components["schemas"]["AdminGeneration"][];
         };
         /**
+         * ApiKeyMode
+         * @description An API key's mode: live keys spend credits; test keys run the same pipeline for free
+         *     (issue 23; test keys are refused until test mode exists).
+         * @enum {string}
+         */
+        ApiKeyMode: "live" | "test";
+        /** ApiKeyView */
+        ApiKeyView: {
+            /** Createdat */
+            createdAt: string;
+            /** Id */
+            id: string;
+            /** Last4 */
+            last4: string;
+            /** Lastusedat */
+            lastUsedAt: string | null;
+            mode: components["schemas"]["ApiKeyMode"];
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+        };
+        /**
          * AppConfig
          * @description Limits and switches the web app reads instead of repeating them (one source of truth).
          */
@@ -1542,6 +1683,20 @@ export interface components {
             /** Name */
             name: string;
             skinTone?: components["schemas"]["SkinTone"] | null;
+        };
+        /** Body_upload_api_v1_uploads_post */
+        Body_upload_api_v1_uploads_post: {
+            /**
+             * File
+             * @description The image (JPEG, PNG or WebP)
+             */
+            file?: string | null;
+            /** Filename */
+            filename?: string | null;
+            /** Mimetype */
+            mimeType?: string | null;
+            /** Size */
+            size?: number | null;
         };
         /** CapabilityView */
         CapabilityView: {
@@ -1742,6 +1897,24 @@ export interface components {
             modelId?: string | null;
             requestType: components["schemas"]["Service"];
         };
+        /** CreatedApiKey */
+        CreatedApiKey: {
+            /** Createdat */
+            createdAt: string;
+            /** Id */
+            id: string;
+            /** Last4 */
+            last4: string;
+            /** Lastusedat */
+            lastUsedAt: string | null;
+            mode: components["schemas"]["ApiKeyMode"];
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+            /** Secret */
+            secret: string;
+        };
         /**
          * CreditLedgerEntry
          * @description One movement of the ledger: deltas are signed (a charge is negative).
@@ -1899,6 +2072,10 @@ export interface components {
         Envelope_Cost_: {
             data: components["schemas"]["Cost"];
         };
+        /** Envelope[CreatedApiKey] */
+        Envelope_CreatedApiKey_: {
+            data: components["schemas"]["CreatedApiKey"];
+        };
         /** Envelope[CreditUsage] */
         Envelope_CreditUsage_: {
             data: components["schemas"]["CreditUsage"];
@@ -1926,6 +2103,10 @@ export interface components {
         /** Envelope[GalleryPage] */
         Envelope_GalleryPage_: {
             data: components["schemas"]["GalleryPage"];
+        };
+        /** Envelope[GenerationList] */
+        Envelope_GenerationList_: {
+            data: components["schemas"]["GenerationList"];
         };
         /** Envelope[GuestLogin] */
         Envelope_GuestLogin_: {
@@ -1970,6 +2151,10 @@ export interface components {
         /** Envelope[Pricing] */
         Envelope_Pricing_: {
             data: components["schemas"]["Pricing"];
+        };
+        /** Envelope[PublicGeneration] */
+        Envelope_PublicGeneration_: {
+            data: components["schemas"]["PublicGeneration"];
         };
         /** Envelope[RerenderView] */
         Envelope_RerenderView_: {
@@ -2031,6 +2216,10 @@ export interface components {
         Envelope_Union_PhotoAnalysisView__NoneType__: {
             data: components["schemas"]["PhotoAnalysisView"] | null;
         };
+        /** Envelope[UploadView] */
+        Envelope_UploadView_: {
+            data: components["schemas"]["UploadView"];
+        };
         /** Envelope[UserView] */
         Envelope_UserView_: {
             data: components["schemas"]["UserView"];
@@ -2042,6 +2231,11 @@ export interface components {
         /** Envelope[WebhookAck] */
         Envelope_WebhookAck_: {
             data: components["schemas"]["WebhookAck"];
+        };
+        /** Envelope[list[ApiKeyView]] */
+        Envelope_list_ApiKeyView__: {
+            /** Data */
+            data: components["schemas"]["ApiKeyView"][];
         };
         /** Envelope[list[TaskView]] */
         Envelope_list_TaskView__: {
@@ -2139,6 +2333,36 @@ export interface components {
          * @enum {string}
          */
         Gender: "female" | "male";
+        /** GenerationBody */
+        GenerationBody: {
+            /** Backgroundid */
+            backgroundId?: string | null;
+            /** Inputs */
+            inputs: string[];
+            /** Metadata */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            /** Modelid */
+            modelId?: string | null;
+            service: components["schemas"]["Service"];
+        };
+        /** GenerationCredits */
+        GenerationCredits: {
+            /** Charged */
+            charged: number;
+            /** Refunded */
+            refunded: number;
+        };
+        /** GenerationList */
+        GenerationList: {
+            /** Hasmore */
+            hasMore: boolean;
+            /** Items */
+            items: components["schemas"]["PublicGeneration"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
         /**
          * GenerationStatus
          * @enum {string}
@@ -2167,6 +2391,23 @@ export interface components {
         GuestLoginBody: {
             /** Fingerprintid */
             fingerprintId?: string | null;
+        };
+        /**
+         * ImageView
+         * @description One input image of a generation and what became of it.
+         */
+        ImageView: {
+            /** Error */
+            error: string | null;
+            /** Id */
+            id: string;
+            /** Inputkey */
+            inputKey: string;
+            /** Outputs */
+            outputs: components["schemas"]["Output"][];
+            /** Progress */
+            progress: number;
+            status: components["schemas"]["GenerationStatus"];
         };
         /** InquiryBody */
         InquiryBody: {
@@ -2244,6 +2485,13 @@ export interface components {
         MultiCostBody: {
             /** Entries */
             entries: components["schemas"]["CostBody"][];
+        };
+        /** NewApiKeyBody */
+        NewApiKeyBody: {
+            /** @default live */
+            mode: components["schemas"]["ApiKeyMode"];
+            /** Name */
+            name: string;
         };
         /** Ok */
         Ok: {
@@ -2423,6 +2671,38 @@ export interface components {
             name: string;
             /** Rateinfo */
             rateInfo: components["schemas"]["RateInfo"][];
+        };
+        /** PublicGeneration */
+        PublicGeneration: {
+            /** Backgroundid */
+            backgroundId: string | null;
+            /** Completedat */
+            completedAt: string | null;
+            /** Createdat */
+            createdAt: string;
+            credits: components["schemas"]["GenerationCredits"];
+            /** Deleted */
+            deleted: boolean;
+            /** Error */
+            error: string | null;
+            /** Id */
+            id: string;
+            /** Images */
+            images: components["schemas"]["ImageView"][];
+            /** Metadata */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Modelid */
+            modelId: string | null;
+            /**
+             * Object
+             * @default generation
+             * @constant
+             */
+            object: "generation";
+            service: components["schemas"]["Service"];
+            status: components["schemas"]["GenerationStatus"];
         };
         /** RateConfig */
         RateConfig: {
@@ -2724,6 +3004,15 @@ export interface components {
         ThumbnailBody: {
             /** Key */
             key: string;
+        };
+        /** UploadView */
+        UploadView: {
+            /** Id */
+            id: string;
+            /** Key */
+            key: string;
+            /** Uploadurl */
+            uploadUrl?: string | null;
         };
         /**
          * UserRole
@@ -3301,6 +3590,152 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_keys_api_v1_api_keys_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ApiKeyView__"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_key_api_v1_api_keys_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CreatedApiKey_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    revoke_key_api_v1_api_keys__key_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Ok_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request */
             422: {
@@ -3929,6 +4364,243 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    list_generations_api_v1_generations_get: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["GenerationStatus"] | null;
+                limit?: number;
+                starting_after?: string | null;
+            };
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GenerationList_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    create_generation_api_v1_generations_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerationBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PublicGeneration_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Payment Required */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_generation_api_v1_generations__generation_id__get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                generation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PublicGeneration_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    delete_generation_api_v1_generations__generation_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                generation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PublicGeneration_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -5042,6 +5714,70 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    upload_api_v1_uploads_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_upload_api_v1_uploads_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UploadView_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,0 +1,252 @@
+"""The public API (issue 23, first step) against the running stack: account API keys (created,
+used, revoked, hashed, accepted on the public routes only, rate limited per key) and the
+versioned generations resource through them (the same submit, hold, workflow and engine as the
+web app)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from core.db import SessionFactory
+from core.models.accounts import ApiKey
+from core.settings import Settings
+from ops.stack import Stack
+from tests.support.accounts import sign_up
+from tests.support.paths import fixture_images
+from tests.support.stacks import running_stack
+
+LIMIT = 40  # requests per minute per key on this stack
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with running_stack(tmp_path_factory.mktemp("public-api"),
+                       api_key_requests_per_minute=LIMIT) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="module")
+def stack(running: Stack) -> Settings:
+    return running.settings
+
+
+def new_user(api: httpx.Client, db: SessionFactory) -> dict[str, str]:
+    token = sign_up(api, db, f"shop-{uuid.uuid4().hex[:8]}@example.com")
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_key(api: httpx.Client, session: dict[str, str], name: str = "catalog sync") -> str:
+    made = api.post("/api/v1/api-keys", json={"name": name}, headers=session)
+    assert made.status_code == 201, made.text
+    secret: str = made.json()["data"]["secret"]
+    return secret
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def upload(api: httpx.Client, secret: str, index: int = 0) -> str:
+    photo = fixture_images("people")[index]
+    sent = api.post("/api/v1/uploads", headers=bearer(secret),
+                    files={"file": (photo.name, photo.read_bytes(), "image/jpeg")})
+    assert sent.status_code == 201, sent.text
+    key: str = sent.json()["data"]["key"]
+    return key
+
+
+def balance(api: httpx.Client, session: dict[str, str]) -> int:
+    answer = api.get("/api/v1/user/creditsAvailable", headers=session)
+    assert answer.status_code == 200, answer.text
+    value: int = answer.json()["data"]["creditsAvailable"]["total"]
+    return value
+
+
+def wait_done(api: httpx.Client, secret: str, generation_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        got = api.get(f"/api/v1/generations/{generation_id}", headers=bearer(secret))
+        assert got.status_code == 200, got.text
+        data: dict[str, Any] = got.json()["data"]
+        if data["status"] in ("completed", "failed") and data["completedAt"]:
+            return data
+        time.sleep(0.3)
+    raise TimeoutError(generation_id)
+
+
+def test_the_key_lifecycle(api: httpx.Client, db: SessionFactory) -> None:
+    session = new_user(api, db)
+    made = api.post("/api/v1/api-keys", json={"name": "  catalog sync "}, headers=session)
+    assert made.status_code == 201, made.text
+    key = made.json()["data"]
+    secret = key["secret"]
+    assert secret.startswith("mm_live_") and len(secret) >= 40
+    assert key["name"] == "catalog sync" and key["mode"] == "live"
+    assert secret.startswith(key["prefix"]) and secret.endswith(key["last4"])
+    # Only a hash is kept.
+    with db() as s:
+        row = s.execute(select(ApiKey).where(ApiKey.id == key["id"])).scalar_one()
+        assert secret not in (row.secret_hash, row.prefix, row.name) and len(row.secret_hash) == 64
+    listed = api.get("/api/v1/api-keys", headers=session).json()["data"]
+    assert [k["id"] for k in listed] == [key["id"]] and "secret" not in listed[0]
+    assert listed[0]["lastUsedAt"] is None
+
+    used = api.get("/api/v1/generations", headers=bearer(secret))
+    assert used.status_code == 200, used.text
+    assert used.json()["data"] == {"items": [], "hasMore": False, "nextCursor": None}
+    assert used.headers["RateLimit-Limit"] == str(LIMIT)
+    assert int(used.headers["RateLimit-Remaining"]) == LIMIT - 1
+    assert api.get("/api/v1/api-keys", headers=session).json()["data"][0]["lastUsedAt"]
+
+    # Keys work on the public routes only: not as a session anywhere else.
+    for path in ("/api/v1/api-keys", "/imageedit/service/all", "/api/v1/user/userInfo"):
+        assert api.get(path, headers=bearer(secret)).status_code == 401, path
+
+    revoked = api.delete(f"/api/v1/api-keys/{key['id']}", headers=session)
+    assert revoked.status_code == 200
+    refused = api.get("/api/v1/generations", headers=bearer(secret))
+    assert refused.status_code == 401 and "not valid" in refused.json()["message"]
+    assert api.get("/api/v1/api-keys", headers=session).json()["data"] == []
+    assert api.delete(f"/api/v1/api-keys/{key['id']}", headers=session).status_code == 404
+    # A made-up key of the right shape.
+    assert api.get("/api/v1/generations",
+                   headers=bearer("mm_live_" + "x" * 32)).status_code == 401
+
+
+def test_keys_are_for_signed_in_users_and_live_only_for_now(
+    api: httpx.Client, db: SessionFactory
+) -> None:
+    guest = api.post("/imageedit/users/guestlogin",
+                     json={"fingerprintId": uuid.uuid4().hex}).json()
+    token = guest["data"]["token"]
+    refused = api.post("/api/v1/api-keys", json={"name": "x"},
+                       headers={"Authorization": f"Bearer {token}"})
+    assert refused.status_code == 401
+    session = new_user(api, db)
+    test_key = api.post("/api/v1/api-keys", json={"name": "sandbox", "mode": "test"},
+                        headers=session)
+    assert test_key.status_code == 422 and "test keys" in test_key.json()["message"]
+    assert api.post("/api/v1/api-keys", json={"name": ""}, headers=session).status_code == 422
+    # Another user cannot revoke (or even see) someone else's key.
+    secret_owner = new_user(api, db)
+    new_key(api, secret_owner)
+    theirs = api.get("/api/v1/api-keys", headers=secret_owner).json()["data"][0]["id"]
+    assert api.delete(f"/api/v1/api-keys/{theirs}", headers=session).status_code == 404
+    assert api.get("/api/v1/api-keys", headers=secret_owner).json()["data"][0]["id"] == theirs
+
+
+def test_a_generation_through_a_key(api: httpx.Client, db: SessionFactory) -> None:
+    session = new_user(api, db)
+    secret = new_key(api, session)
+    before = balance(api, session)
+    key = upload(api, secret)
+    body = {"service": "burstreplace", "inputs": [key], "backgroundId": "white",
+            "metadata": {"sku": "TEE-042", "batch": "autumn"}}
+    headers = {**bearer(secret), "Idempotency-Key": f"sku-{uuid.uuid4().hex}"}
+    made = api.post("/api/v1/generations", json=body, headers=headers)
+    assert made.status_code == 201, made.text
+    generation = made.json()["data"]
+    assert generation["object"] == "generation" and generation["service"] == "burstreplace"
+    assert generation["metadata"] == body["metadata"]
+    assert generation["status"] in ("queued", "running")
+    again = api.post("/api/v1/generations", json=body, headers=headers)
+    assert again.status_code == 201 and again.json()["data"]["id"] == generation["id"]
+
+    done = wait_done(api, secret, generation["id"])
+    assert done["status"] == "completed", done
+    assert done["credits"] == {"charged": 1, "refunded": 0}  # once, for both requests
+    (image,) = done["images"]
+    assert image["status"] == "completed" and image["progress"] == 100
+    output = httpx.get(image["outputs"][0]["url"])
+    assert output.status_code == 200 and output.content[:3] == b"\xff\xd8\xff"
+    assert balance(api, session) == before - 1
+
+    # Listed, filtered, paged.
+    second = api.post("/api/v1/generations", headers=bearer(secret), json={
+        "service": "burstreplace", "inputs": [upload(api, secret, 1)], "backgroundId": "white"})
+    assert second.status_code == 201, second.text
+    first_page = api.get("/api/v1/generations", params={"limit": 1}, headers=bearer(secret))
+    page = first_page.json()["data"]
+    assert [g["id"] for g in page["items"]] == [second.json()["data"]["id"]]
+    assert page["hasMore"] and page["nextCursor"]
+    rest = api.get("/api/v1/generations", params={"limit": 1, "starting_after": page["nextCursor"]},
+                   headers=bearer(secret)).json()["data"]
+    assert [g["id"] for g in rest["items"]] == [generation["id"]] and not rest["hasMore"]
+    completed = api.get("/api/v1/generations", params={"status": "completed"},
+                        headers=bearer(secret)).json()["data"]["items"]
+    assert generation["id"] in [g["id"] for g in completed]
+    assert api.get("/api/v1/generations", params={"starting_after": "nonsense!"},
+                   headers=bearer(secret)).status_code == 422
+
+    wait_done(api, secret, second.json()["data"]["id"])
+    deleted = api.delete(f"/api/v1/generations/{generation['id']}", headers=bearer(secret))
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json()["data"]["deleted"] is True
+    assert deleted.json()["data"]["images"][0]["outputs"] == []
+    assert deleted.json()["data"]["credits"] == {"charged": 1, "refunded": 0}
+    gone = api.get(f"/api/v1/generations/{generation['id']}", headers=bearer(secret))
+    assert gone.status_code == 404
+    listed = api.get("/api/v1/generations", headers=bearer(secret)).json()["data"]["items"]
+    assert generation["id"] not in [g["id"] for g in listed]
+
+
+def test_another_accounts_generation_is_not_found(api: httpx.Client, db: SessionFactory) -> None:
+    owner = new_key(api, new_user(api, db))
+    made = api.post("/api/v1/generations", headers=bearer(owner), json={
+        "service": "burstreplace", "inputs": [upload(api, owner)], "backgroundId": "white"})
+    assert made.status_code == 201, made.text
+    generation_id = made.json()["data"]["id"]
+    other = new_key(api, new_user(api, db))
+    assert api.get(f"/api/v1/generations/{generation_id}", headers=bearer(other)).status_code == 404
+    assert api.delete(f"/api/v1/generations/{generation_id}",
+                      headers=bearer(other)).status_code == 404
+    assert api.get("/api/v1/generations", headers=bearer(other)).json()["data"]["items"] == []
+    # Nor can another account's upload be used as an input.
+    stolen = api.post("/api/v1/generations", headers=bearer(other), json={
+        "service": "burstreplace", "inputs": [made.json()["data"]["images"][0]["inputKey"]],
+        "backgroundId": "white"})
+    assert stolen.status_code == 422 and "not one of your uploads" in stolen.json()["message"]
+    wait_done(api, owner, generation_id)
+
+
+def test_each_key_has_its_own_rate_limit(api: httpx.Client, db: SessionFactory) -> None:
+    session = new_user(api, db)
+    busy, calm = new_key(api, session, "busy"), new_key(api, session, "calm")
+    answers = [api.get("/api/v1/generations", headers=bearer(busy)) for _ in range(LIMIT + 1)]
+    assert [a.status_code for a in answers[:LIMIT]] == [200] * LIMIT
+    limited = answers[-1]
+    assert limited.status_code == 429
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert limited.headers["RateLimit-Remaining"] == "0"
+    assert "Rate limit reached" in limited.json()["message"]
+    assert api.get("/api/v1/generations", headers=bearer(calm)).status_code == 200
+
+
+def test_bad_requests_get_clear_errors(api: httpx.Client, db: SessionFactory) -> None:
+    secret = new_key(api, new_user(api, db))
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"service": "burstreplace", "inputs": [], "backgroundId": "white"}, "inputs"),
+        ({"service": "bodySwap", "inputs": ["x"]}, ""),
+        ({"service": "burstreplace", "inputs": ["x"], "backgroundId": "white",
+          "metadata": {f"k{i}": "v" for i in range(21)}}, "metadata"),
+        ({"service": "paint", "inputs": ["x"]}, "service"),
+    ]
+    for body, word in cases:
+        answer = api.post("/api/v1/generations", json=body, headers=bearer(secret))
+        assert answer.status_code == 422, (body, answer.text)
+        assert word in answer.json()["message"]
+    not_image = api.post("/api/v1/uploads", headers=bearer(secret),
+                         files={"file": ("a.jpg", b"GIF89a not really", "image/jpeg")})
+    assert not_image.status_code == 422, not_image.text
+    nothing = api.post("/api/v1/uploads", headers=bearer(secret), data={"filename": "a.jpg"})
+    assert nothing.status_code == 422 and "file" in nothing.json()["message"]
+    presigned = api.post("/api/v1/uploads", headers=bearer(secret),
+                         data={"filename": "a.jpg", "mimeType": "image/jpeg", "size": "1000"})
+    assert presigned.status_code == 201 and presigned.json()["data"]["uploadUrl"]
