@@ -72,7 +72,7 @@ $(PY_STAMP): requirements.lock
 # $(VENV). Our packages go in without their dependencies, so that `ops` and `engine` import.
 imaging: $(IMAGING_STAMP)
 
-$(IMAGING_STAMP): requirements-imaging.txt pyproject.toml
+$(IMAGING_STAMP): requirements-imaging.txt requirements.lock pyproject.toml
 	test -x $(IMAGING_BIN)/python || $(PYTHON) -m venv $(IMAGING_VENV)
 	$(IMAGING_BIN)/python -m pip install -q --upgrade pip
 	$(IMAGING_BIN)/python -m pip install -q -r requirements-imaging.txt

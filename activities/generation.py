@@ -103,6 +103,7 @@ class GenerationActivities:
                 model_key=model_key,
                 background_kind=bg_kind,
                 background_key=bg_key,
+                livemode=generation.livemode,
             )
             tasks = tasks_of(session, ref.generation_id)
         for number, task in enumerate(tasks, start=1):
@@ -128,12 +129,15 @@ class GenerationActivities:
             )
         # The price comes with the plan: pure arithmetic on what was just read, so not worth a
         # step of its own (each local activity is a round trip through the SDK's core).
-        plan.cost = generation_cost(plan.service, len(plan.tasks))
+        plan.cost = generation_cost(plan.service, len(plan.tasks)) if plan.livemode else 0
         return plan
 
     @activity.defn(name=CHARGE_CREDITS)
     def charge_credits(self, inp: ChargeInput) -> int:
-        """Charge once per generation (keyed by its id), however often this runs."""
+        """Charge once per generation (keyed by its id), however often this runs. A test-mode
+        generation costs nothing and leaves no ledger entry."""
+        if inp.credits <= 0:
+            return 0
         try:
             result = credits.charge(
                 self.sessions, inp.account_id, inp.credits, generation_id=inp.generation_id

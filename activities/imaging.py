@@ -42,7 +42,7 @@ from core.engine import (
 )
 from core.enums import GenerationStatus, Service
 from core.errors import DomainError
-from core.images import decode_rgb, encode_output, thumbnail_jpeg
+from core.images import decode_rgb, encode_output, test_watermark, thumbnail_jpeg
 from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
 from core.models.generations import Generation, Task, UploadedFile
@@ -339,6 +339,8 @@ class ImagingActivities:
             finally:
                 stages.close()
                 metrics.close()
+            if inp.watermark:
+                result = test_watermark(result)
             key, thumb_key, content_type = self._store(inp, result)
             input_thumbnail.result()
         for write in writes:

@@ -29,7 +29,7 @@ from core.billing.provider import ProviderFactory
 from core.billing.subscriptions import Subscriptions
 from core.catalog_admin import CatalogAdmin, people_counter
 from core.db import SessionFactory
-from core.enums import AccountKind, UserRole
+from core.enums import AccountKind, ApiKeyMode, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
 from core.generations.read import Generations
 from core.generations.submit import Submissions
@@ -201,13 +201,21 @@ async def get_principal(
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]
 
 
-async def get_public_principal(
+@dataclass(frozen=True)
+class PublicCaller:
+    """Who called a public route, and in which mode: live (a live key or a session) or test."""
+
+    principal: Principal
+    livemode: bool = True
+
+
+async def get_public_caller(
     auth: AuthSessionsDep,
     api_keys: ApiKeysDep,
     response: Response,
     authorization: AuthorizationHeader = None,
     x_distributor_id: DistributorHeader = None,
-) -> Principal:
+) -> PublicCaller:
     """The caller of a public route (api/routers/public.py): an account API key
     (`Authorization: Bearer mm_live_...`, counted against its rate limit, the RateLimit-*
     headers on the answer) or, as everywhere, a signed-in session's token. Keys are accepted
@@ -215,11 +223,19 @@ async def get_public_principal(
     token = authorization[7:].strip() if authorization and authorization.lower().startswith(
         "bearer ") else ""
     if not looks_like_key(token):
-        return await get_principal(auth, authorization, x_distributor_id)
+        return PublicCaller(await get_principal(auth, authorization, x_distributor_id))
     caller = await run_in_threadpool(api_keys.authenticate, token)
     quota = await run_in_threadpool(api_keys.count_request, caller)
     response.headers.update(quota_headers(quota))
     bind_log_context(account_id=caller.principal.account_id, api_key=caller.key_id)
+    return PublicCaller(caller.principal, caller.mode == ApiKeyMode.LIVE)
+
+
+CurrentCaller = Annotated[PublicCaller, Depends(get_public_caller)]
+
+
+def get_public_principal(caller: CurrentCaller) -> Principal:
+    """The account of a public route's caller, for routes where the mode does not matter."""
     return caller.principal
 
 

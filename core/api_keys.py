@@ -4,7 +4,9 @@ A key is `mm_live_` + 32 random URL-safe characters (Stripe's habit: the prefix 
 in logs and in secret scanners). Only its sha256 is stored; the secret is shown once, at
 creation. A key acts for its account and can do what that account can, nothing more, and only
 on the public routes (api/routers/public.py); revoked, it answers 401 at once. Each key has its
-own rate limit, counted in the database so it holds across API processes.
+own rate limit, counted in the database so it holds across API processes. A test key
+(`mm_test_`) runs the same pipeline without touching the balance; its generations are
+watermarked and seen only by test keys (and live ones only by live keys and the web app).
 """
 
 from __future__ import annotations
@@ -68,8 +70,6 @@ class ApiKeys:
             raise InvalidInput("name: give the key a name, such as the program that will use it.")
         if len(name) > NAME_LIMIT:
             raise InvalidInput(f"name: at most {NAME_LIMIT} characters.")
-        if mode == ApiKeyMode.TEST:
-            raise InvalidInput("mode: test keys are not available yet; create a live key.")
         if principal.user_id is None:
             raise NotAuthenticated("Please log in to create API keys.")
         body = secrets.token_urlsafe(SECRET_BYTES)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
 
 from core.errors import InvalidInput
 
@@ -165,3 +165,26 @@ def checkerboard(size: tuple[int, int], cell: int = 12) -> Image.Image:
         for x in range((y // cell) % 2 * cell, size[0], cell * 2):
             board.paste(grey, (x, y))
     return board
+
+
+TEST_MARK = "TEST"
+
+
+def test_watermark(image: Image.Image) -> Image.Image:
+    """A test-mode output (issue 23): "TEST" across the whole image, diagonal and repeated, half
+    transparent, so it is plainly not for publishing but the result can still be judged."""
+    base = image.convert("RGBA")
+    width, height = base.size
+    size = max(16, min(width, height) // 6)
+    font = ImageFont.load_default(size=size)
+    tile = Image.new("RGBA", (size * 4, size * 2), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    draw.text((size // 4, size // 2), TEST_MARK, font=font, fill=(255, 255, 255, 150),
+              stroke_width=max(1, size // 16), stroke_fill=(0, 0, 0, 150))
+    tile = tile.rotate(30, expand=True)
+    layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
+    for y in range(-tile.height // 2, height, tile.height * 3 // 4):
+        for x in range(-tile.width // 2, width, tile.width):
+            layer.paste(tile, (x, y), tile)
+    marked = Image.alpha_composite(base, layer)
+    return marked if image.mode == "RGBA" else marked.convert("RGB")

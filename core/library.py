@@ -42,13 +42,15 @@ class GalleryPage:
 
 
 def _visible_outputs(account_id: str) -> Select[Task, Generation]:
-    """Completed images of the account's generations that were not deleted."""
+    """Completed images of the account's generations that were not deleted (live ones: a test
+    key's images are not part of My Images)."""
     return (
         select(Task, Generation)
         .join(Generation, Generation.id == Task.generation_id)
         .where(
             Generation.account_id == account_id,
             Generation.deleted_at.is_(None),
+            Generation.livemode.is_(True),  # test-mode images stay in the API
             Task.status == GenerationStatus.COMPLETED,
             Task.output_key.is_not(None),
         )

@@ -226,6 +226,7 @@ class GenerationWorkflow:
                     input_size=task.input_size,
                     input_etag=task.input_etag,
                     account_id=plan.account_id,
+                    watermark=not plan.livemode,
                 ),
                 task_queue=options.imaging_task_queue,
                 start_to_close_timeout=timedelta(seconds=options.imaging_timeout_seconds),

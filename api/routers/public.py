@@ -18,8 +18,10 @@ from fastapi import APIRouter, File, Form, Header, Path, Query, UploadFile
 from sqlalchemy import func, select
 
 from api.deps import (
+    CurrentCaller,
     DistributorDep,
     LibraryDep,
+    PublicCaller,
     PublicPrincipal,
     SessionsDep,
     SettingsDep,
@@ -32,11 +34,12 @@ from api.schemas.public import (
     GenerationCredits,
     GenerationList,
     ImageView,
+    KeyCredits,
     PublicGeneration,
     UploadView,
 )
 from api.views import output_view
-from core.auth.tokens import Principal
+from core import credits as account_credits
 from core.db import SessionFactory
 from core.enums import GenerationStatus, LedgerKind
 from core.errors import InvalidInput, NotFound
@@ -131,6 +134,7 @@ def generation_view(storage: Storage, generation: Generation, tasks: list[Task],
         modelId=generation.model_id,
         backgroundId=generation.background_id,
         metadata=generation.request_metadata or {},
+        livemode=generation.livemode,
         credits=credits,
         images=[
             ImageView(
@@ -150,10 +154,11 @@ def generation_view(storage: Storage, generation: Generation, tasks: list[Task],
     )
 
 
-def _one(sessions: SessionFactory, storage: Storage, principal: Principal,
+def _one(sessions: SessionFactory, storage: Storage, caller: PublicCaller,
          generation_id: str, deleted: bool = False) -> PublicGeneration:
-    """The caller's generation (404 for anyone else's, and for a deleted one unless `deleted`:
-    the answer to the DELETE itself)."""
+    """The caller's generation of the caller's mode (404 for anyone else's, for the other mode's,
+    and for a deleted one unless `deleted`: the answer to the DELETE itself)."""
+    principal = caller.principal
     with sessions() as session:
         if deleted:
             generation = session.get(Generation, generation_id)
@@ -161,6 +166,8 @@ def _one(sessions: SessionFactory, storage: Storage, principal: Principal,
                 raise NotFound(NOT_FOUND)
         else:
             generation = owned_generation(session, principal, generation_id)
+        if generation.livemode != caller.livemode:
+            raise NotFound(NOT_FOUND)
         tasks = tasks_of(session, generation_id)
     credits = _charged_and_refunded(sessions, [generation_id])[generation_id]
     return generation_view(storage, generation, tasks, credits)
@@ -172,7 +179,7 @@ async def create_generation(
     sessions: SessionsDep,
     storage: StorageDep,
     submissions: SubmissionsDep,
-    principal: PublicPrincipal,
+    caller: CurrentCaller,
     distributor: DistributorDep,
     body: GenerationBody,
     idempotency_key: IdempotencyKey = None,
@@ -184,12 +191,12 @@ async def create_generation(
         service=body.service, model_id=body.modelId or None,
         background_id=body.backgroundId or None, inputs=list(body.inputs),
         idempotency_key=idempotency_key, distributor_id=distributor, fingerprint=None,
-        metadata=body.metadata,
+        metadata=body.metadata, livemode=caller.livemode,
     )
 
     def run() -> PublicGeneration:
-        done = submissions.submit(principal, request)
-        return _one(sessions, storage, principal, done.generation.id)
+        done = submissions.submit(caller.principal, request)
+        return _one(sessions, storage, caller, done.generation.id)
 
     return Envelope(data=await to_thread.run_sync(run))
 
@@ -199,11 +206,11 @@ GenerationId = Annotated[str, Path(max_length=32)]
 
 @router.get("/generations/{generation_id}", response_model=Envelope[PublicGeneration],
             responses={401: {}, 404: {}, 429: {}})
-def get_generation(sessions: SessionsDep, storage: StorageDep, principal: PublicPrincipal,
+def get_generation(sessions: SessionsDep, storage: StorageDep, caller: CurrentCaller,
                    generation_id: GenerationId) -> Envelope[PublicGeneration]:
     """Status, each image's progress and outputs (signed links), credits charged and refunded,
     and the reasons of any failure. Another account's generation is 404."""
-    return Envelope(data=_one(sessions, storage, principal, generation_id))
+    return Envelope(data=_one(sessions, storage, caller, generation_id))
 
 
 def _cursor(generation: Generation) -> str:
@@ -222,15 +229,17 @@ def _from_cursor(value: str) -> str:
 def list_generations(
     sessions: SessionsDep,
     storage: StorageDep,
-    principal: PublicPrincipal,
+    caller: CurrentCaller,
     status: GenerationStatus | None = None,
     limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT)] = 20,
     starting_after: Annotated[str | None, Query(max_length=128)] = None,
 ) -> Envelope[GenerationList]:
     """The account's generations, newest first, `limit` at a time; pass `nextCursor` as
     `starting_after` for the next page (stable while new generations arrive)."""
+    principal = caller.principal
     query = select(Generation).where(Generation.account_id == principal.account_id,
-                                     Generation.deleted_at.is_(None))
+                                     Generation.deleted_at.is_(None),
+                                     Generation.livemode.is_(caller.livemode))
     if status is not None:
         query = query.where(Generation.status == status)
     with sessions() as session:
@@ -261,9 +270,20 @@ def list_generations(
 @router.delete("/generations/{generation_id}", response_model=Envelope[PublicGeneration],
                responses={401: {}, 404: {}, 422: {}, 429: {}})
 def delete_generation(sessions: SessionsDep, storage: StorageDep, library: LibraryDep,
-                      principal: PublicPrincipal,
+                      caller: CurrentCaller,
                       generation_id: GenerationId) -> Envelope[PublicGeneration]:
     """Delete a finished generation's images (and its uploads no other generation uses). The
     record stays, marked deleted, with its credits: the ledger never changes."""
-    library.delete(principal, generation_id)
-    return Envelope(data=_one(sessions, storage, principal, generation_id, deleted=True))
+    _one(sessions, storage, caller, generation_id)  # 404 for the other mode's
+    library.delete(caller.principal, generation_id)
+    return Envelope(data=_one(sessions, storage, caller, generation_id, deleted=True))
+
+
+@router.get("/credits", response_model=Envelope[KeyCredits], responses={401: {}, 429: {}})
+def credits_available(sessions: SessionsDep, principal: PublicPrincipal) -> Envelope[KeyCredits]:
+    """The account's credits: `free`, `paid`, `held` (reserved by generations still running)
+    and `total`, what can be spent now."""
+    with sessions() as session:
+        balance = account_credits.get_balance(session, principal.account_id)
+    return Envelope(data=KeyCredits(free=balance.free, paid=balance.paid,
+                                    total=balance.available, held=balance.held))

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from api.schemas.common import Output, Schema
+from api.schemas.common import Credits, Output, Schema
 from core.enums import ApiKeyMode, GenerationStatus, Service
 
 METADATA_KEYS = 20
@@ -100,6 +100,8 @@ class PublicGeneration(Schema):
     modelId: str | None
     backgroundId: str | None
     metadata: dict[str, str]
+    # False: made with a test key (free, watermarked, seen by test keys only).
+    livemode: bool
     credits: GenerationCredits
     images: list[ImageView]
     error: str | None
@@ -113,3 +115,8 @@ class GenerationList(Schema):
     hasMore: bool
     # Pass as `starting_after` for the next page.
     nextCursor: str | None
+
+
+class KeyCredits(Credits):
+    """The key's account's balance (the same numbers as the web app's
+    /api/v1/user/creditsAvailable): `total` is what can be spent now."""

@@ -87,6 +87,8 @@ class GenerationPlan:
     background_key: str | None
     cost: int = 0  # credits for the whole generation, from core.costs
     tasks: list[TaskPlan] = field(default_factory=list)
+    # False for a test-mode generation (a test API key): free, its outputs watermarked.
+    livemode: bool = True
 
 
 @dataclass
@@ -121,6 +123,8 @@ class ImagingInput:
     placement: PlacementSpec | None = None
     # Whose image it is: only for the log lines (activities/observe.py binds it to each line).
     account_id: str | None = None
+    # Test mode (a test API key): the output carries a visible "TEST" watermark.
+    watermark: bool = False
 
 
 @dataclass

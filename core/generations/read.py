@@ -78,9 +78,10 @@ class Generations:
         page_number: int,
         page_size: int,
     ) -> GenerationPage:
-        """The caller's own generations, newest first."""
+        """The caller's own live generations, newest first (a test key's are the API's)."""
         query = select(Generation).where(
-            Generation.account_id == principal.account_id, Generation.deleted_at.is_(None)
+            Generation.account_id == principal.account_id, Generation.deleted_at.is_(None),
+            Generation.livemode.is_(True),
         )
         if service:
             query = query.where(Generation.service == service)

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -14,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -88,6 +90,9 @@ class Generation(Base):
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # Deleted by its owner: its images are gone from storage, the row stays for the ledger.
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # False: made with a test API key (issue 23): free, watermarked, and kept out of My Images,
+    # the web app's lists and the usage (it has no ledger entries).
+    livemode: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Task(Base):

@@ -5,17 +5,20 @@ web app)."""
 
 from __future__ import annotations
 
+import io
 import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import numpy as np
 import pytest
+from PIL import Image
 from sqlalchemy import select
 
 from core.db import SessionFactory
-from core.models.accounts import ApiKey
+from core.models.accounts import ApiKey, LedgerEntry
 from core.settings import Settings
 from ops.stack import Stack
 from tests.support.accounts import sign_up
@@ -120,9 +123,7 @@ def test_the_key_lifecycle(api: httpx.Client, db: SessionFactory) -> None:
                    headers=bearer("mm_live_" + "x" * 32)).status_code == 401
 
 
-def test_keys_are_for_signed_in_users_and_live_only_for_now(
-    api: httpx.Client, db: SessionFactory
-) -> None:
+def test_keys_are_for_signed_in_users_only(api: httpx.Client, db: SessionFactory) -> None:
     guest = api.post("/imageedit/users/guestlogin",
                      json={"fingerprintId": uuid.uuid4().hex}).json()
     token = guest["data"]["token"]
@@ -130,9 +131,6 @@ def test_keys_are_for_signed_in_users_and_live_only_for_now(
                        headers={"Authorization": f"Bearer {token}"})
     assert refused.status_code == 401
     session = new_user(api, db)
-    test_key = api.post("/api/v1/api-keys", json={"name": "sandbox", "mode": "test"},
-                        headers=session)
-    assert test_key.status_code == 422 and "test keys" in test_key.json()["message"]
     assert api.post("/api/v1/api-keys", json={"name": ""}, headers=session).status_code == 422
     # Another user cannot revoke (or even see) someone else's key.
     secret_owner = new_user(api, db)
@@ -250,3 +248,56 @@ def test_bad_requests_get_clear_errors(api: httpx.Client, db: SessionFactory) ->
     presigned = api.post("/api/v1/uploads", headers=bearer(secret),
                          data={"filename": "a.jpg", "mimeType": "image/jpeg", "size": "1000"})
     assert presigned.status_code == 201 and presigned.json()["data"]["uploadUrl"]
+
+
+def test_a_test_key_charges_nothing_and_watermarks(api: httpx.Client, db: SessionFactory) -> None:
+    session = new_user(api, db)
+    made = api.post("/api/v1/api-keys", json={"name": "sandbox", "mode": "test"},
+                    headers=session)
+    assert made.status_code == 201, made.text
+    test_secret = made.json()["data"]["secret"]
+    assert test_secret.startswith("mm_test_") and made.json()["data"]["mode"] == "test"
+    live_secret = new_key(api, session)
+    before = balance(api, session)
+
+    def run(secret: str) -> dict[str, Any]:
+        made = api.post("/api/v1/generations", headers=bearer(secret), json={
+            "service": "burstreplace", "inputs": [upload(api, secret, 2)],
+            "backgroundId": "white"})
+        assert made.status_code == 201, made.text
+        return wait_done(api, secret, made.json()["data"]["id"])
+
+    test_run = run(test_secret)
+    assert test_run["status"] == "completed" and test_run["livemode"] is False
+    assert test_run["credits"] == {"charged": 0, "refunded": 0}
+    assert balance(api, session) == before  # the balance was never touched
+    with db() as s:
+        entries = s.execute(select(LedgerEntry).where(
+            LedgerEntry.reference == test_run["id"])).scalars().all()
+        assert entries == []
+
+    live_run = run(live_secret)
+    assert live_run["livemode"] is True and balance(api, session) == before - 1
+    # The same photo on the same background: the test output is the live one under a
+    # visible watermark (large changes over a fair share of the image, not everywhere).
+    marked, clean = (image_of(r["images"][0]["outputs"][0]["url"]) for r in (test_run, live_run))
+    assert marked.shape == clean.shape
+    changed = (np.abs(marked.astype(int) - clean.astype(int)).max(axis=2) > 40).mean()
+    assert 0.01 < changed < 0.5, changed
+
+    # Each mode sees its own generations only; the web app sees the live ones.
+    assert api.get(f"/api/v1/generations/{test_run['id']}",
+                   headers=bearer(live_secret)).status_code == 404
+    assert api.get(f"/api/v1/generations/{live_run['id']}",
+                   headers=bearer(test_secret)).status_code == 404
+    listed = api.get("/api/v1/generations", headers=bearer(test_secret)).json()["data"]["items"]
+    assert [g["id"] for g in listed] == [test_run["id"]]
+    web = api.get("/imageedit/service/all", headers=session).json()["data"]["items"]
+    ids = [item["serviceId"] for item in web]
+    assert test_run["id"] not in ids and live_run["id"] in ids
+
+
+def image_of(url: str) -> Any:
+    response = httpx.get(url)
+    assert response.status_code == 200
+    return np.asarray(Image.open(io.BytesIO(response.content)).convert("RGB"))

@@ -25,6 +25,10 @@ export type Generation = Schemas['ServiceView']
 export type UserInfo = Schemas['UserView']
 export type AuthResult = Schemas['LoggedIn']
 export type AppConfig = Schemas['AppConfig']
+/** An API key as listed (never its secret). */
+export type ApiKey = Schemas['ApiKeyView']
+/** A key just created: the listed fields and its `secret`, shown once. */
+export type CreatedApiKey = Schemas['CreatedApiKey']
 
 // ---------------------------------------------------------------------------
 // Per-operation types, straight from `paths`: the request body, the query and the

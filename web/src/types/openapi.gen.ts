@@ -466,6 +466,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credits Available
+         * @description The account's credits: `free`, `paid`, `held` (reserved by generations still running)
+         *     and `total`, what can be spent now.
+         */
+        get: operations["credits_available_api_v1_credits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/generations": {
         parameters: {
             query?: never;
@@ -2116,6 +2137,10 @@ export interface components {
         Envelope_InquirySent_: {
             data: components["schemas"]["InquirySent"];
         };
+        /** Envelope[KeyCredits] */
+        Envelope_KeyCredits_: {
+            data: components["schemas"]["KeyCredits"];
+        };
         /** Envelope[LoggedIn] */
         Envelope_LoggedIn_: {
             data: components["schemas"]["LoggedIn"];
@@ -2433,6 +2458,24 @@ export interface components {
             /** Id */
             id: number;
         };
+        /**
+         * KeyCredits
+         * @description The key's account's balance (the same numbers as the web app's
+         *     /api/v1/user/creditsAvailable): `total` is what can be spent now.
+         */
+        KeyCredits: {
+            /** Free */
+            free: number;
+            /**
+             * Held
+             * @default 0
+             */
+            held: number;
+            /** Paid */
+            paid: number;
+            /** Total */
+            total: number;
+        };
         /** LoggedIn */
         LoggedIn: {
             /** Token */
@@ -2689,6 +2732,8 @@ export interface components {
             id: string;
             /** Images */
             images: components["schemas"]["ImageView"][];
+            /** Livemode */
+            livemode: boolean;
             /** Metadata */
             metadata: {
                 [key: string]: string;
@@ -4364,6 +4409,61 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    credits_available_api_v1_credits_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_KeyCredits_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

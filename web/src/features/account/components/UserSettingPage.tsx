@@ -14,6 +14,7 @@ import { useUpdatePassword } from '../api/updatePassword'
 import { useUpdateUserInfo } from '../api/updateUserInfo'
 import { changePasswordSchema, profileSchema, type ChangePasswordValues, type ProfileValues } from '../schemas'
 import styles from '../account.module.css'
+import { ApiKeysSection } from './ApiKeysSection'
 
 function ProfileCard({ email, name: initialName }: { email: string; name: string }) {
   const id = useId()
@@ -193,7 +194,7 @@ function PasswordCard() {
   )
 }
 
-/** /user-setting: name, password and the credit balance (?from=credit highlights it). */
+/** /user-setting: name, password, the credit balance (?from=credit highlights it) and API keys. */
 export function UserSettingPage() {
   const { user, openLoginPopup } = useAuth()
   const [params] = useSearchParams()
@@ -245,6 +246,9 @@ export function UserSettingPage() {
           </section>
         )}
         <PasswordCard />
+      </div>
+      <div className={styles.settingsSection}>
+        <ApiKeysSection userEmail={user.userEmail} />
       </div>
     </div>
   )
