@@ -62,10 +62,13 @@ eval: deps
 deps: $(PY_STAMP) $(WEB_STAMP)
 
 # Exact versions of every Python package (transitive too) are pinned in requirements.lock.
-$(PY_STAMP): requirements.lock
+$(PY_STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.lock
+	# The project itself, editable and without dependencies (all pinned above): its console
+	# script `metamodel` (cli/).
+	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $@
 
 # The imaging worker's own environment: torch + diffusers (requirements-imaging.txt), never in

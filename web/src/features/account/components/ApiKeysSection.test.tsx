@@ -96,6 +96,24 @@ describe('ApiKeysSection', () => {
     expect(screen.queryByTestId('api-key-secret-panel')).toBeNull()
   })
 
+  it('creates a test key when asked, and marks test keys in the list', async () => {
+    await screen.findByTestId('api-key-row')
+    createAnswer = () => {
+      const created = { ...KEY, id: 'k3', name: 'Sandbox', mode: 'test' as const, prefix: 'mm_test_cd', secret: 'mm_test_cd' + 'y'.repeat(40) }
+      keys = [created, ...keys]
+      return json(201, { data: created })
+    }
+    await userEvent.type(screen.getByTestId('api-key-name'), 'Sandbox')
+    await userEvent.click(screen.getByTestId('api-key-test-mode'))
+    await userEvent.click(screen.getByTestId('api-key-create'))
+    await screen.findByTestId('api-key-secret-panel')
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'Sandbox', mode: 'test' })
+    await waitFor(() => expect(screen.getAllByTestId('api-key-row')).toHaveLength(2))
+    const [testRow, liveRow] = screen.getAllByTestId('api-key-row') as [HTMLElement, HTMLElement]
+    expect(testRow.textContent).toContain('Test')
+    expect(liveRow.textContent).not.toContain('Test')
+  })
+
   it('revokes a key only after confirmation', async () => {
     await screen.findByTestId('api-key-row')
     await userEvent.click(screen.getByTestId('api-key-revoke'))

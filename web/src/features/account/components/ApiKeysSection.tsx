@@ -74,7 +74,10 @@ function KeyRow({ apiKey, userEmail }: { apiKey: ApiKey; userEmail: string }) {
   return (
     <li className={styles.key} data-testid="api-key-row">
       <div className={styles.keyInfo}>
-        <span className={styles.keyName}>{apiKey.name}</span>
+        <span className={styles.keyName}>
+          {apiKey.name}
+          {apiKey.mode === 'test' && <span className={styles.testBadge}>Test</span>}
+        </span>
         <code className={styles.keyMask}>
           {apiKey.prefix}…{apiKey.last4}
         </code>
@@ -125,6 +128,8 @@ export function ApiKeysSection({ userEmail }: { userEmail: string }) {
   const keys = useApiKeys(userEmail)
   const create = useCreateApiKey(userEmail)
   const [name, setName] = useState('')
+  // Test keys run the real pipeline for free, their images watermarked "TEST".
+  const [testMode, setTestMode] = useState(false)
   const [created, setCreated] = useState<CreatedApiKey | null>(null)
   const trimmed = name.trim()
 
@@ -132,7 +137,7 @@ export function ApiKeysSection({ userEmail }: { userEmail: string }) {
     event.preventDefault()
     if (!trimmed || create.isPending) return
     try {
-      const key = await create.mutateAsync({ name: trimmed, mode: 'live' })
+      const key = await create.mutateAsync({ name: trimmed, mode: testMode ? 'test' : 'live' })
       setCreated(key)
       setName('')
     } catch (err) {
@@ -160,6 +165,15 @@ export function ApiKeysSection({ userEmail }: { userEmail: string }) {
             data-testid="api-key-name"
           />
         </div>
+        <label className={styles.modeChoice}>
+          <input
+            type="checkbox"
+            checked={testMode}
+            onChange={(event) => setTestMode(event.target.checked)}
+            data-testid="api-key-test-mode"
+          />
+          Test key (free, images marked “TEST”)
+        </label>
         <button
           type="submit"
           className="btn btn--primary"
