@@ -35,11 +35,13 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def idempotency_key(sha256: str, service: str, model: str | None,
+def idempotency_key(sha256: str, name: str, service: str, model: str | None,
                     background: str | None) -> str:
     """The same photo with the same choices is the same generation: charged once, however
-    often it is submitted."""
-    choice = f"{sha256}:{service}:{model or ''}:{background or ''}"
+    often it is submitted. The file's name is part of it: two files with the same bytes in one
+    batch are two images asked for (with the bytes alone, the second would reuse the first's
+    key for another upload, which the API refuses as a different request)."""
+    choice = f"{sha256}:{name}:{service}:{model or ''}:{background or ''}"
     return "mm-cli-" + hashlib.sha256(choice.encode()).hexdigest()
 
 
@@ -56,7 +58,7 @@ def plan(photos: list[Path], state: State, service: str, model: str | None,
             continue  # the same file named twice: one generation
         seen.add(name)
         sha = sha256_of(path)
-        key = idempotency_key(sha, service, model, background)
+        key = idempotency_key(sha, path.name, service, model, background)
         known = state.photos.get(name)
         if known is not None and known.sha256 == sha and known.idempotency_key == key:
             entry = known
