@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 
 WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
 API_PREFIXES = ("api/", "imageedit/", "docs", "openapi.json", "redoc")
+# The web app's own pages under those prefixes (the public API's documentation, /docs/api).
+WEB_PAGES_UNDER_API_PREFIXES = ("docs/api",)
 # How long start-up waits for a first connection to Temporal before serving without it.
 TEMPORAL_STARTUP_WAIT_SECONDS = 5.0
 
@@ -201,7 +203,7 @@ def _serve_web(app: FastAPI) -> None:
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
     def spa(path: str) -> Response:
-        if path.startswith(API_PREFIXES):
+        if path.startswith(API_PREFIXES) and path.rstrip("/") not in WEB_PAGES_UNDER_API_PREFIXES:
             raise ApiError(404, "No such API route.")
         candidate = (WEB_DIST / path).resolve()
         if path and candidate.is_file() and WEB_DIST.resolve() in candidate.parents:

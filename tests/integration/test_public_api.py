@@ -301,3 +301,14 @@ def image_of(url: str) -> Any:
     response = httpx.get(url)
     assert response.status_code == 200
     return np.asarray(Image.open(io.BytesIO(response.content)).convert("RGB"))
+
+
+def test_the_documentation_page_is_served_beside_the_apis_own(api: httpx.Client) -> None:
+    """/docs/api is the web app's page (built by `make test` first); FastAPI's /docs stays, and
+    other paths under /docs are still API 404s."""
+    page = api.get("/docs/api")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'id="root"' in page.text
+    assert "swagger" in api.get("/docs").text.lower()
+    missing = api.get("/docs/nothing")
+    assert missing.status_code == 404 and missing.json()["message"] == "No such API route."

@@ -14,7 +14,7 @@ import { BASE_URL, STEP_TIMEOUT_MS, fail, logIn, newVisitor, overflowOf, screens
 const SCREENSHOT_DIR = screenshotDir('out/screens')
 test.use({ failureScreenshotDir: SCREENSHOT_DIR })
 
-// Every route of shared/spec/product-spec.md §2, plus the two admin paths.
+// Every route of shared/spec/product-spec.md §2, plus the two admin paths and the API docs.
 const ROUTES = [
   '/',
   '/upload-images',
@@ -39,6 +39,8 @@ const ROUTES = [
   '/dashboard',
   '/admin-showcase',
   '/digital-models',
+  // The public API's documentation (issue 23), for everyone.
+  '/docs/api',
 ]
 // Header and sidebar are hidden on these (spec §2, Layout).
 const BARE_ROUTES = new Set(['/login', '/signup', '/forgot-password', '/admin-showcase', '/digital-models'])
@@ -120,7 +122,7 @@ async function checkPage(
     if (role !== 'guest' && landedOn(page, '/') && (await page.getByText('No account needed').count())) {
       problems.push(`${role} ${width}px ${route}: a signed-in user is told "No account needed"`)
     }
-    const name = `${role}-${width}-${route === '/' ? 'home' : route.slice(1)}.png`
+    const name = `${role}-${width}-${route === '/' ? 'home' : route.slice(1).replaceAll('/', '-')}.png`
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, name), fullPage: true })
   } catch (err) {
     problems.push(`${role} ${width}px ${route}: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`)

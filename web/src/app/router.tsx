@@ -146,6 +146,11 @@ export const router = createBrowserRouter([
                   import('@/features/support/components/ContactPage').then((m) => ({ Component: m.ContactPage })),
               },
               {
+                // The public API's quickstart and reference (Redoc loads with this page only); no sign-in.
+                path: 'docs/api',
+                lazy: () => import('@/features/docs/components/ApiDocsPage').then((m) => ({ Component: m.ApiDocsPage })),
+              },
+              {
                 path: 'user-setting',
                 lazy: () =>
                   import('@/features/account/components/UserSettingPage').then((m) => ({

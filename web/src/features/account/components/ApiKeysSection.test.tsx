@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
+import { MemoryRouter } from 'react-router'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toast } from '@/lib/toast'
@@ -59,7 +60,9 @@ describe('ApiKeysSection', () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
     render(
       <QueryClientProvider client={client}>
-        <ApiKeysSection userEmail="ada@example.com" />
+        <MemoryRouter>
+          <ApiKeysSection userEmail="ada@example.com" />
+        </MemoryRouter>
       </QueryClientProvider>,
     )
   })
@@ -67,6 +70,10 @@ describe('ApiKeysSection', () => {
   afterEach(() => {
     cleanup()
     vi.unstubAllGlobals()
+  })
+
+  it('links to the API documentation', () => {
+    expect(screen.getByTestId('api-docs-link').getAttribute('href')).toBe('/docs/api')
   })
 
   it('lists the keys: name, masked key, created date and "Never used"', async () => {

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
@@ -150,6 +151,12 @@ export function ApiKeysSection({ userEmail }: { userEmail: string }) {
       <h2 id={`${id}-title`} className="card__title">
         API keys
       </h2>
+      <p className={styles.docsLink}>
+        Keys let your own programs run generations.{' '}
+        <Link to="/docs/api" data-testid="api-docs-link">
+          API documentation
+        </Link>
+      </p>
       {created && <SecretPanel created={created} onDismiss={() => setCreated(null)} />}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <div className={`field ${styles.nameField}`}>

@@ -1,0 +1,196 @@
+import { Component, lazy, Suspense, type ReactNode } from 'react'
+import { Link } from 'react-router'
+import { LoadingBlock } from '@/components/ui/Spinner'
+import { cliExample, curlExample, pythonExample } from '../examples'
+import styles from '../docs.module.css'
+
+// Redoc and the OpenAPI document load only when this page opens: the main bundle stays as it was.
+const ApiReference = lazy(() => import('./ApiReference'))
+
+function currentOrigin(): string {
+  return typeof window !== 'undefined' ? window.location.origin : 'https://your-metamodel-site'
+}
+
+function CodeBlock({ label, code, testId }: { label: string; code: string; testId?: string }) {
+  return (
+    <pre className={styles.code} tabIndex={0} aria-label={label} data-testid={testId}>
+      <code>{code}</code>
+    </pre>
+  )
+}
+
+/** Keeps the quickstart on screen if the reference's chunk fails to load or render. */
+class ReferenceBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false }
+
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+
+  override render() {
+    if (this.state.failed) {
+      return (
+        <p className={styles.note} role="alert">
+          The reference could not be loaded. Reload the page to try again.
+        </p>
+      )
+    }
+    return this.props.children
+  }
+}
+
+/** /docs/api: the public API for shops' programs, a quickstart and the reference. */
+export function ApiDocsPage() {
+  const origin = currentOrigin()
+
+  return (
+    <div className={`page ${styles.page}`} data-testid="api-docs">
+      <header className="page-header">
+        <h1>API documentation</h1>
+        <p className="page-header__sub">
+          Run generations from your own programs: upload photos, start generations, fetch the results.
+        </p>
+      </header>
+
+      <nav className={styles.toc} aria-label="On this page">
+        <a href={'#quickstart'}>Quickstart</a>
+        <a href={'#cli'}>The metamodel command</a>
+        <a href={'#test-mode'}>Test mode</a>
+        <a href={'#errors-and-limits'}>Errors and limits</a>
+        <a href={'#reference'}>Reference</a>
+      </nav>
+
+      <section className={`card ${styles.section}`} aria-labelledby="quickstart">
+        <h2 id="quickstart" className="card__title">
+          Quickstart
+        </h2>
+        <ol className={styles.steps}>
+          <li>
+            Create a key in <Link to="/user-setting">User Setting → API keys</Link>. It is shown once: store it
+            somewhere safe. Send it as <code>Authorization: Bearer mm_live_...</code>; it acts for your account.
+          </li>
+          <li>
+            Upload each photo to <code>POST /api/v1/uploads</code> (a multipart <code>file</code>). The answer's{' '}
+            <code>key</code> goes in a generation's <code>inputs</code>.
+          </li>
+          <li>
+            Start a generation with <code>POST /api/v1/generations</code>: <code>service</code> (
+            <code>burstreplace</code> or <code>bodySwap</code>), <code>inputs</code>, <code>backgroundId</code>,{' '}
+            <code>modelId</code> and optional <code>metadata</code>, given back as you sent it. Send an{' '}
+            <code>Idempotency-Key</code> header: a repeated request with the same key returns the first generation and
+            is charged once.
+          </li>
+          <li>
+            Ask <code>GET /api/v1/generations/{'{id}'}</code> until its <code>status</code> is <code>completed</code>{' '}
+            (or <code>failed</code>, with the reasons), then download each image's <code>outputs[0].url</code>.
+          </li>
+        </ol>
+        <p className={styles.note}>Answers wrap their payload in <code>data</code>.</p>
+        <h3 className={styles.subTitle}>curl</h3>
+        <CodeBlock label="curl example" code={curlExample(origin)} testId="api-docs-curl" />
+        <h3 className={styles.subTitle}>Python (httpx)</h3>
+        <CodeBlock label="Python example" code={pythonExample(origin)} testId="api-docs-python" />
+      </section>
+
+      <section className={`card ${styles.section}`} aria-labelledby="cli">
+        <h2 id="cli" className="card__title">
+          The metamodel command
+        </h2>
+        <p>
+          For folders of photos, the <code>metamodel</code> command uploads each photo, starts one generation per photo
+          and downloads each result to <code>results/&lt;photo name&gt;</code>. It needs <code>METAMODEL_API_KEY</code>{' '}
+          (and <code>METAMODEL_API_URL</code> or <code>--api</code> for this site), stays within your key's rate limit,
+          and carries on where it stopped when run again: nothing is submitted or downloaded twice, and a resubmitted
+          photo is charged once. It exits 0 when every photo succeeded, 1 with a table of failed photos and reasons.
+        </p>
+        <CodeBlock label="metamodel command example" code={cliExample(origin)} testId="api-docs-cli" />
+      </section>
+
+      <section className={`card ${styles.section}`} aria-labelledby="test-mode">
+        <h2 id="test-mode" className="card__title">
+          Test mode
+        </h2>
+        <p>
+          A key created with the “Test key” box starts with <code>mm_test_</code>. It runs the same pipeline for free:
+          no credits are held or charged, its results carry a visible “TEST” watermark, and its generations have{' '}
+          <code>"livemode": false</code>. Test and live are kept apart: test keys see only test generations, live keys
+          and the web app never see them (nor are they in My Images or your usage).
+        </p>
+      </section>
+
+      <section className={`card ${styles.section}`} aria-labelledby="errors-and-limits">
+        <h2 id="errors-and-limits" className="card__title">
+          Errors and limits
+        </h2>
+        <p>
+          Errors are JSON: <code>{'{"message": "..."}'}</code>, a sentence you can show or log.
+        </p>
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Meaning</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>401</td>
+                <td>No key, an unknown or revoked key, or a key used outside the public routes.</td>
+              </tr>
+              <tr>
+                <td>402</td>
+                <td>Not enough credits for the generation.</td>
+              </tr>
+              <tr>
+                <td>404</td>
+                <td>No such generation or upload for this key (another account's, or the other mode's).</td>
+              </tr>
+              <tr>
+                <td>422</td>
+                <td>The request is not valid: the message says which field and why.</td>
+              </tr>
+              <tr>
+                <td>429</td>
+                <td>
+                  Too many requests: wait the <code>Retry-After</code> seconds, then send it again.
+                </td>
+              </tr>
+              <tr>
+                <td>503</td>
+                <td>Generations cannot start right now: try again shortly.</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <ul className={styles.limits}>
+          <li>
+            60 requests a minute per key (the default). Every answer carries <code>RateLimit-Limit</code>,{' '}
+            <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>; the request beyond the limit answers 429
+            with <code>Retry-After</code>.
+          </li>
+          <li>At most 20 inputs per generation.</li>
+          <li>
+            <code>metadata</code>: at most 20 keys, keys of 1 to 40 characters, string values of at most 500 characters.
+          </li>
+          <li>
+            <code>GET /api/v1/generations</code> pages newest first: <code>limit</code> (at most 100) at a time; pass
+            the answer's <code>nextCursor</code> as <code>starting_after</code> for the next page.
+          </li>
+        </ul>
+        <p className={styles.note}>Webhooks (signed notices when a generation finishes) are coming; until then, poll.</p>
+      </section>
+
+      <section className={styles.reference} aria-labelledby="reference">
+        <h2 id="reference" className={styles.referenceTitle}>
+          Reference
+        </h2>
+        <ReferenceBoundary>
+          <Suspense fallback={<LoadingBlock />}>
+            <ApiReference origin={origin} />
+          </Suspense>
+        </ReferenceBoundary>
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,29 @@
+import { useMemo } from 'react'
+import { RedocStandalone } from 'redoc'
+// The committed document (`make openapi`), bundled into this lazily loaded chunk only.
+import openapi from '../../../../openapi.json'
+import { filterPublicSpec, type OpenApiDocument } from '../publicSpec'
+
+/** The public operations' reference, rendered by Redoc from our own build (no CDN). */
+export default function ApiReference({ origin }: { origin: string }) {
+  const spec = useMemo(() => filterPublicSpec(openapi as unknown as OpenApiDocument, origin), [origin])
+  return (
+    <RedocStandalone
+      spec={spec}
+      options={{
+        disableSearch: true,
+        hideDownloadButton: true,
+        expandResponses: '200,201',
+        jsonSampleExpandLevel: 3,
+        nativeScrollbars: true,
+        scrollYOffset: 0,
+        theme: {
+          breakpoints: { small: '50rem', medium: '75rem', large: '105rem' },
+          typography: { fontFamily: 'inherit', headings: { fontFamily: 'inherit' } },
+          sidebar: { width: '220px' },
+          rightPanel: { width: '40%' },
+        },
+      }}
+    />
+  )
+}

@@ -1,0 +1,82 @@
+/** The quickstart's examples, written for the origin the page is served from. */
+
+export function curlExample(origin: string): string {
+  return `KEY=mm_live_...   # User Setting → API keys
+
+# 1. Upload a photo: the answer's data.key goes in a generation's inputs
+curl -s -H "Authorization: Bearer $KEY" \\
+  -F file=@photo.jpg \\
+  ${origin}/api/v1/uploads
+# → {"data": {"id": "...", "key": "uploads/...", "uploadUrl": null}}
+
+# 2. Start a generation (the same Idempotency-Key again returns it, charged once)
+curl -s -H "Authorization: Bearer $KEY" \\
+  -H 'Content-Type: application/json' \\
+  -H 'Idempotency-Key: sku-1234-white' \\
+  -d '{"service": "burstreplace", "inputs": ["uploads/..."], "backgroundId": "white", "modelId": null, "metadata": {"sku": "1234"}}' \\
+  ${origin}/api/v1/generations
+# → 201 {"data": {"id": "GEN_ID", "status": "queued", "livemode": true, ...}}
+
+# 3. Ask again until data.status is "completed" (or "failed")
+curl -s -H "Authorization: Bearer $KEY" ${origin}/api/v1/generations/GEN_ID
+
+# 4. Download each image's result: data.images[0].outputs[0].url (a signed link)
+curl -s -o result.jpg "OUTPUT_URL"`
+}
+
+export function pythonExample(origin: string): string {
+  return `import os, time
+import httpx
+
+api = httpx.Client(
+    base_url="${origin}",
+    headers={"Authorization": f"Bearer {os.environ['METAMODEL_API_KEY']}"},
+    timeout=60,
+)
+
+with open("photo.jpg", "rb") as photo:
+    upload = api.post("/api/v1/uploads", files={"file": ("photo.jpg", photo, "image/jpeg")})
+upload.raise_for_status()
+key = upload.json()["data"]["key"]
+
+created = api.post(
+    "/api/v1/generations",
+    headers={"Idempotency-Key": "sku-1234-white"},
+    json={
+        "service": "burstreplace",
+        "inputs": [key],
+        "backgroundId": "white",
+        "modelId": None,
+        "metadata": {"sku": "1234"},
+    },
+)
+created.raise_for_status()
+generation = created.json()["data"]
+
+while generation["status"] not in ("completed", "failed"):
+    time.sleep(3)
+    answer = api.get(f"/api/v1/generations/{generation['id']}")
+    answer.raise_for_status()
+    generation = answer.json()["data"]
+
+for image in generation["images"]:
+    if image["outputs"]:
+        output = image["outputs"][0]
+        result = httpx.get(output["url"])  # a signed link: no key needed
+        with open(image["id"] + os.path.splitext(output["key"])[1], "wb") as out:
+            out.write(result.content)
+    else:
+        print(image["id"], image["error"])`
+}
+
+export function cliExample(origin: string): string {
+  return `export METAMODEL_API_KEY=mm_live_...
+export METAMODEL_API_URL=${origin}
+
+metamodel generate --service burstreplace --background white photos/*.jpg --out results/
+metamodel generate --service bodySwap --model MODEL_ID photos/*.jpg --out results/
+
+metamodel models        # ids and names of the digital models
+metamodel backgrounds   # ids and names of the backgrounds
+metamodel credits       # the key's account's balance`
+}
