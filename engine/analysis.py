@@ -544,3 +544,24 @@ def find_subject(rgb: Image8, want: str | None = None) -> Subject:
         feet = _feet_in_frame(alpha)
     cut = Cutout(clean, alpha, kind, feet)
     return Subject(cut, pose, back)
+
+
+def swap_subject(rgb: Image8) -> Subject:
+    """The subject of a model swap's photo, for either engine: a person facing the camera (with
+    the pose the swap needs) or a garment; NoSubjectFound with what to do instead."""
+    try:
+        subject = find_subject(rgb)
+    except NoSubjectFound:
+        raise NoSubjectFound(
+            "No person or garment was found in the photo. Use a photo of a person wearing "
+            "the garment, or of the garment alone on a plain background."
+        ) from None
+    if subject.cutout.kind == "person" and subject.pose is None:
+        # Cut out from the segmentation alone (seen from the back, in profile, seated, a
+        # group): fine for a new background, but the swap needs the body's landmarks.
+        raise NoSubjectFound(
+            "The person in the photo could not be analysed for a model swap (the body "
+            "must face the camera with both shoulders in view). Use a photo of one person "
+            "facing the camera, or of the garment alone on a plain background."
+        )
+    return subject

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from core.engine import Background, NoSubjectFound, Placement, ProgressFn, no_progress
+from core.engine import Background, Placement, ProgressFn, no_progress
 from engine import matting, models, quality
-from engine.analysis import check_size, find_subject
+from engine.analysis import check_size, find_subject, swap_subject
 from engine.arrays import Image8
 from engine.background import apply_background
 from engine.compose import Cutout
@@ -67,23 +67,9 @@ class CpuEngine:
         check_size(rgb)
         check_size(model_rgb, "The model photo")
         progress(0.05, "analysing the photo")
-        try:
-            subject = find_subject(rgb)
-        except NoSubjectFound:
-            raise NoSubjectFound(
-                "No person or garment was found in the photo. Use a photo of a person wearing "
-                "the garment, or of the garment alone on a plain background."
-            ) from None
+        subject = swap_subject(rgb)
         progress(0.25, "analysing the model")
         digital = digital_model(model_rgb)
-        if subject.cutout.kind == "person" and subject.pose is None:
-            # Cut out from the segmentation alone (seen from the back, in profile, seated, a
-            # group): fine for a new background, but the swap needs the body's landmarks.
-            raise NoSubjectFound(
-                "The person in the photo could not be analysed for a model swap (the body "
-                "must face the camera with both shoulders in view). Use a photo of one person "
-                "facing the camera, or of the garment alone on a plain background."
-            )
         if subject.cutout.kind == "person":
             person = analyse_person(rgb, subject)
             result = identity_swap(person, digital, progress)

@@ -30,13 +30,12 @@ from core.engine import (
     Background,
     NoGarmentFound,
     NoPersonFound,
-    NoSubjectFound,
     Placement,
     ProgressFn,
     no_progress,
 )
 from engine import compose, quality
-from engine.analysis import check_size, find_subject
+from engine.analysis import check_size, find_subject, swap_subject
 from engine.arrays import Image8, Mask
 from engine.background import apply_background
 from engine.compose import Cutout
@@ -183,21 +182,10 @@ class DiffusionEngine:
         check_size(rgb)
         check_size(model_rgb, "The model photo")
         progress(0.02, "analysing the photo")
-        try:
-            subject = find_subject(rgb)
-        except NoSubjectFound:
-            raise NoSubjectFound(
-                "No person or garment was found in the photo. Use a photo of a person wearing "
-                "the garment, or of the garment alone on a plain background."
-            ) from None
+        subject = swap_subject(rgb)
         progress(0.1, "analysing the model")
         digital = digital_model(model_rgb)
         if subject.cutout.kind == "person":
-            if subject.pose is None:
-                raise NoSubjectFound(
-                    "The person in the photo could not be analysed for a model swap (the body "
-                    "must face the camera with both shoulders in view). Use a photo of one "
-                    "person facing the camera, or of the garment alone on a plain background.")
             # Model swap (a): the outfit the person wears is the garment.
             worn = masks.worn_garment(analyse_person(rgb, subject))
             if masks.mask_share(worn > 0.5) < masks.MIN_SHARE:
