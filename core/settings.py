@@ -138,7 +138,8 @@ class Settings(BaseSettings):
     # precision ("auto": bfloat16 on a GPU, float32 on the CPU), its seed (added to each
     # request's own), and whether its UNets go through torch.compile.
     diffusion_size: str = "768x1024"
-    diffusion_steps: int = Field(default=30, ge=1, le=1000)
+    # 20 steps: engine/diffusion/settings.py's DEFAULT_STEPS says why (a test keeps them equal).
+    diffusion_steps: int = Field(default=20, ge=1, le=1000)
     diffusion_max_batch: int = Field(default=8, ge=1, le=64)
     diffusion_batch_window_ms: float = Field(default=5.0, ge=0, le=1000)
     diffusion_device: str = "auto"

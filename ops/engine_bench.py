@@ -1,22 +1,27 @@
 """The generative engine's figures (issue 21): latency, throughput and memory of the diffusion
 models, beside the issue's targets.
 
-    python -m ops.engine_bench --engine diffusion --weights DIR [--size 768x1024] [--steps 30]
-        [--batches 1,2,4,8] [--repeats N] [--out out/engine_bench.json]
+    python -m ops.engine_bench --engine diffusion --weights DIR [--size 768x1024] [--steps 20]
+        [--batches 1,2,4,8] [--repeats N] [--latency-runs N] [--compile] [--no-end-to-end]
+        [--out out/engine_bench.json]
     python -m ops.engine_bench --engine diffusion --random-full   # full-size SD1.5 models, random
+    python -m ops.engine_bench --engine diffusion --random-full-dir DIR  # the same, kept in DIR
     python -m ops.engine_bench --engine diffusion --tiny-config   # the tiny set, built on the fly
 
 Run it with the imaging environment's Python (.venv-imaging: torch, diffusers). Without
 --weights, --random-full builds full-size SD1.5 UNets and VAEs (the real checkpoints'
 architectures, so the same FLOPs and memory) with random weights in a temporary folder in the
-weights layout; --tiny-config builds ops.weights' tiny set there instead. Per operation (tryon,
-relight) it measures:
-- latency per image at batch 1 (p50, p95 over --repeats): one prepared job denoised and decoded
-  through Models.run, as the engine's GPU thread runs it;
+weights layout (--random-full-dir builds them in DIR once and reuses them on the next run: a
+second run with --compile then compares like with like); --tiny-config builds ops.weights' tiny set
+there instead. Per operation (tryon, relight) it measures:
+- latency per image at batch 1 (p50, p95 over --latency-runs): one prepared job denoised and
+  decoded through Models.run, as the engine's GPU thread runs it;
 - one whole engine call end to end on fixture photos (body_swap / replace_background: analysis,
-  masks, denoising, paste-back, compositing);
-- images/min at each batch size: B jobs handed to Models.run at once;
-- the peak memory the models reached (on a GPU, torch's peak allocation; on the CPU, the weights).
+  masks, denoising, paste-back, compositing); where that cannot run (no fixture photos, or the
+  analysis's packages missing on a bare GPU box), the report says why instead;
+- images/min at each batch size: B jobs handed to Models.run at once (median of --repeats);
+- the peak memory at each batch size and overall (on a GPU, torch's peak allocation; on the CPU,
+  the weights).
 Figures from a CPU are labelled "CPU timing of GPU code": the targets are for one H100.
 """
 
@@ -35,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from engine.arrays import Image8
+from engine.diffusion.settings import DEFAULT_STEPS
 
 REPO = Path(__file__).resolve().parent.parent
 OPERATIONS = ("tryon", "relight")
@@ -181,7 +187,17 @@ def end_to_end(engine: Any, operation: str) -> float:
     return time.perf_counter() - started
 
 
-def measure(engine: Any, steps: int, batches: list[int], repeats: int) -> dict[str, Any]:
+def try_end_to_end(engine: Any, operation: str) -> dict[str, Any]:
+    try:
+        return {"end_to_end_seconds": round(end_to_end(engine, operation), 4)}
+    except Exception as error:  # noqa: BLE001 - reported, the denoising figures still stand
+        return {"end_to_end_seconds": None,
+                "end_to_end_error": f"{type(error).__name__}: {error}"[:300]}
+
+
+def measure(engine: Any, steps: int, batches: list[int], repeats: int, latency_runs: int,
+            whole_calls: bool = True) -> tuple[dict[str, Any], int]:
+    """Each operation's figures, and the peak memory over all of them (bytes)."""
     import torch
 
     models = engine.models
@@ -199,21 +215,30 @@ def measure(engine: Any, steps: int, batches: list[int], repeats: int) -> dict[s
         return time.perf_counter() - started
 
     results: dict[str, Any] = {}
+    overall = models.peak_memory_bytes()
     for operation in OPERATIONS:
         timed(operation, 1)  # this operation's kernels chosen at the measured size and steps
-        latencies = [timed(operation, 1) for _ in range(repeats)]
-        per_minute = {}
+        latencies = [timed(operation, 1) for _ in range(latency_runs)]
+        per_minute, peaks = {}, {}
         for batch in batches:
+            models.reset_peak_memory()
+            timed(operation, batch)  # a new batch size may pick other kernels (or recompile)
             seconds = statistics.median(timed(operation, batch) for _ in range(repeats))
             per_minute[str(batch)] = round(batch * 60.0 / seconds, 3)
+            overall = max(overall, models.peak_memory_bytes())
+            peaks[str(batch)] = round(models.peak_memory_bytes() / 1e9, 4)
+            print(f"  {operation} batch {batch}: {per_minute[str(batch)]:.2f} images/min, "
+                  f"peak {peaks[str(batch)]:.2f} GB", flush=True)
         results[operation] = {
             "latency_seconds": {"p50": round(percentile(latencies, 0.50), 4),
                                 "p95": round(percentile(latencies, 0.95), 4),
                                 "runs": [round(value, 4) for value in latencies]},
-            "end_to_end_seconds": round(end_to_end(engine, operation), 4),
+            **(try_end_to_end(engine, operation) if whole_calls
+               else {"end_to_end_seconds": None, "end_to_end_error": "not asked for"}),
             "images_per_minute": per_minute,
+            "peak_memory_gb_by_batch": peaks,
         }
-    return results
+    return results, max(overall, models.peak_memory_bytes())
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, str]:
@@ -233,8 +258,19 @@ def verdicts(report: dict[str, Any]) -> dict[str, str]:
         "tryon_p50_seconds": "met" if tryon["latency_seconds"]["p50"] <= 3.0 else "short",
         "images_per_minute_at_batch_4_or_more": (
             NOT_MEASURED if not large else "met" if min(large) >= 40.0 else "short"),
-        "peak_memory_gb": "met" if report["peak_memory_gb"] <= 24.0 else "short",
+        "peak_memory_gb": "met" if memory_at_target(report) <= 24.0 else "short",
     }
+
+
+def memory_at_target(report: dict[str, Any]) -> float:
+    """The peak the memory target is judged on: at the batch the throughput target names (the
+    smallest measured batch of 4 or more; the largest batch if none reaches 4), over both
+    operations. A card of that size then serves that throughput."""
+    batches = [int(b) for b in report["operations"]["tryon"]["peak_memory_gb_by_batch"]]
+    large = [b for b in batches if b >= 4]
+    batch = str(min(large) if large else max(batches))
+    return max(float(op["peak_memory_gb_by_batch"][batch])
+               for op in report["operations"].values())
 
 
 def print_report(report: dict[str, Any]) -> None:
@@ -245,12 +281,17 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"** {report['label']}: not GPU figures; the targets are for one H100 **")
     for operation, figures in report["operations"].items():
         latency = figures["latency_seconds"]
-        rates = ", ".join(f"batch {b}: {r:.2f}" for b, r in figures["images_per_minute"].items())
+        rates = ", ".join(f"batch {b}: {r:.2f} ({figures['peak_memory_gb_by_batch'][b]:.1f} GB)"
+                          for b, r in figures["images_per_minute"].items())
+        whole = figures["end_to_end_seconds"]
+        whole_text = (f"{whole:.2f} s" if whole is not None
+                      else f"not measured ({figures['end_to_end_error']})")
         print(f"  {operation:8} latency per image at batch 1: p50 {latency['p50']:.3f} s, "
-              f"p95 {latency['p95']:.3f} s; end to end (fixture photos) "
-              f"{figures['end_to_end_seconds']:.2f} s; images/min {rates}")
+              f"p95 {latency['p95']:.3f} s; end to end (fixture photos) {whole_text}; "
+              f"images/min (peak memory) {rates}")
     print(f"  peak memory {report['peak_memory_gb']:.3f} GB; load {report['load_seconds']:.1f} s,"
-          f" warm-up {report['warm_up_seconds']:.1f} s")
+          f" warm-up {report['warm_up_seconds']:.1f} s"
+          f"{' (torch.compile: the warm-up includes compiling)' if report['compile'] else ''}")
     status = report["target_status"]
     print(f"targets ({TARGETS['conditions']}):")
     tryon = report["operations"]["tryon"]["latency_seconds"]["p50"]
@@ -260,7 +301,8 @@ def print_report(report: dict[str, Any]) -> None:
     best = f"{min(large.values()):.2f}/min" if large else "no batch >= 4 run"
     print(f"  >= 40 images/min at batch >= 4: {best}, "
           f"{status['images_per_minute_at_batch_4_or_more']}")
-    print(f"  peak memory <= 24 GB: {report['peak_memory_gb']:.3f} GB, {status['peak_memory_gb']}")
+    print(f"  peak memory <= 24 GB (at the throughput target's batch): "
+          f"{memory_at_target(report):.3f} GB, {status['peak_memory_gb']}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -279,24 +321,41 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--weights", type=Path, help="a weights folder (ENGINE_WEIGHTS_DIR)")
     source.add_argument("--random-full", action="store_true",
                         help="full-size SD1.5 models with random weights, in a temporary folder")
+    source.add_argument("--random-full-dir", type=Path,
+                        help="as --random-full, built in this folder once and reused after")
     source.add_argument("--tiny-config", action="store_true",
                         help="ops.weights' tiny set, built in a temporary folder")
     parser.add_argument("--size", type=parse_size, default=(768, 1024), help="WIDTHxHEIGHT")
-    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--steps", type=int, default=DEFAULT_STEPS,
+                        help=f"denoising steps (default {DEFAULT_STEPS}, the engine's)")
     parser.add_argument("--batches", default="1,2,4,8", help="batch sizes, comma-separated")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="timed runs per batch size (their median counts)")
+    parser.add_argument("--latency-runs", type=int, default=10,
+                        help="timed single-image runs per operation (p50 and p95)")
+    parser.add_argument("--compile", action="store_true",
+                        help="torch.compile the UNets (DIFFUSION_COMPILE)")
+    parser.add_argument("--no-end-to-end", action="store_true",
+                        help="skip the whole engine calls on fixture photos")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--dtype", default="auto")
     parser.add_argument("--out", type=Path, default=REPO / "out" / "engine_bench.json")
     args = parser.parse_args(argv)
     batches = sorted({int(b) for b in args.batches.split(",") if b.strip()})
-    if not batches or min(batches) < 1 or args.repeats < 1 or args.steps < 1:
-        parser.error("batches, repeats and steps must be positive")
+    if (not batches or min(batches) < 1 or args.repeats < 1 or args.steps < 1
+            or args.latency_runs < 1):
+        parser.error("batches, repeats, latency runs and steps must be positive")
 
     with tempfile.TemporaryDirectory(prefix="engine-bench-") as scratch:
         weights: Path = args.weights
         label = str(args.weights)
-        if args.random_full or args.tiny_config:
+        if args.random_full_dir:
+            weights, label = args.random_full_dir, "random full-size SD1.5"
+            if not (weights / "manifest.json").is_file():
+                started = time.perf_counter()
+                build_random_full(weights)
+                print(f"built {label} in {time.perf_counter() - started:.1f} s", flush=True)
+        elif args.random_full or args.tiny_config:
             from ops.weights import build_tiny
 
             weights, label = Path(scratch) / "weights", "random full-size SD1.5 (temporary)"
@@ -308,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                 label = "tiny random set (temporary)"
             print(f"built {label} in {time.perf_counter() - started:.1f} s", flush=True)
         report = bench(weights, label, args.size, args.steps, batches, args.repeats,
-                       args.device, args.dtype)
+                       args.device, args.dtype, latency_runs=args.latency_runs,
+                       compile_unets=args.compile, whole_calls=not args.no_end_to_end)
 
     print_report(report)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -318,16 +378,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def bench(weights: Path, label: str, size: tuple[int, int], steps: int, batches: list[int],
-          repeats: int, device: str, dtype: str) -> dict[str, Any]:
+          repeats: int, device: str, dtype: str, *, latency_runs: int = 10,
+          compile_unets: bool = False, whole_calls: bool = True) -> dict[str, Any]:
     from engine.diffusion.engine import DiffusionEngine
     from engine.diffusion.settings import DiffusionSettings
 
     engine = DiffusionEngine(DiffusionSettings(weights_dir=weights, size=size, steps=steps,
                                                max_batch=max(batches), device=device,
-                                               dtype=dtype))
+                                               dtype=dtype, compile=compile_unets))
     try:
         engine.warm_up()
-        operations = measure(engine, steps, batches, repeats)
+        print(f"loaded in {engine.models.report.seconds:.1f} s, warmed up in "
+              f"{engine.warm_up_seconds:.1f} s", flush=True)
+        operations, peak_bytes = measure(engine, steps, batches, repeats, latency_runs,
+                                         whole_calls)
         report: dict[str, Any] = {
             "engine": "diffusion",
             "weights": label,
@@ -337,11 +401,13 @@ def bench(weights: Path, label: str, size: tuple[int, int], steps: int, batches:
             "size": list(size),
             "batches": batches,
             "repeats": repeats,
+            "latency_runs": latency_runs,
+            "compile": compile_unets,
             "parameters": engine.models.report.parameters,
             "load_seconds": round(engine.models.report.seconds, 3),
             "warm_up_seconds": round(engine.warm_up_seconds, 3),
             "operations": operations,
-            "peak_memory_bytes": engine.models.peak_memory_bytes(),
+            "peak_memory_bytes": peak_bytes,
         }
     finally:
         engine.close()

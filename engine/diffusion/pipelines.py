@@ -208,6 +208,11 @@ class Models:
             return int(torch.cuda.max_memory_allocated(self.device))
         return self.memory_bytes()
 
+    def reset_peak_memory(self) -> None:
+        """Start a new peak (the bench reads one per batch size)."""
+        if self.device.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(self.device)
+
     def _encode(self, tokenizer: CLIPTokenizer, encoder: CLIPTextModel, text: str) -> torch.Tensor:
         ids = tokenizer(text, padding="max_length", max_length=tokenizer.model_max_length,
                         truncation=True, return_tensors="pt").input_ids.to(self.device)

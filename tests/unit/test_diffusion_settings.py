@@ -73,3 +73,11 @@ def test_the_demo_showcase_is_made_by_the_cpu_engine_under_diffusion() -> None:
         None, None, settings(engine="diffusion", engine_weights_dir="/w")  # type: ignore[arg-type]
     )
     assert isinstance(seeder.engine, CpuEngine)
+
+
+def test_the_worker_and_the_engine_default_to_the_same_steps() -> None:
+    """core.settings cannot import the engine (layers), so the default is written twice."""
+    from engine.diffusion.settings import DEFAULT_STEPS
+
+    assert Settings().diffusion_steps == DEFAULT_STEPS == 20
+    assert diffusion_settings(Settings(engine_weights_dir="/w")).steps == DEFAULT_STEPS
