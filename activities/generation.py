@@ -17,7 +17,7 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration, WorkerDeps
-from core import credits
+from core import credits, webhooks
 from core.catalog import background_kind, find_background, find_model
 from core.contracts.generation import (
     CHARGE_CREDITS,
@@ -196,6 +196,7 @@ class GenerationActivities:
                     session, generation.id, inp.error or "The generation failed."
                 )
             queued = queue_completion_mail(session, generation, self.settings.app_url)
+            webhooks.queue_generation_end(session, generation)
 
         if inp.status == GenerationStatus.FAILED:
             credits.void_hold(self.sessions, inp.generation_id, then=record_end)

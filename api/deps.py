@@ -40,6 +40,7 @@ from core.photo_check import PhotoAnalyser, photo_analyser
 from core.settings import Settings
 from core.showcase import Showcase
 from core.storage import Storage
+from core.webhooks import Webhooks
 
 
 @dataclass
@@ -134,6 +135,10 @@ class AppContext:
         return ApiKeys(self.sessions, self.settings)
 
     @cached_property
+    def webhooks(self) -> Webhooks:
+        return Webhooks(self.sessions, self.settings)
+
+    @cached_property
     def generations(self) -> Generations:
         return Generations(self.sessions, self.settings)
 
@@ -176,6 +181,7 @@ SubscriptionsDep = Annotated[Subscriptions, _from_context("subscriptions")]
 GenerationsDep = Annotated[Generations, _from_context("generations")]
 SubmissionsDep = Annotated[Submissions, _from_context("submissions")]
 ApiKeysDep = Annotated[ApiKeys, _from_context("api_keys")]
+WebhooksDep = Annotated[Webhooks, _from_context("webhooks")]
 
 
 # Async, so that a token verified moments ago (core/auth/recent.py), the common case of a

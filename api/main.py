@@ -39,6 +39,7 @@ from api.routers import (
     tasks,
     uploads,
     users,
+    webhooks,
 )
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
@@ -145,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (hosted_checkout.router, []),
         (api_keys.router, []),
         (public.router, []),
+        (webhooks.router, []),
     ):
         app.include_router(router, dependencies=extra)
     _match_first(app, tasks.router, "/api/v1/task/pollTasks")

@@ -109,6 +109,19 @@ class Settings(BaseSettings):
     api_keys: list[str] = []
     # Requests per minute each account API key may make on the public API (429 beyond).
     api_key_requests_per_minute: int = Field(default=60, ge=1, le=100_000)
+    # Webhooks (core/webhooks.py). Endpoints on private, loopback or link-local addresses are
+    # refused unless this is true; unset, it is true in development (a receiver on localhost)
+    # and false in production, which refuses true outright. Checked again at every connection.
+    webhook_allow_private: bool | None = None
+    # One delivery attempt's limit; then retries with exponential backoff from the first
+    # interval up to the longest one, for the window; after the window the delivery is given up,
+    # and an endpoint that has failed for a whole window is disabled and its owner mailed.
+    webhook_timeout_seconds: float = Field(default=10.0, gt=0, le=60)
+    webhook_retry_initial_seconds: float = Field(default=5.0, gt=0)
+    webhook_retry_max_interval_seconds: float = Field(default=3600.0, gt=0)
+    webhook_retry_window_seconds: float = Field(default=3 * 24 * 3600.0, gt=0)
+    # How often the relay (a Temporal schedule) starts a delivery workflow for each new event.
+    webhook_relay_interval_seconds: float = Field(default=2.0, gt=0)
     # Proxies whose X-Forwarded-For is believed (addresses or CIDR networks, a JSON list), e.g.
     # '["172.16.0.0/12"]' for nginx in compose. Empty: the TCP peer is the client.
     trusted_proxies: list[str] = []
@@ -233,9 +246,18 @@ class Settings(BaseSettings):
             problems.append("ENGINE=remote needs ENGINE_URL")
         if self.engine == "diffusion" and not self.engine_weights_dir:
             problems.append("ENGINE=diffusion needs ENGINE_WEIGHTS_DIR")
+        if self.webhook_allow_private:
+            problems.append("WEBHOOK_ALLOW_PRIVATE=true would let webhooks reach this network")
         if problems:
             raise ValueError("refusing to start in production: " + "; ".join(problems))
         return self
+
+    @property
+    def webhooks_reach_private(self) -> bool:
+        """Whether webhook endpoints may sit on private, loopback or link-local addresses."""
+        if self.webhook_allow_private is None:
+            return self.environment != "production"
+        return self.webhook_allow_private
 
     @property
     def imaging_slots(self) -> int:

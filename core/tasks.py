@@ -9,6 +9,7 @@ from sqlalchemy import case, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from core import webhooks
 from core.db import SessionFactory
 from core.enums import TERMINAL_STATUSES, GenerationStatus
 from core.models.base import utcnow
@@ -73,7 +74,7 @@ def complete_task(
     """Record a task's stored output and the engine's note on it, if any (e.g. "Framed from
     the knees up: …"); once completed, a task never changes again."""
     with sessions.begin() as session:
-        session.execute(
+        changed = session.execute(
             update(Task)
             .where(Task.id == task_id, Task.status.not_in(TERMINAL))
             .values(
@@ -87,6 +88,8 @@ def complete_task(
                 updated_at=utcnow(),
             )
         )
+        if changed.rowcount:  # type: ignore[attr-defined]
+            webhooks.queue_task_completed(session, task_id)
 
 
 def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> None:

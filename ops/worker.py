@@ -36,6 +36,7 @@ from activities.mail import RelayMail
 from activities.observe import ActivityObserver
 from activities.registry import CardCharger, Queue, Registration, WorkerDeps
 from activities.sweeper import SweepStuck
+from activities.webhooks import WebhookRetries
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.observability.logs import configure_logging
@@ -50,6 +51,7 @@ from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW
 from workflows.reconciliation import RECONCILIATION_WORKFLOW
 from workflows.sweeper import SWEEPER_WORKFLOW
+from workflows.webhooks import WEBHOOK_RELAY_WORKFLOW
 
 if TYPE_CHECKING:
     from engine.diffusion.settings import DiffusionSettings
@@ -176,6 +178,19 @@ def mail_relay_schedule_id(settings: Settings) -> str:
     return f"mail-relay-{settings.task_queue}"
 
 
+def webhook_relay_schedule_id(settings: Settings) -> str:
+    return f"webhook-relay-{settings.task_queue}"
+
+
+def webhook_retries(settings: Settings) -> WebhookRetries:
+    return WebhookRetries(
+        timeout_seconds=settings.webhook_timeout_seconds,
+        initial_seconds=settings.webhook_retry_initial_seconds,
+        max_interval_seconds=settings.webhook_retry_max_interval_seconds,
+        window_seconds=settings.webhook_retry_window_seconds,
+    )
+
+
 def upload_cleanup_schedule_id(settings: Settings) -> str:
     return f"upload-cleanup-{settings.task_queue}"
 
@@ -189,14 +204,22 @@ def reconciliation_schedule_id(settings: Settings) -> str:
 
 
 async def ensure_mail_and_cleanup_schedules(client: Client, settings: Settings) -> None:
-    """The mail relay (every few seconds), the upload clean-up (hourly) and the sweeper of
-    generations recorded but never started (every minute)."""
+    """The mail relay and the webhook relay (every few seconds), the upload clean-up (hourly)
+    and the sweeper of generations recorded but never started (every minute)."""
     await ensure_schedule(
         client,
         mail_relay_schedule_id(settings),
         MAIL_RELAY_WORKFLOW,
         RelayMail(),
         every=timedelta(seconds=settings.mail_relay_interval_seconds),
+        task_queue=settings.task_queue,
+    )
+    await ensure_schedule(
+        client,
+        webhook_relay_schedule_id(settings),
+        WEBHOOK_RELAY_WORKFLOW,
+        webhook_retries(settings),
+        every=timedelta(seconds=settings.webhook_relay_interval_seconds),
         task_queue=settings.task_queue,
     )
     await ensure_schedule(

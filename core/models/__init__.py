@@ -4,4 +4,11 @@ Importing the package registers every table with `Base.metadata` (Alembic and th
 `create_all` read it), whichever module was asked for first.
 """
 
-from core.models import accounts, billing, catalog, generations, messages  # noqa: F401
+from core.models import (  # noqa: F401
+    accounts,
+    billing,
+    catalog,
+    generations,
+    messages,
+    webhooks,
+)

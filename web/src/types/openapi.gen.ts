@@ -1119,6 +1119,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Endpoints
+         * @description The account's endpoints, newest first (never their secrets).
+         */
+        get: operations["list_endpoints_api_v1_webhooks_get"];
+        put?: never;
+        /**
+         * Create Endpoint
+         * @description A new endpoint for the caller's account. Its URL must be reachable on a public address;
+         *     `secret` is in this answer only: store it now to verify the signatures.
+         */
+        post: operations["create_endpoint_api_v1_webhooks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Endpoint
+         * @description Delete the endpoint: it receives nothing more, retries under way stop.
+         */
+        delete: operations["delete_endpoint_api_v1_webhooks__endpoint_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Deliveries
+         * @description The endpoint's delivery log, newest first: status, attempts, the last answer's status
+         *     code and duration, and the body sent.
+         */
+        get: operations["list_deliveries_api_v1_webhooks__endpoint_id__deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Delivery
+         * @description Send a finished delivery again, with the same webhook-id (409 while it is still being
+         *     tried, or while the endpoint is disabled).
+         */
+        post: operations["resend_delivery_api_v1_webhooks__endpoint_id__deliveries__delivery_id__resend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{endpoint_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable Endpoint
+         * @description Enable an endpoint that was disabled after failing; new events go to it again.
+         */
+        post: operations["enable_endpoint_api_v1_webhooks__endpoint_id__enable_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/imageedit/seed": {
         parameters: {
             query?: never;
@@ -1936,6 +2043,30 @@ export interface components {
             /** Secret */
             secret: string;
         };
+        /** CreatedWebhookEndpoint */
+        CreatedWebhookEndpoint: {
+            /** Createdat */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /** Disabledreason */
+            disabledReason: string | null;
+            /** Events */
+            events: ("generation.completed" | "generation.failed" | "task.completed")[];
+            /** Failingsince */
+            failingSince: string | null;
+            /** Id */
+            id: string;
+            /** Secret */
+            secret: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Url */
+            url: string;
+        };
         /**
          * CreditLedgerEntry
          * @description One movement of the ledger: deltas are signed (a charge is negative).
@@ -2097,6 +2228,10 @@ export interface components {
         Envelope_CreatedApiKey_: {
             data: components["schemas"]["CreatedApiKey"];
         };
+        /** Envelope[CreatedWebhookEndpoint] */
+        Envelope_CreatedWebhookEndpoint_: {
+            data: components["schemas"]["CreatedWebhookEndpoint"];
+        };
         /** Envelope[CreditUsage] */
         Envelope_CreditUsage_: {
             data: components["schemas"]["CreditUsage"];
@@ -2257,6 +2392,14 @@ export interface components {
         Envelope_WebhookAck_: {
             data: components["schemas"]["WebhookAck"];
         };
+        /** Envelope[WebhookDeliveryView] */
+        Envelope_WebhookDeliveryView_: {
+            data: components["schemas"]["WebhookDeliveryView"];
+        };
+        /** Envelope[WebhookEndpointView] */
+        Envelope_WebhookEndpointView_: {
+            data: components["schemas"]["WebhookEndpointView"];
+        };
         /** Envelope[list[ApiKeyView]] */
         Envelope_list_ApiKeyView__: {
             /** Data */
@@ -2266,6 +2409,16 @@ export interface components {
         Envelope_list_TaskView__: {
             /** Data */
             data: components["schemas"]["TaskView"][];
+        };
+        /** Envelope[list[WebhookDeliveryView]] */
+        Envelope_list_WebhookDeliveryView__: {
+            /** Data */
+            data: components["schemas"]["WebhookDeliveryView"][];
+        };
+        /** Envelope[list[WebhookEndpointView]] */
+        Envelope_list_WebhookEndpointView__: {
+            /** Data */
+            data: components["schemas"]["WebhookEndpointView"][];
         };
         /** ErrorBody */
         ErrorBody: {
@@ -2535,6 +2688,21 @@ export interface components {
             mode: components["schemas"]["ApiKeyMode"];
             /** Name */
             name: string;
+        };
+        /** NewWebhookBody */
+        NewWebhookBody: {
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /** Events */
+            events: ("generation.completed" | "generation.failed" | "task.completed")[];
+            /**
+             * Url
+             * @example https://shop.example.com/hooks/metamodel
+             */
+            url: string;
         };
         /** Ok */
         Ok: {
@@ -3093,6 +3261,59 @@ export interface components {
             duplicate: boolean;
             /** Received */
             received: boolean;
+        };
+        /** WebhookDeliveryView */
+        WebhookDeliveryView: {
+            /** Attempts */
+            attempts: number;
+            /** Createdat */
+            createdAt: string;
+            /** Deliveredat */
+            deliveredAt: string | null;
+            /**
+             * Eventtype
+             * @enum {string}
+             */
+            eventType: "generation.completed" | "generation.failed" | "task.completed";
+            /** Id */
+            id: string;
+            /** Lastattemptat */
+            lastAttemptAt: string | null;
+            /** Lastdurationms */
+            lastDurationMs: number | null;
+            /** Lasterror */
+            lastError: string | null;
+            /** Laststatuscode */
+            lastStatusCode: number | null;
+            /** Payload */
+            payload: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+        };
+        /** WebhookEndpointView */
+        WebhookEndpointView: {
+            /** Createdat */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /** Disabledreason */
+            disabledReason: string | null;
+            /** Events */
+            events: ("generation.completed" | "generation.failed" | "task.completed")[];
+            /** Failingsince */
+            failingSince: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** Url */
+            url: string;
         };
         /** ZipBody */
         ZipBody: {
@@ -6249,6 +6470,348 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    list_endpoints_api_v1_webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_WebhookEndpointView__"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    create_endpoint_api_v1_webhooks_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CreatedWebhookEndpoint_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    delete_endpoint_api_v1_webhooks__endpoint_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Ok_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    list_deliveries_api_v1_webhooks__endpoint_id__deliveries_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_WebhookDeliveryView__"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    resend_delivery_api_v1_webhooks__endpoint_id__deliveries__delivery_id__resend_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookDeliveryView_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    enable_endpoint_api_v1_webhooks__endpoint_id__enable_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookEndpointView_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

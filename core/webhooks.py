@@ -1,0 +1,403 @@
+"""Webhooks (issue 23): an account's endpoints, the events queued for them, and each delivery.
+
+The path of an event:
+1. `queue_event` writes one delivery row per subscribed endpoint, in the same transaction as the
+   change it reports (the generation's end in the workflow's notify step, a task's output in
+   core.tasks.complete_task): the event exists exactly when the change does.
+2. The relay (a Temporal schedule, workflows/webhooks.py) claims new rows (`claim_new`) and
+   starts one delivery workflow for each.
+3. That workflow calls `attempt` with Temporal's retries: exponential backoff from
+   `webhook_retry_initial_seconds` up to `webhook_retry_max_interval_seconds`, for
+   `webhook_retry_window_seconds` (3 days), each attempt limited to `webhook_timeout_seconds`.
+   Every attempt is recorded on the row (the delivery log the user sees).
+4. When the window is spent, `give_up` marks the delivery failed; an endpoint that has failed
+   for a whole window is disabled and its owner mailed.
+
+Bodies are signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`,
+`webhook-signature: v1,<base64 HMAC-SHA256>`), with the `standardwebhooks` library that
+receivers use to verify them. `webhook-id` stays the same across retries and resends, so a
+receiver can drop duplicates. Events are thin: the generation's state and ids, never signed
+image URLs (they expire; GET /api/v1/generations/{id} gives fresh ones).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from standardwebhooks import Webhook
+
+from core import webhook_targets
+from core.auth.tokens import Principal
+from core.db import SessionFactory
+from core.enums import GenerationStatus
+from core.errors import Conflict, InvalidInput, NotFound
+from core.models.accounts import User
+from core.models.base import as_utc, utcnow
+from core.models.generations import Generation, Task
+from core.models.messages import OutboxMessage
+from core.models.webhooks import WebhookDelivery, WebhookEndpoint
+from core.settings import Settings
+
+log = logging.getLogger("core.webhooks")
+
+GENERATION_COMPLETED = "generation.completed"
+GENERATION_FAILED = "generation.failed"
+TASK_COMPLETED = "task.completed"
+EVENTS = (GENERATION_COMPLETED, GENERATION_FAILED, TASK_COMPLETED)
+MAX_ENDPOINTS = 10
+DESCRIPTION_LIMIT = 200
+SECRET_BYTES = 24
+LOG_LIMIT = 100
+PENDING, SUCCEEDED, FAILED = "pending", "succeeded", "failed"
+NOT_FOUND = "No such webhook endpoint."
+
+
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
+
+
+def message_id(delivery_id: str) -> str:
+    return f"msg_{delivery_id}"
+
+
+@dataclass(frozen=True)
+class NewEndpoint:
+    endpoint: WebhookEndpoint
+    secret: str  # shown once
+
+
+class DeliveryFailed(Exception):
+    """One attempt failed; `retry` says whether another could succeed."""
+
+    def __init__(self, message: str, retry: bool = True) -> None:
+        super().__init__(message)
+        self.retry = retry
+
+
+# ---------------------------------------------------------------------------------------------
+# Endpoints
+
+
+class Webhooks:
+    """An account's endpoints and their delivery logs (the API's side)."""
+
+    def __init__(self, sessions: SessionFactory, settings: Settings,
+                 resolver: webhook_targets.Resolver = webhook_targets.system_resolver) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.resolver = resolver
+
+    def create(self, principal: Principal, url: str, events: list[str],
+               description: str = "") -> NewEndpoint:
+        unknown = sorted(set(events) - set(EVENTS))
+        if not events or unknown:
+            raise InvalidInput(f"events: one or more of {', '.join(EVENTS)}"
+                               + (f" (not {', '.join(unknown)})." if unknown else "."))
+        if len(description) > DESCRIPTION_LIMIT:
+            raise InvalidInput(f"description: at most {DESCRIPTION_LIMIT} characters.")
+        target = webhook_targets.check_new(url, self.settings.webhooks_reach_private,
+                                           self.resolver)
+        secret = new_secret()
+        with self.sessions.begin() as session:
+            if len(self._live(session, principal.account_id)) >= MAX_ENDPOINTS:
+                raise InvalidInput(f"An account can have at most {MAX_ENDPOINTS} webhook "
+                                   "endpoints: delete one first.")
+            endpoint = WebhookEndpoint(
+                account_id=principal.account_id, url=target.url, description=description.strip(),
+                events=[event for event in EVENTS if event in events], secret=secret)
+            session.add(endpoint)
+            session.flush()
+            session.expunge(endpoint)
+        return NewEndpoint(endpoint, secret)
+
+    @staticmethod
+    def _live(session: Session, account_id: str) -> list[WebhookEndpoint]:
+        return list(session.scalars(
+            select(WebhookEndpoint)
+            .where(WebhookEndpoint.account_id == account_id,
+                   WebhookEndpoint.deleted_at.is_(None))
+            .order_by(WebhookEndpoint.created_at.desc(), WebhookEndpoint.id)))
+
+    def endpoints(self, principal: Principal) -> list[WebhookEndpoint]:
+        with self.sessions() as session:
+            endpoints = self._live(session, principal.account_id)
+            session.expunge_all()
+        return endpoints
+
+    def _owned(self, session: Session, principal: Principal, endpoint_id: str) -> WebhookEndpoint:
+        endpoint = session.get(WebhookEndpoint, endpoint_id)
+        if (endpoint is None or endpoint.account_id != principal.account_id
+                or endpoint.deleted_at is not None):
+            raise NotFound(NOT_FOUND)
+        return endpoint
+
+    def delete(self, principal: Principal, endpoint_id: str) -> None:
+        """Deleted endpoints receive nothing more; deliveries under way stop at their next
+        attempt."""
+        with self.sessions.begin() as session:
+            self._owned(session, principal, endpoint_id).deleted_at = utcnow()
+
+    def enable(self, principal: Principal, endpoint_id: str) -> WebhookEndpoint:
+        """Turn a disabled endpoint back on (its failure streak starts afresh)."""
+        with self.sessions.begin() as session:
+            endpoint = self._owned(session, principal, endpoint_id)
+            endpoint.disabled_at = None
+            endpoint.disabled_reason = None
+            endpoint.failing_since = None
+            session.flush()
+            session.expunge(endpoint)
+        return endpoint
+
+    def deliveries(self, principal: Principal, endpoint_id: str,
+                   limit: int = LOG_LIMIT) -> list[WebhookDelivery]:
+        """The endpoint's delivery log, newest first."""
+        with self.sessions() as session:
+            self._owned(session, principal, endpoint_id)
+            rows = list(session.scalars(
+                select(WebhookDelivery).where(WebhookDelivery.endpoint_id == endpoint_id)
+                .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc())
+                .limit(limit)))
+            session.expunge_all()
+        return rows
+
+    def resend(self, principal: Principal, endpoint_id: str,
+               delivery_id: str) -> WebhookDelivery:
+        """Send a finished delivery again (same webhook-id, a new delivery workflow)."""
+        with self.sessions.begin() as session:
+            endpoint = self._owned(session, principal, endpoint_id)
+            delivery = session.get(WebhookDelivery, delivery_id)
+            if delivery is None or delivery.endpoint_id != endpoint.id:
+                raise NotFound("No such delivery.")
+            if endpoint.disabled_at is not None:
+                raise Conflict("This endpoint is disabled: enable it first.")
+            if delivery.status == PENDING:
+                raise Conflict("This delivery is still being tried.")
+            delivery.status = PENDING
+            delivery.dispatched_at = None
+            delivery.last_error = None
+            session.flush()
+            session.expunge(delivery)
+        return delivery
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+def generation_data(session: Session, generation: Generation) -> dict[str, object]:
+    """The event's `data` for a generation: its state and ids (what GET gives, minus URLs)."""
+    tasks = session.scalars(
+        select(Task).where(Task.generation_id == generation.id,
+                           Task.source_task_id.is_(None))
+        .order_by(Task.created_at, Task.id))
+    return {
+        "id": generation.id,
+        "object": "generation",
+        "service": str(generation.service),
+        "status": str(generation.status),
+        "livemode": generation.livemode,
+        "metadata": generation.request_metadata or {},
+        "images": [{"id": task.id, "status": str(task.status), "error": task.error}
+                   for task in tasks],
+        "error": generation.error,
+        "createdAt": as_utc(generation.created_at).isoformat(),
+        "completedAt": (as_utc(generation.completed_at).isoformat()
+                        if generation.completed_at else None),
+    }
+
+
+def queue_event(session: Session, account_id: str, event_type: str, dedupe: str,
+                data: dict[str, object]) -> int:
+    """One delivery per enabled endpoint of the account that subscribes to the event, in the
+    caller's transaction; an event queued before (a retried step) is not queued twice. Returns
+    how many were queued."""
+    endpoints = session.scalars(
+        select(WebhookEndpoint).where(WebhookEndpoint.account_id == account_id,
+                                      WebhookEndpoint.deleted_at.is_(None),
+                                      WebhookEndpoint.disabled_at.is_(None))).all()
+    queued = 0
+    for endpoint in endpoints:
+        if event_type not in endpoint.events:
+            continue
+        delivery = WebhookDelivery(endpoint_id=endpoint.id, event_type=event_type,
+                                   dedupe_key=dedupe, payload="", status=PENDING)
+        try:
+            with session.begin_nested():
+                session.add(delivery)
+                session.flush()
+                delivery.payload = json.dumps({
+                    "type": event_type,
+                    "timestamp": as_utc(delivery.created_at).isoformat(),
+                    "data": data,
+                }, separators=(",", ":"))
+                session.flush()
+        except IntegrityError:
+            continue
+        queued += 1
+    return queued
+
+
+def queue_generation_end(session: Session, generation: Generation) -> int:
+    """generation.completed or generation.failed, once per generation."""
+    if generation.status == GenerationStatus.COMPLETED:
+        event = GENERATION_COMPLETED
+    elif generation.status == GenerationStatus.FAILED:
+        event = GENERATION_FAILED
+    else:
+        return 0
+    return queue_event(session, generation.account_id, event, f"{event}:{generation.id}",
+                       generation_data(session, generation))
+
+
+def queue_task_completed(session: Session, task_id: str) -> int:
+    """task.completed for one image of a generation, once."""
+    task = session.get(Task, task_id)
+    generation = session.get(Generation, task.generation_id) if task else None
+    if task is None or generation is None or task.source_task_id is not None:
+        return 0
+    data: dict[str, object] = {"imageId": task.id,
+                               "generation": generation_data(session, generation)}
+    return queue_event(session, generation.account_id, TASK_COMPLETED,
+                       f"{TASK_COMPLETED}:{task.id}", data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Delivery (the relay's and the delivery workflow's activities call these)
+
+
+def claim_new(sessions: SessionFactory, limit: int = 200) -> list[tuple[str, int]]:
+    """New deliveries, each marked dispatched: (delivery id, dispatch number) for the relay to
+    start a workflow each (the number makes a resend's workflow id new)."""
+    claimed: list[tuple[str, int]] = []
+    with sessions.begin() as session:
+        rows = session.scalars(
+            select(WebhookDelivery)
+            .where(WebhookDelivery.status == PENDING, WebhookDelivery.dispatched_at.is_(None))
+            .order_by(WebhookDelivery.created_at).limit(limit).with_for_update(skip_locked=True))
+        now = utcnow()
+        for delivery in rows:
+            delivery.dispatched_at = now
+            delivery.dispatches += 1
+            claimed.append((delivery.id, delivery.dispatches))
+    return claimed
+
+
+def headers_for(secret: str, delivery_id: str, payload: str, at: datetime) -> dict[str, str]:
+    return {
+        "content-type": "application/json",
+        "user-agent": "MetaModel-Webhooks/1",
+        "webhook-id": message_id(delivery_id),
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": Webhook(secret).sign(message_id(delivery_id), at, payload),
+    }
+
+
+def attempt(sessions: SessionFactory, settings: Settings, delivery_id: str,
+            resolver: webhook_targets.Resolver = webhook_targets.system_resolver) -> None:
+    """One attempt, recorded on the delivery. Raises DeliveryFailed when it did not succeed
+    (retry=False when no later attempt can: the endpoint is gone, disabled or refused)."""
+    with sessions() as session:
+        delivery = session.get(WebhookDelivery, delivery_id)
+        endpoint = session.get(WebhookEndpoint, delivery.endpoint_id) if delivery else None
+        if delivery is None or endpoint is None:
+            raise DeliveryFailed("the delivery no longer exists", retry=False)
+        if delivery.status != PENDING:
+            return  # delivered (or given up) by an earlier run of this workflow
+        url, secret, payload = endpoint.url, endpoint.secret, delivery.payload
+        stopped = ("the endpoint was deleted" if endpoint.deleted_at is not None
+                   else "the endpoint is disabled" if endpoint.disabled_at is not None else None)
+    if stopped:
+        _record(sessions, delivery_id, webhook_targets.Sent(None, 0, stopped), final=True)
+        raise DeliveryFailed(stopped, retry=False)
+    now = utcnow()
+    sent = webhook_targets.post(url, payload.encode(), headers_for(secret, delivery_id, payload,
+                                                                   now),
+                                timeout=settings.webhook_timeout_seconds,
+                                allow_private=settings.webhooks_reach_private, resolver=resolver)
+    refused = bool(sent.error and sent.error.startswith("refused:"))
+    _record(sessions, delivery_id, sent, final=refused)
+    if not sent.ok:
+        raise DeliveryFailed(sent.error or "failed", retry=not refused)
+
+
+def _record(sessions: SessionFactory, delivery_id: str, sent: webhook_targets.Sent,
+            final: bool) -> None:
+    now = utcnow()
+    with sessions.begin() as session:
+        delivery = session.get(WebhookDelivery, delivery_id)
+        if delivery is None:
+            return
+        endpoint = session.get(WebhookEndpoint, delivery.endpoint_id)
+        delivery.attempts += 1
+        delivery.first_attempt_at = delivery.first_attempt_at or now
+        delivery.last_attempt_at = now
+        delivery.last_status_code = sent.status_code
+        delivery.last_duration_ms = sent.duration_ms
+        delivery.last_error = sent.error
+        if sent.ok:
+            delivery.status = SUCCEEDED
+            delivery.delivered_at = now
+            if endpoint is not None:
+                endpoint.failing_since = None
+        else:
+            if final:
+                delivery.status = FAILED
+            if endpoint is not None and endpoint.failing_since is None:
+                endpoint.failing_since = now
+
+
+def give_up(sessions: SessionFactory, settings: Settings, delivery_id: str,
+            window: timedelta) -> bool:
+    """The delivery's retry window is spent: it failed. If the endpoint has not answered any
+    delivery since this one's first attempt, it has failed for the whole window: it is disabled
+    and its owner mailed (once). Returns True when it was disabled now."""
+    with sessions.begin() as session:
+        delivery = session.get(WebhookDelivery, delivery_id)
+        if delivery is None:
+            return False
+        if delivery.status == PENDING:
+            delivery.status = FAILED
+        endpoint = session.get(WebhookEndpoint, delivery.endpoint_id)
+        if (endpoint is None or endpoint.disabled_at is not None
+                or endpoint.deleted_at is not None or endpoint.failing_since is None
+                or delivery.first_attempt_at is None
+                or as_utc(endpoint.failing_since) > as_utc(delivery.first_attempt_at)):
+            return False
+        endpoint.disabled_at = utcnow()
+        endpoint.disabled_reason = (
+            f"Every delivery failed for {_duration(window)}; the last: {delivery.last_error}")
+        owner = session.scalars(select(User).where(User.account_id == endpoint.account_id)).first()
+        if owner is not None:
+            session.add(OutboxMessage(
+                kind="webhook-disabled", to_address=owner.email,
+                subject="A webhook endpoint was disabled",
+                body=(f"Hello,\n\nWe disabled your webhook endpoint {endpoint.url} because "
+                      f"every delivery to it failed for {_duration(window)} (the last: "
+                      f"{delivery.last_error}).\n\nFix the receiver, then enable it again in "
+                      f"User Setting → Webhooks, where you can also resend what it missed.\n"
+                      f"{settings.app_url}/user-setting\n"),
+                dedupe_key=f"webhook-disabled:{endpoint.id}:{endpoint.disabled_at.isoformat()}"))
+        log.warning("webhook endpoint %s disabled after failing since %s", endpoint.id,
+                    endpoint.failing_since)
+    return True
+
+
+def _duration(window: timedelta) -> str:
+    seconds = window.total_seconds()
+    if seconds >= 86400:
+        return f"{seconds / 86400:g} days"
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} hours"
+    return f"{seconds:g} seconds"
+
+
+__all__ = ["EVENTS", "DeliveryFailed", "NewEndpoint", "Webhooks", "attempt", "claim_new",
+           "give_up", "message_id", "queue_event", "queue_generation_end", "queue_task_completed"]
