@@ -6,12 +6,17 @@
 // completed; reloaded, the key's row says "Last used", not "Never used"; a test key is created
 // and its row is marked "Test"; the first key is revoked (Revoke, then "Yes, revoke") and a
 // request with it is answered 401, while the test key still works. Screenshots at each stage.
+// Webhooks: before the generation, a webhook endpoint for WEBHOOK_URL (every event) is added in
+// User Setting → Webhooks and its signing secret read from the panel; after it, the endpoint's
+// delivery log is refreshed until a delivery "succeeded" with HTTP 200 is listed (60 s at most).
 //
-//   BASE_URL=… USER_EMAIL=… PASSWORD=… UPLOAD_IMAGE=/path/photo.jpg \
+//   BASE_URL=… USER_EMAIL=… PASSWORD=… UPLOAD_IMAGE=/path/photo.jpg WEBHOOK_URL=http://… \
 //     SCREENSHOT_DIR=out/api-keys npx playwright test e2e/api-keys.spec.ts
 //
-// The caller (tests/e2e/test_api_keys_browser.py) signs the user up and checks the server side.
-// Prints "LIVE_KEY <prefix…last4>", "TEST_KEY <prefix…last4>" and "GENERATION <id> <status>".
+// The caller (tests/e2e/test_api_keys_browser.py) signs the user up, runs the receiver at
+// WEBHOOK_URL and checks the server side. Prints "LIVE_KEY <prefix…last4>", "TEST_KEY <prefix…last4>",
+// "GENERATION <id> <status>", "WEBHOOK_SECRET <whsec_…>" and, for each delivery row shown at the
+// end, "WEBHOOK_DELIVERY <msg_id> <eventType> <statusCode>" ("-" when there is no status code).
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Locator, Page } from '@playwright/test'
@@ -19,6 +24,7 @@ import {
   BASE_URL,
   expectHidden,
   expectVisible,
+  expect,
   fail,
   logIn,
   requireEnv,
@@ -33,6 +39,9 @@ const SCREENSHOT_DIR = screenshotDir('out/api-keys')
 const USER_EMAIL = requireEnv('USER_EMAIL')
 const PASSWORD = requireEnv('PASSWORD')
 const UPLOAD_IMAGE = requireFile('UPLOAD_IMAGE')
+const WEBHOOK_URL = requireEnv('WEBHOOK_URL')
+const WEBHOOK_EVENTS = ['generation.completed', 'generation.failed', 'task.completed'] as const
+const DELIVERY_TIMEOUT_MS = 60_000
 const LIVE_NAME = 'Catalog sync'
 const TEST_NAME = 'Catalog test'
 const NARROW = { width: 390, height: 844 }
@@ -149,9 +158,78 @@ async function openUserSetting(page: Page): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------
+// Webhooks
+
+/** The endpoint's row in User Setting → Webhooks (by its URL). */
+function endpointRow(page: Page, url: string): Locator {
+  return page.getByTestId('webhook-row').filter({ hasText: url })
+}
+
+/** Adds an endpoint for `url` with every event (the boxes' default) and reads its signing secret. */
+async function addEndpoint(page: Page, url: string): Promise<string> {
+  const section = page.getByTestId('webhooks')
+  await expectVisible(section, 'the Webhooks section of User Setting')
+  await section.scrollIntoViewIfNeeded()
+  await section.getByLabel('Endpoint URL').fill(url)
+  for (const event of WEBHOOK_EVENTS) {
+    const box = section.getByRole('checkbox', { name: event })
+    if (!(await box.isChecked())) fail(`the event box "${event}" is not checked by default`)
+  }
+  await section.getByRole('button', { name: 'Add endpoint' }).click()
+  const panel = section.getByTestId('webhook-secret-panel')
+  await expectVisible(panel, 'the signing secret panel of the new endpoint')
+  const secret = await textOf(panel.getByTestId('webhook-secret'))
+  if (!secret.startsWith('whsec_') || secret.length < 'whsec_'.length + 20) fail(`the panel's secret is not a whsec_ secret: "${secret}"`)
+  const row = endpointRow(page, url)
+  await expectVisible(row, `the row of the endpoint ${url}`)
+  const shown = await textOf(row)
+  if (!shown.includes('Enabled')) fail(`the new endpoint's row is not marked Enabled: ${shown}`)
+  for (const event of WEBHOOK_EVENTS) if (!shown.includes(event)) fail(`the new endpoint's row does not list ${event}: ${shown}`)
+  if (shown.includes(secret)) fail("the endpoint's row shows its secret")
+  return secret
+}
+
+type DeliveryRow = { id: string; eventType: string; status: string; statusCode: string }
+
+/** The delivery rows the log shows now, from their data attributes. */
+function deliveryRows(log: Locator): Promise<DeliveryRow[]> {
+  return log.getByTestId('webhook-delivery-row').evaluateAll((rows) =>
+    rows.map((row) => ({
+      id: row.getAttribute('data-delivery-id') ?? '',
+      eventType: row.getAttribute('data-event-type') ?? '',
+      status: row.getAttribute('data-status') ?? '',
+      statusCode: row.getAttribute('data-status-code') ?? '',
+    })),
+  )
+}
+
+/** Clicks Refresh until the generation.completed delivery succeeded with HTTP 200 and none is
+ *  still pending (or, when the time is up, at least one delivery succeeded with HTTP 200): the
+ *  rows shown then. */
+async function waitForDelivery(log: Locator): Promise<DeliveryRow[]> {
+  const refresh = log.getByRole('button', { name: 'Refresh' })
+  const deadline = Date.now() + DELIVERY_TIMEOUT_MS
+  for (;;) {
+    await expect(refresh, 'the Refresh button stayed disabled').toBeEnabled({ timeout: 15_000 })
+    const rows = await deliveryRows(log)
+    const ok = rows.filter((row) => row.status === 'succeeded' && row.statusCode === '200')
+    const succeeded = ok.length > 0
+    // task.completed may be delivered before generation.completed is queued: wait for both.
+    const finished = ok.some((row) => row.eventType === 'generation.completed')
+    if (finished && !rows.some((row) => row.status === 'pending')) return rows
+    if (Date.now() > deadline) {
+      if (succeeded) return rows
+      fail(`no delivery succeeded with HTTP 200 within ${DELIVERY_TIMEOUT_MS / 1000} s: ${JSON.stringify(rows)}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    await refresh.click()
+  }
+}
+
+// ---------------------------------------------------------------------------
 
 test('a key made in User Setting runs a generation, is marked used, and stops working once revoked', async ({ walk }) => {
-  test.setTimeout(GENERATION_TIMEOUT_MS + 180_000)
+  test.setTimeout(GENERATION_TIMEOUT_MS + DELIVERY_TIMEOUT_MS + 240_000)
   const page = await walk.newPage()
   const shot = (name: string) => screenshot(page, path.join(SCREENSHOT_DIR, `${name}.png`))
 
@@ -187,6 +265,21 @@ test('a key made in User Setting runs a generation, is marked used, and stops wo
   await expectHidden(page.getByTestId('api-key-secret-panel'), 'the secret panel')
   if ((await page.content()).includes(live)) fail('the secret is still in the page after Done')
 
+  step(`add a webhook endpoint for ${WEBHOOK_URL} (every event) and read its signing secret`)
+  const webhookSecret = await addEndpoint(page, WEBHOOK_URL)
+  console.log(`WEBHOOK_SECRET ${webhookSecret}`)
+  await page.getByTestId('webhook-secret-panel').scrollIntoViewIfNeeded()
+  await shot('webhook-secret-1280')
+  await page.setViewportSize(NARROW)
+  await page.getByTestId('webhook-secret-panel').scrollIntoViewIfNeeded()
+  const widerHook = await overflow(page)
+  if (widerHook > 0) fail(`at 390 px, with the webhook secret panel open, the page is ${widerHook}px wider than the window`)
+  await shot('webhook-secret-390')
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.getByTestId('webhook-dismiss').click()
+  await expectHidden(page.getByTestId('webhook-secret-panel'), 'the webhook secret panel')
+  if ((await page.content()).includes(webhookSecret)) fail('the signing secret is still in the page after Done')
+
   step('with the key, upload a photo and generate through the public API')
   const generation = await generateWith(live)
   console.log(`GENERATION ${generation.id} ${generation.status}`)
@@ -197,6 +290,30 @@ test('a key made in User Setting runs a generation, is marked used, and stops wo
   const used = await textOf(liveRow)
   if (!used.includes('Last used') || used.includes('Never used')) fail(`after the generation the row says: ${used}`)
   await shot('api-key-used-1280')
+
+  step("open the endpoint's deliveries and refresh until one succeeded with HTTP 200")
+  const hookRow = endpointRow(page, WEBHOOK_URL)
+  await expectVisible(hookRow, `the row of the endpoint ${WEBHOOK_URL}`)
+  const toggle = hookRow.getByRole('button', { name: 'Deliveries' })
+  await toggle.click()
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') fail('the Deliveries button does not say it is expanded')
+  const log = hookRow.getByRole('region', { name: /^Deliveries to / })
+  await expectVisible(log, 'the delivery log')
+  const deliveries = await waitForDelivery(log)
+  for (const delivery of deliveries) {
+    console.log(`WEBHOOK_DELIVERY ${delivery.id} ${delivery.eventType} ${delivery.statusCode || '-'}`)
+  }
+  const succeededRow = log.locator('[data-testid="webhook-delivery-row"][data-status="succeeded"][data-status-code="200"]').first()
+  const succeededText = await textOf(succeededRow)
+  if (!succeededText.includes('Succeeded') || !succeededText.includes('200')) fail(`the succeeded delivery's row says: ${succeededText}`)
+  await log.scrollIntoViewIfNeeded()
+  await shot('webhook-deliveries-1280')
+  await page.setViewportSize(NARROW)
+  await log.scrollIntoViewIfNeeded()
+  const widerLog = await overflow(page)
+  if (widerLog > 0) fail(`at 390 px, with the delivery log open, the page is ${widerLog}px wider than the window`)
+  await shot('webhook-deliveries-390')
+  await page.setViewportSize({ width: 1280, height: 900 })
 
   step(`create the test key "${TEST_NAME}"`)
   const testKey = await createKey(page, TEST_NAME, true)

@@ -29,6 +29,13 @@ export type AppConfig = Schemas['AppConfig']
 export type ApiKey = Schemas['ApiKeyView']
 /** A key just created: the listed fields and its `secret`, shown once. */
 export type CreatedApiKey = Schemas['CreatedApiKey']
+/** A webhook endpoint as listed (never its secret). */
+export type WebhookEndpoint = Schemas['WebhookEndpointView']
+/** An endpoint just created: the listed fields and its signing `secret`, shown once. */
+export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint']
+export type WebhookEvent = Schemas['NewWebhookBody']['events'][number]
+/** One event sent (or being sent) to an endpoint: its attempts and their outcome. */
+export type WebhookDelivery = Schemas['WebhookDeliveryView']
 
 // ---------------------------------------------------------------------------
 // Per-operation types, straight from `paths`: the request body, the query and the

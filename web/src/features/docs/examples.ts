@@ -80,3 +80,66 @@ metamodel models        # ids and names of the digital models
 metamodel backgrounds   # ids and names of the backgrounds
 metamodel credits       # the key's account's balance`
 }
+
+export function webhookCurlExample(origin: string): string {
+  return `# Add an endpoint (the answer's data.secret, whsec_..., is shown this once: store it)
+curl -s -H "Authorization: Bearer $KEY" \\
+  -H 'Content-Type: application/json' \\
+  -d '{"url": "https://shop.example.com/hooks/metamodel", "events": ["generation.completed", "generation.failed", "task.completed"], "description": "Catalog sync"}' \\
+  ${origin}/api/v1/webhooks
+# → 201 {"data": {"id": "...", "status": "enabled", "secret": "whsec_...", ...}}
+
+# The endpoints, and one endpoint's latest deliveries (newest first)
+curl -s -H "Authorization: Bearer $KEY" ${origin}/api/v1/webhooks
+curl -s -H "Authorization: Bearer $KEY" "${origin}/api/v1/webhooks/ENDPOINT_ID/deliveries?limit=50"`
+}
+
+export const webhookBodyExample = `{
+  "type": "generation.completed",
+  "timestamp": "2026-01-06T10:00:00+00:00",
+  "data": {
+    "id": "GEN_ID",
+    "object": "generation",
+    "service": "burstreplace",
+    "status": "completed",
+    "livemode": true,
+    "metadata": {"sku": "1234"},
+    "images": [{"id": "IMAGE_ID", "status": "completed", "error": null}],
+    "error": null,
+    "createdAt": "2026-01-06T09:59:30+00:00",
+    "completedAt": "2026-01-06T10:00:00+00:00"
+  }
+}`
+
+export function webhookPythonExample(origin: string): string {
+  return `# pip install standardwebhooks httpx fastapi
+import os
+import httpx
+from fastapi import FastAPI, HTTPException, Request
+from standardwebhooks import Webhook
+
+app = FastAPI()
+webhook = Webhook(os.environ["METAMODEL_WEBHOOK_SECRET"])  # whsec_...
+seen: set[str] = set()  # keep these in your database
+
+@app.post("/hooks/metamodel")
+async def metamodel_hook(request: Request):
+    body = await request.body()
+    try:
+        # checks webhook-id, webhook-timestamp and webhook-signature
+        event = webhook.verify(body, dict(request.headers))
+    except Exception:
+        raise HTTPException(status_code=400, detail="bad signature")
+    if request.headers["webhook-id"] in seen:  # a retry of one already handled
+        return {"ok": True}
+    seen.add(request.headers["webhook-id"])
+    if event["type"] == "generation.completed":
+        generation_id = event["data"]["id"]
+        # fresh signed image URLs: the event carries none
+        answer = httpx.get(
+            f"${origin}/api/v1/generations/{generation_id}",
+            headers={"Authorization": f"Bearer {os.environ['METAMODEL_API_KEY']}"},
+        )
+        ...
+    return {"ok": True}  # any 2xx within 10 s counts as delivered`
+}

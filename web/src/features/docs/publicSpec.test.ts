@@ -10,6 +10,8 @@ describe('isPublicPath', () => {
     expect(isPublicPath('/api/v1/generations/{generation_id}')).toBe(true)
     expect(isPublicPath('/api/v1/api-keys/{key_id}')).toBe(true)
     expect(isPublicPath('/api/v1/credits')).toBe(true)
+    expect(isPublicPath('/api/v1/webhooks/{endpoint_id}/deliveries')).toBe(true)
+    expect(isPublicPath('/api/v1/payment/webhook/{provider}')).toBe(false)
     expect(isPublicPath('/api/v1/creditsX')).toBe(false)
     expect(isPublicPath('/api/v1/user/creditsAvailable')).toBe(false)
     expect(isPublicPath('/api/v1/admin/generations')).toBe(false)
@@ -29,6 +31,11 @@ describe('filterPublicSpec', () => {
       '/api/v1/generations',
       '/api/v1/generations/{generation_id}',
       '/api/v1/uploads',
+      '/api/v1/webhooks',
+      '/api/v1/webhooks/{endpoint_id}',
+      '/api/v1/webhooks/{endpoint_id}/deliveries',
+      '/api/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}/resend',
+      '/api/v1/webhooks/{endpoint_id}/enable',
     ])
     for (const path of paths) expect(PUBLIC_PATH_PREFIXES.some((p) => path.startsWith(p))).toBe(true)
     expect(filtered.paths['/api/v1/generations']).toHaveProperty('post')
@@ -55,6 +62,10 @@ describe('filterPublicSpec', () => {
     expect(upload.security).toEqual([{ apiKey: [] }])
     const keys = filtered.paths['/api/v1/api-keys']?.post as { security: unknown }
     expect(keys.security).toEqual([{ session: [] }])
+    const hooks = filtered.paths['/api/v1/webhooks']?.post as { parameters: Array<{ name: string }>; security: unknown }
+    expect(hooks.security).toEqual([{ apiKey: [] }])
+    expect(hooks.parameters.map((p) => p.name.toLowerCase())).not.toContain('authorization')
+    expect(filtered.components?.schemas).toHaveProperty('WebhookDeliveryView')
     const create = filtered.paths['/api/v1/generations']?.post as { parameters: Array<{ name: string }> }
     expect(create.parameters.map((p) => p.name)).toContain('Idempotency-Key')
     expect(filtered.servers).toEqual([{ url: 'https://shop.example' }])

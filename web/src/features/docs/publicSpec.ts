@@ -1,11 +1,13 @@
 /** The OpenAPI document cut down to what shops' programs call: the public API's operations. */
 
-// What `/docs/api` documents (api/routers/public.py and api/routers/api_keys.py).
+// What `/docs/api` documents (api/routers/public.py, api/routers/api_keys.py and
+// api/routers/webhooks.py).
 export const PUBLIC_PATH_PREFIXES = [
   '/api/v1/uploads',
   '/api/v1/generations',
   '/api/v1/credits',
   '/api/v1/api-keys',
+  '/api/v1/webhooks',
 ] as const
 
 // Headers the web app sends that a program never needs: the key goes in the security scheme.
@@ -91,7 +93,7 @@ export function filterPublicSpec(spec: OpenApiDocument, origin?: string): OpenAp
       ...spec.info,
       title: 'MetaModel public API',
       description:
-        'Uploads, generations and credits for your own programs, called with an API key ' +
+        'Uploads, generations, credits and webhooks for your own programs, called with an API key ' +
         '(`Authorization: Bearer mm_live_...`, or `mm_test_...` for test mode). ' +
         'Answers wrap their payload in `data`; errors are `{"message": "..."}`.',
     },

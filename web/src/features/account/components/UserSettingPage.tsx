@@ -15,6 +15,7 @@ import { useUpdateUserInfo } from '../api/updateUserInfo'
 import { changePasswordSchema, profileSchema, type ChangePasswordValues, type ProfileValues } from '../schemas'
 import styles from '../account.module.css'
 import { ApiKeysSection } from './ApiKeysSection'
+import { WebhooksSection } from './WebhooksSection'
 
 function ProfileCard({ email, name: initialName }: { email: string; name: string }) {
   const id = useId()
@@ -249,6 +250,9 @@ export function UserSettingPage() {
       </div>
       <div className={styles.settingsSection}>
         <ApiKeysSection userEmail={user.userEmail} />
+      </div>
+      <div className={styles.settingsSection}>
+        <WebhooksSection userEmail={user.userEmail} />
       </div>
     </div>
   )

@@ -35,7 +35,7 @@ describe('ApiDocsPage', () => {
     expect(screen.getByRole('link', { name: /User Setting → API keys/ }).getAttribute('href')).toBe('/user-setting')
   })
 
-  it('covers test mode, errors and limits, and says webhooks are still to come', () => {
+  it('covers test mode, errors and limits', () => {
     renderPage()
     const text = screen.getByTestId('api-docs').textContent ?? ''
     for (const part of ['mm_test_', '"livemode": false', 'RateLimit-Remaining', 'Retry-After', 'starting_after']) {
@@ -44,7 +44,48 @@ describe('ApiDocsPage', () => {
     for (const status of ['401', '402', '404', '422', '429', '503']) {
       expect(screen.getByRole('cell', { name: status })).toBeTruthy()
     }
-    expect(text.match(/webhook/gi)).toHaveLength(1)
+  })
+
+  it('documents webhooks: adding an endpoint, the events, the body, verification and retries', () => {
+    renderPage()
+    const origin = window.location.origin
+    const section = screen.getByTestId('api-docs-webhooks')
+    expect(screen.getByRole('heading', { level: 2, name: 'Webhooks' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Webhooks' }).getAttribute('href')).toBe('#webhooks')
+    expect(screen.getByRole('link', { name: /User Setting → Webhooks/ }).getAttribute('href')).toBe('/user-setting')
+    const curl = screen.getByTestId('api-docs-webhook-curl').textContent ?? ''
+    expect(curl).toContain('Authorization: Bearer $KEY')
+    expect(curl).toContain(`${origin}/api/v1/webhooks`)
+    expect(curl).toContain('"events": ["generation.completed", "generation.failed", "task.completed"]')
+    const text = section.textContent ?? ''
+    for (const event of ['generation.completed', 'generation.failed', 'task.completed']) {
+      expect(screen.getByRole('cell', { name: event })).toBeTruthy()
+    }
+    for (const part of [
+      '{"type": "...", "timestamp": "...", "data": {...}}',
+      '{"imageId": "...", "generation": {...}}',
+      'GET /api/v1/generations/{id}',
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'standardwebhooks',
+      '3 days',
+      '10 seconds',
+      'Only public addresses are accepted',
+    ]) {
+      expect(text).toContain(part)
+    }
+    const body = JSON.parse(screen.getByTestId('api-docs-webhook-body').textContent ?? '') as {
+      type: string
+      data: Record<string, unknown>
+    }
+    expect(body.type).toBe('generation.completed')
+    expect(Object.keys(body.data).sort()).toEqual(
+      ['completedAt', 'createdAt', 'error', 'id', 'images', 'livemode', 'metadata', 'object', 'service', 'status'],
+    )
+    const python = screen.getByTestId('api-docs-webhook-python').textContent ?? ''
+    expect(python).toContain('from standardwebhooks import Webhook')
+    expect(python).toContain('.verify(body, dict(request.headers))')
   })
 
   it('loads the reference lazily, for this origin', async () => {

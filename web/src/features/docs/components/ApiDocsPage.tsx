@@ -1,7 +1,14 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { LoadingBlock } from '@/components/ui/Spinner'
-import { cliExample, curlExample, pythonExample } from '../examples'
+import {
+  cliExample,
+  curlExample,
+  pythonExample,
+  webhookBodyExample,
+  webhookCurlExample,
+  webhookPythonExample,
+} from '../examples'
 import styles from '../docs.module.css'
 
 // Redoc and the OpenAPI document load only when this page opens: the main bundle stays as it was.
@@ -56,6 +63,7 @@ export function ApiDocsPage() {
         <a href={'#quickstart'}>Quickstart</a>
         <a href={'#cli'}>The metamodel command</a>
         <a href={'#test-mode'}>Test mode</a>
+        <a href={'#webhooks'}>Webhooks</a>
         <a href={'#errors-and-limits'}>Errors and limits</a>
         <a href={'#reference'}>Reference</a>
       </nav>
@@ -118,6 +126,97 @@ export function ApiDocsPage() {
         </p>
       </section>
 
+      <section className={`card ${styles.section}`} aria-labelledby="webhooks" data-testid="api-docs-webhooks">
+        <h2 id="webhooks" className="card__title">
+          Webhooks
+        </h2>
+        <p>
+          Instead of polling, MetaModel can send a signed <code>POST</code> to your server when something happens. Add
+          an endpoint in <Link to="/user-setting">User Setting → Webhooks</Link>, or with your key at{' '}
+          <code>POST /api/v1/webhooks</code>: its <code>url</code>, the <code>events</code> it wants and an optional{' '}
+          <code>description</code>. The answer carries the endpoint's signing secret (<code>whsec_...</code>), shown
+          once: store it to verify what you receive. <code>GET /api/v1/webhooks/{'{id}'}/deliveries</code> lists what
+          was sent and how your server answered, and a finished delivery can be sent again (
+          <code>POST /api/v1/webhooks/{'{id}'}/deliveries/{'{deliveryId}'}/resend</code>).
+        </p>
+        <CodeBlock label="Webhook endpoint curl example" code={webhookCurlExample(origin)} testId="api-docs-webhook-curl" />
+        <h3 className={styles.subTitle}>Events</h3>
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Sent when</th>
+                <th scope="col">
+                  <code>data</code>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>
+                  <code>generation.completed</code>
+                </td>
+                <td>A generation finished.</td>
+                <td>The generation.</td>
+              </tr>
+              <tr>
+                <td>
+                  <code>generation.failed</code>
+                </td>
+                <td>A generation failed (its images' errors say why).</td>
+                <td>The generation.</td>
+              </tr>
+              <tr>
+                <td>
+                  <code>task.completed</code>
+                </td>
+                <td>One image of a generation is ready.</td>
+                <td>
+                  <code>{'{"imageId": "...", "generation": {...}}'}</code>
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <h3 className={styles.subTitle}>The body</h3>
+        <p>
+          Every body is <code>{'{"type": "...", "timestamp": "...", "data": {...}}'}</code>. For{' '}
+          <code>generation.*</code>, <code>data</code> is the generation: <code>id</code>, <code>object</code> (
+          <code>"generation"</code>), <code>service</code>, <code>status</code>, <code>livemode</code>,{' '}
+          <code>metadata</code>, <code>images</code> (each <code>id</code>, <code>status</code>, <code>error</code>),{' '}
+          <code>error</code>, <code>createdAt</code> and <code>completedAt</code>. Events carry no image URLs: fetch{' '}
+          <code>GET /api/v1/generations/{'{id}'}</code> for fresh signed ones.
+        </p>
+        <CodeBlock label="Webhook body example" code={webhookBodyExample} testId="api-docs-webhook-body" />
+        <h3 className={styles.subTitle}>Verifying the signature</h3>
+        <p>
+          Requests are signed per the Standard Webhooks specification, with the headers <code>webhook-id</code>,{' '}
+          <code>webhook-timestamp</code> and <code>webhook-signature</code>. Verify them with the{' '}
+          <code>standardwebhooks</code> library and the endpoint's secret before trusting the body:{' '}
+          <code>Webhook(secret).verify(body, headers)</code>, with the raw body exactly as received.
+        </p>
+        <CodeBlock label="Webhook verification in Python" code={webhookPythonExample(origin)} testId="api-docs-webhook-python" />
+        <h3 className={styles.subTitle}>Retries</h3>
+        <ul className={styles.limits}>
+          <li>
+            A delivery succeeds when your server answers 2xx within 10 seconds; anything else is retried with exponential
+            backoff for up to 3 days.
+          </li>
+          <li>
+            Every attempt (and a resend) carries the same <code>webhook-id</code>: remember the ids you handled and drop
+            duplicates.
+          </li>
+          <li>
+            An endpoint that has failed for 3 days is disabled and its owner is mailed; enable it again in User Setting →
+            Webhooks (or <code>POST /api/v1/webhooks/{'{id}'}/enable</code>) once it is fixed.
+          </li>
+          <li>
+            Only public addresses are accepted: URLs pointing at private, loopback or link-local addresses are refused.
+          </li>
+        </ul>
+      </section>
+
       <section className={`card ${styles.section}`} aria-labelledby="errors-and-limits">
         <h2 id="errors-and-limits" className="card__title">
           Errors and limits
@@ -178,7 +277,9 @@ export function ApiDocsPage() {
             the answer's <code>nextCursor</code> as <code>starting_after</code> for the next page.
           </li>
         </ul>
-        <p className={styles.note}>Webhooks (signed notices when a generation finishes) are coming; until then, poll.</p>
+        <p className={styles.note}>
+          Rather than asking again and again, let <a href="#webhooks">webhooks</a> tell you when a generation finishes.
+        </p>
       </section>
 
       <section className={styles.reference} aria-labelledby="reference">
