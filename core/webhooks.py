@@ -29,7 +29,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks import Webhook
@@ -275,18 +275,30 @@ def queue_task_completed(session: Session, task_id: str) -> int:
 
 def claim_new(sessions: SessionFactory, limit: int = 200) -> list[tuple[str, int]]:
     """New deliveries, each marked dispatched: (delivery id, dispatch number) for the relay to
-    start a workflow each (the number makes a resend's workflow id new)."""
-    claimed: list[tuple[str, int]] = []
-    with sessions.begin() as session:
-        rows = session.scalars(
-            select(WebhookDelivery)
+    start a workflow each (the number makes a resend's workflow id new).
+
+    Each row is taken by a single conditional update in a transaction of its own, as the mail
+    relay takes its rows: of two relays at once exactly one matches (PostgreSQL re-checks the
+    condition on the row the other wrote; SQLite runs one writer at a time and its transaction
+    starts at the write, so it sees the other's commit)."""
+    with sessions() as session:
+        candidates = list(session.scalars(
+            select(WebhookDelivery.id)
             .where(WebhookDelivery.status == PENDING, WebhookDelivery.dispatched_at.is_(None))
-            .order_by(WebhookDelivery.created_at).limit(limit).with_for_update(skip_locked=True))
-        now = utcnow()
-        for delivery in rows:
-            delivery.dispatched_at = now
-            delivery.dispatches += 1
-            claimed.append((delivery.id, delivery.dispatches))
+            .order_by(WebhookDelivery.created_at).limit(limit)))
+    claimed: list[tuple[str, int]] = []
+    for delivery_id in candidates:
+        with sessions.begin() as session:
+            taken = session.execute(
+                update(WebhookDelivery)
+                .where(WebhookDelivery.id == delivery_id, WebhookDelivery.status == PENDING,
+                       WebhookDelivery.dispatched_at.is_(None))
+                .values(dispatched_at=utcnow(), dispatches=WebhookDelivery.dispatches + 1)
+                .execution_options(synchronize_session=False))
+            if taken.rowcount == 1:  # type: ignore[attr-defined]
+                dispatch = session.scalar(select(WebhookDelivery.dispatches)
+                                          .where(WebhookDelivery.id == delivery_id))
+                claimed.append((delivery_id, int(dispatch or 1)))
     return claimed
 
 

@@ -1,7 +1,8 @@
 """Webhook endpoints and deliveries on the database (core/webhooks.py), one step at a time: what
 an endpoint accepts, which events are queued (once), a signed attempt that the Standard Webhooks
 library verifies, failures recorded for the log, giving up and disabling with mail, and resend.
-The workflows that run these steps are tested on the running stack in test_webhooks.py."""
+The workflows that run these steps are tested on the running stack in test_webhooks.py. Each test
+runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -64,6 +65,12 @@ def deliveries(sessions: SessionFactory, endpoint_id: str) -> list[WebhookDelive
                                     .where(WebhookDelivery.endpoint_id == endpoint_id)))
         session.expunge_all()
     return rows
+
+
+@pytest.fixture
+def sessions(database: SessionFactory) -> SessionFactory:
+    """Every test here once on SQLite and once on PostgreSQL."""
+    return database
 
 
 @pytest.fixture
@@ -241,3 +248,29 @@ def test_a_deleted_endpoint_stops_its_deliveries_without_sending(
         assert (logged.status, logged.last_error) == ("failed", "the endpoint was deleted")
     finally:
         receiver.stop()
+
+
+def test_relays_claiming_at_once_start_each_delivery_once(
+        hooks: webhooks.Webhooks, sessions: SessionFactory) -> None:
+    """Two relays (a schedule overlap, two workers) never both start a delivery."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    owner = new_owner(sessions)
+    made = hooks.create(owner, "http://127.0.0.1:9/hook", ["generation.completed"])
+    for _ in range(40):
+        queue_end(sessions, finished_generation(sessions, owner).id)
+
+    def relay(_: int) -> list[tuple[str, int]]:
+        """Ticks of one relay until nothing new is left."""
+        taken: list[tuple[str, int]] = []
+        while batch := webhooks.claim_new(sessions, limit=15):
+            taken += batch
+        return taken
+
+    with ThreadPoolExecutor(4) as pool:
+        batches = list(pool.map(relay, range(4)))
+    claimed = [ref for batch in batches for ref in batch]
+    ids = [delivery_id for delivery_id, _ in claimed]
+    assert len(ids) == len(set(ids))
+    assert sorted(ids) == sorted(d.id for d in deliveries(sessions, made.endpoint.id))
+    assert all(dispatch == 1 for _, dispatch in claimed)
