@@ -9,6 +9,8 @@ import { useCreateApiKey } from '../api/createApiKey'
 import { useApiKeys } from '../api/getApiKeys'
 import { useRevokeApiKey } from '../api/revokeApiKey'
 import styles from './ApiKeysSection.module.css'
+import { ConfirmAction } from './ConfirmAction'
+import { SecretOnce } from './SecretOnce'
 
 // The server's limit (NewApiKeyBody.name).
 const NAME_MAX = 64
@@ -19,58 +21,8 @@ function formatDate(iso: string): string {
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
 }
 
-/** The full secret of a key just created, shown once, with a Copy button. */
-function SecretPanel({ created, onDismiss }: { created: CreatedApiKey; onDismiss: () => void }) {
-  const id = useId()
-  const [copied, setCopied] = useState(false)
-  const clipboard = typeof navigator !== 'undefined' ? navigator.clipboard : undefined
-
-  const copy = async () => {
-    if (!clipboard) return
-    try {
-      await clipboard.writeText(created.secret)
-      setCopied(true)
-    } catch {
-      toast.error('The key could not be copied. Select it and copy it by hand.')
-    }
-  }
-
-  return (
-    <div className={styles.secretPanel} role="region" aria-labelledby={`${id}-title`} data-testid="api-key-secret-panel">
-      <p id={`${id}-title`} className={styles.secretTitle}>
-        New key “{created.name}”
-      </p>
-      <p className={styles.secretWarning}>Copy this key now: it will not be shown again.</p>
-      <code className={styles.secret} data-testid="api-key-secret">
-        {created.secret}
-      </code>
-      <div className={styles.row}>
-        {clipboard && (
-          <button type="button" className="btn btn--primary btn--small" onClick={() => void copy()} data-testid="api-key-copy">
-            {copied ? 'Copied' : 'Copy'}
-          </button>
-        )}
-        <button type="button" className="btn btn--ghost btn--small" onClick={onDismiss} data-testid="api-key-dismiss">
-          Done
-        </button>
-      </div>
-    </div>
-  )
-}
-
 function KeyRow({ apiKey, userEmail }: { apiKey: ApiKey; userEmail: string }) {
-  const [confirming, setConfirming] = useState(false)
   const revoke = useRevokeApiKey(userEmail)
-
-  const doRevoke = async () => {
-    try {
-      await revoke.mutateAsync(apiKey.id)
-      toast.success(`The key “${apiKey.name}” has been revoked.`)
-    } catch (err) {
-      toast.error(errorMessage(err))
-      setConfirming(false)
-    }
-  }
 
   return (
     <li className={styles.key} data-testid="api-key-row">
@@ -87,38 +39,19 @@ function KeyRow({ apiKey, userEmail }: { apiKey: ApiKey; userEmail: string }) {
           {apiKey.lastUsedAt ? `Last used ${formatDate(apiKey.lastUsedAt)}` : 'Never used'}
         </span>
       </div>
-      {confirming ? (
-        <span className={styles.row} role="group" aria-label={`Confirm revoking ${apiKey.name}`}>
-          <span>Revoke this key? Requests with it will fail.</span>
-          <button
-            type="button"
-            className={`btn btn--small ${styles.btnDanger}`}
-            onClick={() => void doRevoke()}
-            disabled={revoke.isPending}
-            data-testid="api-key-revoke-confirm"
-          >
-            {revoke.isPending && <Spinner label="Revoking" />}
-            Yes, revoke
-          </button>
-          <button
-            type="button"
-            className="btn btn--ghost btn--small"
-            onClick={() => setConfirming(false)}
-            disabled={revoke.isPending}
-          >
-            Keep
-          </button>
-        </span>
-      ) : (
-        <button
-          type="button"
-          className="btn btn--ghost btn--small"
-          onClick={() => setConfirming(true)}
-          data-testid="api-key-revoke"
-        >
-          Revoke
-        </button>
-      )}
+      <ConfirmAction
+        action="Revoke"
+        question="Revoke this key? Requests with it will fail."
+        confirm="Yes, revoke"
+        pendingLabel="Revoking"
+        groupLabel={`Confirm revoking ${apiKey.name}`}
+        pending={revoke.isPending}
+        testId="api-key-revoke"
+        onConfirm={async () => {
+          await revoke.mutateAsync(apiKey.id)
+          toast.success(`The key “${apiKey.name}” has been revoked.`)
+        }}
+      />
     </li>
   )
 }
@@ -157,7 +90,15 @@ export function ApiKeysSection({ userEmail }: { userEmail: string }) {
           API documentation
         </Link>
       </p>
-      {created && <SecretPanel created={created} onDismiss={() => setCreated(null)} />}
+      {created && (
+        <SecretOnce
+          title={<>New key “{created.name}”</>}
+          secret={created.secret}
+          noun="key"
+          testIdPrefix="api-key"
+          onDismiss={() => setCreated(null)}
+        />
+      )}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <div className={`field ${styles.nameField}`}>
           <label htmlFor={`${id}-name`}>Name</label>

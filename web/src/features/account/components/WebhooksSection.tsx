@@ -14,6 +14,8 @@ import {
   useWebhookEndpoints,
 } from '../api/webhooks'
 import keyStyles from './ApiKeysSection.module.css'
+import { ConfirmAction } from './ConfirmAction'
+import { SecretOnce } from './SecretOnce'
 import styles from './WebhooksSection.module.css'
 
 // The server's limits (NewWebhookBody).
@@ -62,45 +64,6 @@ function prettyPayload(payload: string): string {
   } catch {
     return payload
   }
-}
-
-/** The signing secret of an endpoint just created, shown once, with a Copy button. */
-function SecretPanel({ created, onDismiss }: { created: CreatedWebhookEndpoint; onDismiss: () => void }) {
-  const id = useId()
-  const [copied, setCopied] = useState(false)
-  const clipboard = typeof navigator !== 'undefined' ? navigator.clipboard : undefined
-
-  const copy = async () => {
-    if (!clipboard) return
-    try {
-      await clipboard.writeText(created.secret)
-      setCopied(true)
-    } catch {
-      toast.error('The secret could not be copied. Select it and copy it by hand.')
-    }
-  }
-
-  return (
-    <div className={keyStyles.secretPanel} role="region" aria-labelledby={`${id}-title`} data-testid="webhook-secret-panel">
-      <p id={`${id}-title`} className={keyStyles.secretTitle}>
-        Signing secret of {created.url}
-      </p>
-      <p className={keyStyles.secretWarning}>Copy this secret now: it will not be shown again.</p>
-      <code className={keyStyles.secret} aria-label="Signing secret" data-testid="webhook-secret">
-        {created.secret}
-      </code>
-      <div className={keyStyles.row}>
-        {clipboard && (
-          <button type="button" className="btn btn--primary btn--small" onClick={() => void copy()} data-testid="webhook-copy">
-            {copied ? 'Copied' : 'Copy'}
-          </button>
-        )}
-        <button type="button" className="btn btn--ghost btn--small" onClick={onDismiss} data-testid="webhook-dismiss">
-          Done
-        </button>
-      </div>
-    </div>
-  )
 }
 
 function StatusBadge({ status }: { status: WebhookDelivery['status'] }) {
@@ -268,21 +231,10 @@ function DeliveryLog({ endpoint, userEmail, id }: { endpoint: WebhookEndpoint; u
 
 function EndpointRow({ endpoint, userEmail }: { endpoint: WebhookEndpoint; userEmail: string }) {
   const id = useId()
-  const [confirming, setConfirming] = useState(false)
   const [logOpen, setLogOpen] = useState(false)
   const remove = useDeleteWebhookEndpoint(userEmail)
   const enable = useEnableWebhookEndpoint(userEmail)
   const enabled = endpoint.status === 'enabled'
-
-  const doDelete = async () => {
-    try {
-      await remove.mutateAsync(endpoint.id)
-      toast.success(`The endpoint ${endpoint.url} has been deleted.`)
-    } catch (err) {
-      toast.error(errorMessage(err))
-      setConfirming(false)
-    }
-  }
 
   const doEnable = async () => {
     try {
@@ -347,38 +299,19 @@ function EndpointRow({ endpoint, userEmail }: { endpoint: WebhookEndpoint; userE
               Enable
             </button>
           )}
-          {confirming ? (
-            <span className={keyStyles.row} role="group" aria-label={`Confirm deleting ${endpoint.url}`}>
-              <span>Delete this endpoint? It will receive nothing more.</span>
-              <button
-                type="button"
-                className={`btn btn--small ${keyStyles.btnDanger}`}
-                onClick={() => void doDelete()}
-                disabled={remove.isPending}
-                data-testid="webhook-delete-confirm"
-              >
-                {remove.isPending && <Spinner label="Deleting" />}
-                Yes, delete
-              </button>
-              <button
-                type="button"
-                className="btn btn--ghost btn--small"
-                onClick={() => setConfirming(false)}
-                disabled={remove.isPending}
-              >
-                Keep
-              </button>
-            </span>
-          ) : (
-            <button
-              type="button"
-              className="btn btn--ghost btn--small"
-              onClick={() => setConfirming(true)}
-              data-testid="webhook-delete"
-            >
-              Delete
-            </button>
-          )}
+          <ConfirmAction
+            action="Delete"
+            question="Delete this endpoint? It will receive nothing more."
+            confirm="Yes, delete"
+            pendingLabel="Deleting"
+            groupLabel={`Confirm deleting ${endpoint.url}`}
+            pending={remove.isPending}
+            testId="webhook-delete"
+            onConfirm={async () => {
+              await remove.mutateAsync(endpoint.id)
+              toast.success(`The endpoint ${endpoint.url} has been deleted.`)
+            }}
+          />
         </div>
       </div>
       {logOpen && <DeliveryLog endpoint={endpoint} userEmail={userEmail} id={`${id}-log`} />}
@@ -436,7 +369,16 @@ export function WebhooksSection({ userEmail }: { userEmail: string }) {
           How to verify them
         </Link>
       </p>
-      {created && <SecretPanel created={created} onDismiss={() => setCreated(null)} />}
+      {created && (
+        <SecretOnce
+          title={<>Signing secret of {created.url}</>}
+          secret={created.secret}
+          noun="secret"
+          secretLabel="Signing secret"
+          testIdPrefix="webhook"
+          onDismiss={() => setCreated(null)}
+        />
+      )}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate aria-label="Add a webhook endpoint">
         <div className={`field ${styles.urlField}`}>
           <label htmlFor={`${id}-url`}>Endpoint URL</label>
