@@ -137,16 +137,18 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float,
     if ":" in target.host:
         host_header = f"[{target.host}]:{target.port}"
     try:
-        with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
-            answer = client.post(
-                pinned_url(target, address), content=body,
-                headers={**headers, "Host": host_header},
-                extensions={"sni_hostname": target.host} if target.scheme == "https" else {})
+        with (httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+              client.stream(
+                  "POST", pinned_url(target, address), content=body,
+                  headers={**headers, "Host": host_header},
+                  extensions={"sni_hostname": target.host} if target.scheme == "https" else {},
+              ) as answer):
+            # Only the status counts: the body is never read (a receiver could send gigabytes).
+            code = answer.status_code
     except httpx.TimeoutException:
         return Sent(None, took(), f"no answer within {timeout:g} s")
     except httpx.HTTPError as error:
         return Sent(None, took(), f"could not connect: {type(error).__name__}: {error}"[:300])
-    code = answer.status_code
     return Sent(code, took(), None if 200 <= code < 300 else f"answered HTTP {code}")
 
 

@@ -145,3 +145,39 @@ def test_webhooks_reach_private_addresses_in_development_only() -> None:
     with pytest.raises(ValueError, match="WEBHOOK_ALLOW_PRIVATE"):
         Settings(**PRODUCTION, webhook_allow_private=True)
     assert Settings(**PRODUCTION, webhook_allow_private=False).webhooks_reach_private is False
+
+
+def test_the_answers_body_is_never_read() -> None:
+    """A receiver that answers 200 and then streams without end: the POST returns with the
+    status (reading the body would never end, or fill the worker's memory)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    stop = threading.Event()
+
+    def endless() -> None:
+        connection, _ = server.accept()
+        connection.recv(65536)
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000000000\r\n\r\n")
+        try:
+            while not stop.is_set():
+                connection.sendall(b"x" * 65536)
+        except OSError:
+            pass  # the client hung up: what it should do
+        finally:
+            connection.close()
+
+    threading.Thread(target=endless, daemon=True).start()
+    result: list[targets.Sent] = []
+    client = threading.Thread(target=lambda: result.append(targets.post(
+        f"http://127.0.0.1:{port}/in", b"{}", {}, timeout=5, allow_private=True)), daemon=True)
+    client.start()
+    client.join(30)
+    stop.set()
+    server.close()
+    assert result, "the POST was still reading the endless body after 30 s"
+    assert result[0].ok and result[0].status_code == 200
