@@ -252,6 +252,24 @@ class Models:
                 raise OutOfMemory(str(error)) from None
             raise
 
+    def _denoise(self, unet: UNet2DConditionModel, jobs: Sequence[Job],
+                 shape: tuple[int, ...], extra: torch.Tensor, prompts: torch.Tensor | None,
+                 guidance: float, on_step: Callable[[int], None]) -> torch.Tensor:
+        """The denoising loop both models share: each job's own noise, then per step one UNet
+        pass over [unconditioned; conditioned] (the noisy latent with the `extra` channels
+        concatenated), classifier-free guidance, and a DPM-Solver++ step; each step reported."""
+        scheduler = self._scheduler(jobs[0].steps)
+        latents = _noise(jobs, shape, self.device, self.dtype) * scheduler.init_noise_sigma
+        for index, t in enumerate(scheduler.timesteps):
+            doubled = scheduler.scale_model_input(torch.cat([latents, latents]), t)
+            predicted = unet(torch.cat([doubled, extra], dim=1), t,
+                             encoder_hidden_states=prompts, return_dict=False)[0]
+            free, guided = predicted.chunk(2)
+            noise = free + guidance * (guided - free)
+            latents = scheduler.step(noise, t, latents, return_dict=False)[0]
+            on_step(index + 1)
+        return latents
+
     def _tryon(self, jobs: Sequence[Job], on_step: Callable[[int], None]) -> list[Image8]:
         device, dtype = self.device, self.dtype
         person = _to_tensor([job.payload["person"] for job in jobs], device, dtype)
@@ -268,17 +286,9 @@ class Models:
         cond = torch.cat([masked_latent, garment_latent], dim=-1)
         uncond = torch.cat([masked_latent, torch.zeros_like(garment_latent)], dim=-1)
         mask_cat = torch.cat([mask_latent, torch.zeros_like(mask_latent)], dim=-1)
-        scheduler = self._scheduler(jobs[0].steps)
-        latents = _noise(jobs, tuple(cond.shape[1:]), device, dtype) * scheduler.init_noise_sigma
         extra = torch.cat([torch.cat([mask_cat, mask_cat]), torch.cat([uncond, cond])], dim=1)
-        for index, t in enumerate(scheduler.timesteps):
-            doubled = scheduler.scale_model_input(torch.cat([latents, latents]), t)
-            predicted = self.tryon_unet(torch.cat([doubled, extra], dim=1), t,
-                                        encoder_hidden_states=None, return_dict=False)[0]
-            free, guided = predicted.chunk(2)
-            noise = free + TRYON_GUIDANCE * (guided - free)
-            latents = scheduler.step(noise, t, latents, return_dict=False)[0]
-            on_step(index + 1)
+        latents = self._denoise(self.tryon_unet, jobs, tuple(cond.shape[1:]), extra, None,
+                                TRYON_GUIDANCE, on_step)
         return self._decode(self.tryon_vae, latents[..., :width])
 
     def _relight(self, jobs: Sequence[Job], on_step: Callable[[int], None]) -> list[Image8]:
@@ -290,18 +300,9 @@ class Models:
         count = len(jobs)
         prompts = torch.cat([self.relight_negative.expand(count, -1, -1),
                              self.relight_prompt.expand(count, -1, -1)])
-        scheduler = self._scheduler(jobs[0].steps)
-        shape = (4, *conditions.shape[-2:])
-        latents = _noise(jobs, shape, device, dtype) * scheduler.init_noise_sigma
-        extra = torch.cat([conditions, conditions])
-        for index, t in enumerate(scheduler.timesteps):
-            doubled = scheduler.scale_model_input(torch.cat([latents, latents]), t)
-            predicted = self.relight_unet(torch.cat([doubled, extra], dim=1), t,
-                                          encoder_hidden_states=prompts, return_dict=False)[0]
-            free, guided = predicted.chunk(2)
-            noise = free + RELIGHT_GUIDANCE * (guided - free)
-            latents = scheduler.step(noise, t, latents, return_dict=False)[0]
-            on_step(index + 1)
+        latents = self._denoise(self.relight_unet, jobs, (4, *conditions.shape[-2:]),
+                                torch.cat([conditions, conditions]), prompts, RELIGHT_GUIDANCE,
+                                on_step)
         return self._decode(self.relight_vae, latents)
 
 
