@@ -82,11 +82,23 @@ async function expectFieldError(form: Locator, name: string, message: string): P
   if (text !== message) fail(`${name} says "${text}", not "${message}"`)
 }
 
+// Typed key by key, as a person does, and each field checked before the next: a one-shot fill()
+// into a field the walk typed in before once left the form holding the earlier "A" (CI, a
+// submitted name "A" instead of "Ada Pricing").
 async function fillEnterprise(form: Locator, who: string): Promise<void> {
-  await form.getByTestId('enterprise-fullName').fill(`Ada ${who}`)
-  await form.getByTestId('enterprise-email').fill(ENTERPRISE_EMAIL)
-  await form.getByTestId('enterprise-contact').fill('9876543210')
-  await form.getByTestId('enterprise-company').fill(`Analytical ${who} Ltd`)
+  const values: Array<[string, string]> = [
+    ['fullName', `Ada ${who}`],
+    ['email', ENTERPRISE_EMAIL],
+    ['contact', '9876543210'],
+    ['company', `Analytical ${who} Ltd`],
+  ]
+  for (const [name, value] of values) {
+    const field = form.getByTestId(`enterprise-${name}`)
+    await field.fill('')
+    await field.pressSequentially(value)
+    const held = await field.inputValue()
+    if (held !== value) fail(`${name} holds "${held}" after typing "${value}"`)
+  }
 }
 
 async function expectSubmitted(page: Page, form: Locator): Promise<void> {
