@@ -82,9 +82,8 @@ async function expectFieldError(form: Locator, name: string, message: string): P
   if (text !== message) fail(`${name} says "${text}", not "${message}"`)
 }
 
-// Typed key by key, as a person does, and each field checked before the next: a one-shot fill()
-// into a field the walk typed in before once left the form holding the earlier "A" (CI, a
-// submitted name "A" instead of "Ada Pricing").
+// Typed key by key, as a person does, and each field checked before the next (a field that does
+// not hold what was typed fails here, not as a wrong inquiry in the database).
 async function fillEnterprise(form: Locator, who: string): Promise<void> {
   const values: Array<[string, string]> = [
     ['fullName', `Ada ${who}`],
@@ -240,10 +239,18 @@ test('the Enterprise Solutions form on /subscription: every message, then submit
   await form.getByTestId('enterprise-contact').pressSequentially('7')
   await expectHidden(form.getByTestId('enterprise-contact-error'), 'the Contact message')
 
-  step('a malformed email: "Please enter correct email"')
+  step('a malformed email: "Please enter correct email", and the field takes the focus')
   await form.getByTestId('enterprise-email').fill('ada@')
   await form.getByTestId('enterprise-submit').click()
   await expectFieldError(form, 'email', 'Please enter correct email')
+  // react-hook-form focuses the first invalid field just after the errors render: typing into
+  // another field before that lands sends the rest of the keys to the email field.
+  await expectInPage(
+    page,
+    () => document.activeElement?.getAttribute('data-testid') === 'enterprise-email',
+    null,
+    'the invalid email field did not take the focus',
+  )
 
   step('complete: the toast, and the form is cleared')
   await fillEnterprise(form, 'Pricing')
