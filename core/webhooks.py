@@ -26,6 +26,7 @@ import base64
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -215,29 +216,28 @@ def generation_data(session: Session, generation: Generation) -> dict[str, objec
 
 
 def queue_event(session: Session, account_id: str, event_type: str, dedupe: str,
-                data: dict[str, object]) -> int:
+                data: Callable[[], dict[str, object]]) -> int:
     """One delivery per enabled endpoint of the account that subscribes to the event, in the
     caller's transaction; an event queued before (a retried step) is not queued twice. Returns
-    how many were queued."""
-    endpoints = session.scalars(
+    how many were queued. `data` is built only when some endpoint wants the event: this runs
+    for every finished image and generation, and most accounts have no webhooks."""
+    endpoints = [endpoint for endpoint in session.scalars(
         select(WebhookEndpoint).where(WebhookEndpoint.account_id == account_id,
                                       WebhookEndpoint.deleted_at.is_(None),
-                                      WebhookEndpoint.disabled_at.is_(None))).all()
+                                      WebhookEndpoint.disabled_at.is_(None)))
+                 if event_type in endpoint.events]
+    if not endpoints:
+        return 0
+    now = utcnow()
+    payload = json.dumps({"type": event_type, "timestamp": now.isoformat(), "data": data()},
+                         separators=(",", ":"))
     queued = 0
     for endpoint in endpoints:
-        if event_type not in endpoint.events:
-            continue
-        delivery = WebhookDelivery(endpoint_id=endpoint.id, event_type=event_type,
-                                   dedupe_key=dedupe, payload="", status=PENDING)
         try:
             with session.begin_nested():
-                session.add(delivery)
-                session.flush()
-                delivery.payload = json.dumps({
-                    "type": event_type,
-                    "timestamp": as_utc(delivery.created_at).isoformat(),
-                    "data": data,
-                }, separators=(",", ":"))
+                session.add(WebhookDelivery(endpoint_id=endpoint.id, event_type=event_type,
+                                            dedupe_key=dedupe, payload=payload, status=PENDING,
+                                            created_at=now))
                 session.flush()
         except IntegrityError:
             continue
@@ -254,7 +254,7 @@ def queue_generation_end(session: Session, generation: Generation) -> int:
     else:
         return 0
     return queue_event(session, generation.account_id, event, f"{event}:{generation.id}",
-                       generation_data(session, generation))
+                       lambda: generation_data(session, generation))
 
 
 def queue_task_completed(session: Session, task_id: str) -> int:
@@ -263,10 +263,10 @@ def queue_task_completed(session: Session, task_id: str) -> int:
     generation = session.get(Generation, task.generation_id) if task else None
     if task is None or generation is None or task.source_task_id is not None:
         return 0
-    data: dict[str, object] = {"imageId": task.id,
-                               "generation": generation_data(session, generation)}
     return queue_event(session, generation.account_id, TASK_COMPLETED,
-                       f"{TASK_COMPLETED}:{task.id}", data)
+                       f"{TASK_COMPLETED}:{task.id}",
+                       lambda: {"imageId": task.id,
+                                "generation": generation_data(session, generation)})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -134,6 +134,16 @@ def test_events_go_to_subscribed_enabled_endpoints_once(
     other = finished_generation(sessions, new_owner(sessions))
     assert queue_end(sessions, other.id) == 0
 
+    # Nobody subscribed: the event's data is never built (every finished image passes here).
+    def unwanted() -> dict[str, object]:
+        raise AssertionError("built an event nobody subscribed to")
+
+    with sessions.begin() as session:
+        assert webhooks.queue_event(session, other.account_id, "task.completed", "x",
+                                    unwanted) == 0
+        assert webhooks.queue_event(session, owner.account_id, "generation.deleted", "x",
+                                    unwanted) == 0
+
 
 def test_an_attempt_is_signed_verified_and_logged(
         hooks: webhooks.Webhooks, sessions: SessionFactory, settings: Settings) -> None:

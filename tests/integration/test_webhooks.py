@@ -196,7 +196,7 @@ def test_a_delivery_failing_for_its_whole_window_disables_the_endpoint_and_mails
             owner = s.get(WebhookEndpoint, endpoint["id"])
             assert owner is not None
             webhooks.queue_event(s, owner.account_id, "generation.failed",
-                                 f"test:{uuid.uuid4().hex}", {"id": "gen_test"})
+                                 f"test:{uuid.uuid4().hex}", lambda: {"id": "gen_test"})
             delivery = s.scalars(select(WebhookDelivery).where(
                 WebhookDelivery.endpoint_id == endpoint["id"])).one()
             delivery.dispatched_at = utcnow()  # the relay leaves it to this test
