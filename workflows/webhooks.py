@@ -47,7 +47,6 @@ class WebhookDeliveryWorkflow:
                     initial_interval=timedelta(seconds=retries.initial_seconds),
                     backoff_coefficient=2.0,
                     maximum_interval=timedelta(seconds=retries.max_interval_seconds),
-                    non_retryable_error_types=[],
                 ),
             )
             return "delivered"
