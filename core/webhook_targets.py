@@ -77,11 +77,45 @@ def parse(url: str) -> Target:
     return Target(parts.scheme, parts.hostname.lower(), port or default, text)
 
 
+# IPv6 forms that carry an IPv4 address inside (issue 33 item 6): the packet may end up at that
+# IPv4 address (a NAT64 gateway, a 6to4 or Teredo relay, a dual stack kernel), so it is the one
+# judged. Python calls most of these prefixes global, whatever they carry.
+_COMPATIBLE = ipaddress.ip_network("::/96")  # IPv4-compatible (::a.b.c.d, deprecated)
+_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # SIIT's IPv4-translated
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known NAT64 prefix
+# Local-use NAT64 (RFC 8215): the IPv4 address sits where the operator's prefix length says, so
+# it cannot be read back; the whole prefix leads into someone's own network and is refused.
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: mapped, compatible, translated, NAT64, 6to4,
+    and Teredo's server and client; none for an ordinary IPv6 address."""
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)
+    if any(ip in network for network in (_COMPATIBLE, _TRANSLATED, _NAT64)):
+        return [ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)]
+    return []
+
+
+def _global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return ip.is_global and not ip.is_multicast
+
+
 def is_public(address: str) -> bool:
     ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in _LOCAL_NAT64:
+            return False
+        inner = embedded_ipv4(ip)
+        if inner:
+            # :: and ::1 land here too (0.0.0.0 and 0.0.0.1): refused like any non-global one.
+            return all(_global_unicast(v4) for v4 in inner)
+    return _global_unicast(ip)
 
 
 def checked_addresses(target: Target, allow_private: bool,
@@ -153,4 +187,4 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float,
 
 
 __all__ = ["Resolver", "Sent", "Target", "TargetRefused", "check_new", "checked_addresses",
-           "is_public", "parse", "pinned_url", "post", "system_resolver"]
+           "embedded_ipv4", "is_public", "parse", "pinned_url", "post", "system_resolver"]

@@ -268,7 +268,12 @@ def test_private_targets_are_refused_where_they_are_not_allowed(
     with TestClient(create_app(closed)) as client:
         for url in ("http://127.0.0.1:8080/hook", "http://localhost/hook",
                     "http://169.254.169.254/latest/meta-data/", "http://10.0.0.5/hook",
-                    "http://[::1]:9000/hook", "http://2130706433/hook"):
+                    "http://[::1]:9000/hook", "http://2130706433/hook",
+                    # IPv6 forms carrying a private IPv4 address (issue 33 item 6): IPv4-
+                    # compatible, NAT64 (loopback, the metadata service), 6to4, Teredo.
+                    "http://[::7f00:1]/hook", "http://[64:ff9b::7f00:1]/hook",
+                    "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
+                    "http://[2002:7f00:1::]/hook", "http://[2001:0:7f00:1::1]/hook"):
             answer = client.post("/api/v1/webhooks", headers=bearer(secret),
                                  json={"url": url, "events": ["task.completed"]})
             assert answer.status_code == 422, (url, answer.text)

@@ -5,6 +5,8 @@ receiver stands for the shop's server; only DNS answers are scripted, where rebi
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 
 from core import webhook_targets as targets
@@ -58,6 +60,58 @@ def test_private_loopback_link_local_and_reserved_addresses_are_not_public(addre
 @pytest.mark.parametrize("address", ["8.8.8.8", PUBLIC, "2001:4860:4860::8888"])
 def test_public_addresses_are_public(address: str) -> None:
     assert targets.is_public(address)
+
+
+# IPv6 forms that carry an IPv4 address (issue 33 item 6): Python calls them global, but a
+# NAT64 gateway, a 6to4 or Teredo relay or the kernel delivers them to the IPv4 address inside.
+EMBEDDING_PRIVATE = [
+    "::7f00:1",  # IPv4-compatible 127.0.0.1
+    "::a9fe:a9fe",  # IPv4-compatible 169.254.169.254
+    "::ffff:0:7f00:1",  # IPv4-translated (SIIT) 127.0.0.1
+    "64:ff9b::7f00:1",  # NAT64 127.0.0.1
+    "64:ff9b::a9fe:a9fe",  # NAT64 169.254.169.254
+    "64:ff9b::a00:5",  # NAT64 10.0.0.5
+    "64:ff9b:1::7f00:1",  # local-use NAT64: the whole prefix
+    "64:ff9b:1:abcd::5db8:d822",
+    "2002:7f00:1::",  # 6to4 127.0.0.1
+    "2002:a9fe:a9fe::1",  # 6to4 169.254.169.254
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo, client 192.0.2.45
+    "2001:0:7f00:1::1",  # Teredo, server 127.0.0.1
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDING_PRIVATE)
+def test_ipv6_forms_embedding_a_private_ipv4_address_are_not_public(address: str) -> None:
+    assert not targets.is_public(address)
+
+
+@pytest.mark.parametrize(("address", "inner"), [
+    ("::7f00:1", ["127.0.0.1"]), ("64:ff9b::a9fe:a9fe", ["169.254.169.254"]),
+    ("2002:7f00:1::", ["127.0.0.1"]), ("::ffff:10.0.0.1", ["10.0.0.1"]),
+    ("2001:0:4136:e378:8000:63bf:3fff:fdd2", ["65.54.227.120", "192.0.2.45"]),
+    ("2001:4860:4860::8888", []),
+])
+def test_the_embedded_ipv4_address_is_read_back(address: str, inner: list[str]) -> None:
+    found = targets.embedded_ipv4(ipaddress.IPv6Address(address))
+    assert [str(v4) for v4 in found] == inner
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::5db8:d822", "2002:5db8:d822::1"])
+def test_ipv6_forms_embedding_a_public_ipv4_address_stay_usable(address: str) -> None:
+    """NAT64 and 6to4 to a public IPv4 address are how IPv6-only networks reach it."""
+    assert targets.is_public(address)
+
+
+@pytest.mark.parametrize("address", ["::7f00:1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::"])
+def test_embedding_forms_are_refused_at_creation_and_at_delivery(address: str) -> None:
+    with pytest.raises(InvalidInput, match="private, loopback or link-local"):
+        targets.check_new(f"http://[{address}]/hook", allow_private=False)
+    with pytest.raises(InvalidInput, match="private, loopback or link-local"):
+        targets.check_new("https://rebinding.example.com/", allow_private=False,
+                          resolver=resolving([address]))
+    sent = targets.post("https://rebinding.example.com/hook", b"{}", {}, timeout=2,
+                        allow_private=False, resolver=resolving([address]))
+    assert sent.status_code is None and sent.error and sent.error.startswith("refused:")
 
 
 @pytest.mark.parametrize("url", [
