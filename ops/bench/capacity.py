@@ -8,20 +8,20 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ops.bench.stack import BenchStack, control_plane_cpu
-from ops.bench.support import p50, percentile
+from ops.bench.support import Upload, p50, percentile
 
 
-def single_p50(stack: BenchStack, keys: list[str], count: int) -> float:
+def single_p50(stack: BenchStack, uploads: list[Upload], count: int) -> float:
     """p50 seconds of one generation at a time, submit to completed."""
     client = stack.guest()
-    client.generate("bodySwap", [keys[0]])  # warm-up
-    times = [client.generate("bodySwap", [keys[i % len(keys)]]) for i in range(count)]
+    client.generate("bodySwap", [uploads[0]])  # warm-up
+    times = [client.generate("bodySwap", [uploads[i % len(uploads)]]) for i in range(count)]
     client.close()
     return p50(times)
 
 
 def sustained(
-    stack: BenchStack, keys: list[str], seconds: float, concurrency: int
+    stack: BenchStack, uploads: list[Upload], seconds: float, concurrency: int
 ) -> dict[str, float]:
     """`concurrency` clients each submitting one-image generations back to back for `seconds`:
     completed generations per second, failures, latency p50/p95 and CPU per generation."""
@@ -36,7 +36,7 @@ def sustained(
         n = 0
         while time.perf_counter() < stop_at:
             try:
-                took = clients[i].generate("bodySwap", [keys[(i + n) % len(keys)]])
+                took = clients[i].generate("bodySwap", [uploads[(i + n) % len(uploads)]])
             except Exception as error:  # noqa: BLE001 (counted: the figure is zero failures)
                 with lock:
                     failures.append(repr(error))

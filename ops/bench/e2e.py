@@ -12,45 +12,52 @@ from pathlib import Path
 from core.engine import Background, ImageEngine
 from core.images import decode_rgb
 from ops.bench.stack import BenchStack, control_plane_cpu
-from ops.bench.support import p50
+from ops.bench.support import Pair, Upload, p50
 
 SERVICES = ("burstreplace", "bodySwap")
 
 
 class EngineOnly:
-    """The engine in the bench's own process on decoded images, models loaded: the yardstick."""
+    """The engine in the bench's own process on decoded images, models loaded: the yardstick.
+    Input i is the i-th pair's photo, swapped to that pair's model (as end to end)."""
 
-    def __init__(self, engine: ImageEngine, photos: list[Path], model: Path, background: Path):
+    def __init__(self, engine: ImageEngine, pairs: list[Pair], background: Path):
         self.engine = engine
-        self.model = decode_rgb(model.read_bytes())
         self.background = Background.photo(decode_rgb(background.read_bytes()))
-        self.inputs = [decode_rgb(p.read_bytes()) for p in photos]
+        self.inputs = [decode_rgb(p.photo.read_bytes()) for p in pairs]
+        self.models = [decode_rgb(p.model.read_bytes()) for p in pairs]
         for service in SERVICES:
-            self.one(service, 0)  # warm-up: models loaded before timing
+            for i in range(len(pairs)):
+                self.one(service, i)  # warm-up: models loaded and each pair seen before timing
 
     def one(self, service: str, i: int) -> float:
         photo = self.inputs[i % len(self.inputs)]
         start = time.perf_counter()
         if service == "bodySwap":
-            self.engine.body_swap(photo, self.model, self.background)
+            self.engine.body_swap(photo, self.models[i % len(self.models)], self.background)
         else:
             self.engine.replace_background(photo, self.background)
         return time.perf_counter() - start
 
 
 def singles(
-    stack: BenchStack, yardstick: EngineOnly, keys: list[str], count: int
+    stack: BenchStack, yardstick: EngineOnly, uploads: list[Upload], count: int
 ) -> dict[str, dict[str, float]]:
-    """p50 of engine-only and of end-to-end per service, alternating one and the other."""
+    """p50 of engine-only and of end-to-end per service, alternating one and the other;
+    `uploads[i]` is the yardstick's input i. Every upload (a photo and its model) is generated
+    once untimed first: the worker's models loaded, each catalog model analysed; "pairs" says
+    how many."""
     client = stack.guest()
     figures: dict[str, dict[str, float]] = {}
     for service in SERVICES:
-        client.generate(service, [keys[0]])  # warm-up: the worker's models loaded
+        for upload in uploads:
+            client.generate(service, [upload])
         engine_times, e2e_times = [], []
         for i in range(count):
             engine_times.append(yardstick.one(service, i))
-            e2e_times.append(client.generate(service, [keys[i % len(keys)]]))
+            e2e_times.append(client.generate(service, [uploads[i % len(uploads)]]))
         figures[service] = {
+            "pairs": len(uploads),
             "engine_p50_ms": p50(engine_times) * 1000,
             "e2e_p50_ms": p50(e2e_times) * 1000,
             "ratio": p50(e2e_times) / p50(engine_times),
@@ -65,7 +72,7 @@ def singles(
 
 
 def burst(
-    stack: BenchStack, keys: list[str], count: int, service: str = "bodySwap"
+    stack: BenchStack, uploads: list[Upload], count: int, service: str = "bodySwap"
 ) -> dict[str, float]:
     """`count` one-image generations at once (one guest, one connection each): generations/s,
     CPU seconds per generation by process, engine calls and doubled charges."""
@@ -75,7 +82,7 @@ def burst(
 
     def one(i: int) -> float:
         barrier.wait()
-        return clients[i].generate(service, [keys[i % len(keys)]])
+        return clients[i].generate(service, [uploads[i % len(uploads)]])
 
     calls_before = stack.engine_stats()["calls"]
     before = stack.cpu()
@@ -93,16 +100,17 @@ def burst(
         generations_per_s=count / elapsed,
         engine_calls=calls,
         generations=count,
+        pairs=min(count, len(uploads)),
         p50_s=p50(latencies),
     )
     return result
 
 
-def many_images(stack: BenchStack, keys: list[str], images: int) -> dict[str, float]:
-    """One request with `images` inputs (distinct uploads in `keys`): control-plane CPU per
-    image."""
+def many_images(stack: BenchStack, uploads: list[Upload], images: int) -> dict[str, float]:
+    """One request with `images` inputs (distinct uploads of one model in `uploads`):
+    control-plane CPU per image."""
     client = stack.guest()
-    chosen = keys[:images]
+    chosen = uploads[:images]
     before = stack.cpu()
     start = time.perf_counter()
     client.follow(client.submit("bodySwap", chosen))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from core.engine import Background, EngineError, ImageEngine
+from core.engine import Background
 
 TARGETS_MS = {"background replace": 250.0, "model swap": 800.0, "photo analysis": 300.0}
 
@@ -52,6 +52,7 @@ def bench_engine(
 
     from engine.cpu import CpuEngine, to_array
     from engine.photo_analysis import analyse_photo
+    from ops.bench.support import first_accepted
 
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
@@ -66,7 +67,7 @@ def bench_engine(
             photo = Image.open(io.BytesIO(data)).convert("RGB")
             background = back_images[i % len(back_images)]
             # First call per model: its analysis is cached from then on, as in production.
-            model = _first_accepted(engine, photo, model_images, i, background)
+            model = model_images[first_accepted(engine, photo, model_images, i, background)]
 
             def pillow_only(data: bytes = data) -> None:
                 decoded = Image.open(io.BytesIO(data)).convert("RGB")
@@ -103,25 +104,6 @@ def bench_engine(
             "target_ms": target,
         }
     return summary
-
-
-def _first_accepted(
-    engine: ImageEngine, photo: Image.Image, models: list[Image.Image], start: int,
-    background: Background,
-) -> Image.Image:
-    """The first model, in rotation from `start`, whose swap with `photo` the quality gate
-    delivers: a pair it refuses (a skin tone too far from the person's, say) is refused in
-    production before most of the work, so timing it would time a refusal, not a swap."""
-    refusals = []
-    for k in range(len(models)):
-        model = models[(start + k) % len(models)]
-        try:
-            engine.body_swap(photo, model, background)
-        except EngineError as error:
-            refusals.append(str(error))
-            continue
-        return model
-    raise SystemExit("no catalog model gives a delivered swap for a bench photo: " + refusals[0])
 
 
 def _pin_to_one_core() -> None:

@@ -49,7 +49,14 @@ from ops.bench.e2e import EngineOnly, burst, many_images, singles
 from ops.bench.floor import floor
 from ops.bench.polls import long_polls, requests_per_second
 from ops.bench.stack import BenchStack, postgres_database
-from ops.bench.support import BENCH_PHOTOS, pillow_unit, raise_open_files_limit
+from ops.bench.support import (
+    BENCH_PHOTOS,
+    Pair,
+    Upload,
+    accepted_pairs,
+    pillow_unit,
+    raise_open_files_limit,
+)
 from ops.seed import fixtures_dir
 from ops.stack import REPO
 from ops.worker import build_engine
@@ -78,7 +85,7 @@ class Sizes:
     @staticmethod
     def tiny() -> Sizes:
         return Sizes(
-            singles=2, burst=3, images=3, duration=3.0, concurrency=2, poll_clients=20,
+            singles=2, burst=5, images=3, duration=3.0, concurrency=2, poll_clients=20,
             poll_changes=5, rps_seconds=1.0, scale_seconds=3.0,
         )  # fmt: skip
 
@@ -143,33 +150,40 @@ def add(figures: Figures, key: str, value: float) -> None:
     figures[key] = float(figures.get(key, 0.0)) + value
 
 
-def upload_keys(stack: BenchStack, photos: list[Path], count: int) -> list[str]:
+def upload_pairs(stack: BenchStack, pairs: list[Pair], count: int) -> list[Upload]:
+    """`count` uploads, the pairs' photos in rotation, each with its pair's model."""
     client = stack.guest()
-    keys = [client.upload(photos[i % len(photos)].read_bytes()) for i in range(count)]
+    uploads = [
+        Upload(client.upload(pair.photo.read_bytes()), pair.model_id)
+        for pair in (pairs[i % len(pairs)] for i in range(count))
+    ]
     client.close()
-    return keys
+    return uploads
 
 
 def cpu_section(
     figures: Figures, data: Path, database_url: str | None, sections: set[str],
-    sizes: Sizes, photos: list[Path], yardstick: EngineOnly | None,
+    sizes: Sizes, pairs: list[Pair], yardstick: EngineOnly | None,
 ) -> None:  # fmt: skip
-    """Everything measured with the CPU engine, on one stack. Figures named *_P are CPU
-    seconds here; run_once divides them by P at the end."""
+    """Everything measured with the CPU engine, on one stack, each photo swapped to a model the
+    quality gate accepts it with (a refused pair fails its generation). Figures named *_P are
+    CPU seconds here; run_once divides them by P at the end."""
     credits = 4 * (sizes.singles + 1) + 3 * sizes.burst + sizes.images + 20
     with BenchStack(data / "cpu", "cpu", database_url, credits) as stack:
         stack.start()
-        keys = upload_keys(stack, photos, max(len(photos), sizes.images))
+        uploads = upload_pairs(stack, pairs, len(pairs))
         if "singles" in sections and yardstick is not None:
-            for service, row in singles(stack, yardstick, keys, sizes.singles).items():
+            for service, row in singles(stack, yardstick, uploads, sizes.singles).items():
+                figures[f"single_pairs_{service}"] = row["pairs"]
                 figures[f"single_engine_p50_ms_{service}"] = row["engine_p50_ms"]
                 figures[f"single_e2e_p50_ms_{service}"] = row["e2e_p50_ms"]
                 figures[f"single_ratio_{service}"] = row["ratio"]
                 # What a ratio of 1.2 leaves for everything but the engine.
                 figures[f"single_allowed_ms_{service}"] = 0.2 * row["engine_p50_ms"]
         if "burst" in sections or "scale" in sections:
-            result = burst(stack, keys, sizes.burst)
+            result = burst(stack, uploads, sizes.burst)
             figures["burst_generations_per_s"] = result["generations_per_s"]
+            figures["burst_pairs"] = result["pairs"]
             figures["burst_cpu_per_generation_P"] = result["cpu_control plane"]
             for role in ("api", "temporal", "worker", "storage", "imaging", "engine"):
                 figures[f"burst_cpu_{role}_P"] = result[f"cpu_{role}"]
@@ -180,7 +194,9 @@ def cpu_section(
                 flush=True,
             )
         if "images20" in sections:
-            result = many_images(stack, keys, sizes.images)
+            # One request takes one model: the photos the first pair's model accepts.
+            same_model = [p for p in pairs if p.model == pairs[0].model]
+            result = many_images(stack, upload_pairs(stack, same_model, sizes.images), sizes.images)
             figures["images20_cpu_per_image_P"] = result["cpu_control plane"]
             for role in ("api", "temporal", "worker", "storage", "imaging"):
                 figures[f"images20_cpu_{role}_P"] = result[f"cpu_{role}"]
@@ -189,7 +205,7 @@ def cpu_section(
             stack.add_worker()
             stack.add_imaging()
             stack.wait_imaging_ready(2)
-            result = burst(stack, keys, sizes.burst)
+            result = burst(stack, uploads, sizes.burst)
             figures["scale_cpu_2x2_generations_per_s"] = result["generations_per_s"]
             twice = max(0.0, result["engine_calls"] - result["generations"])
             add(figures, "scale_rendered_twice", twice)
@@ -203,13 +219,14 @@ def cpu_section(
 
 def noop_section(
     figures: Figures, data: Path, database_url: str | None, sections: set[str],
-    sizes: Sizes,  photos: list[Path],
+    sizes: Sizes, pairs: list[Pair],
 ) -> None:  # fmt: skip
-    """Everything measured with the no-op engine, on one stack."""
+    """Everything measured with the no-op engine, on one stack (the same photo and model pairs
+    as the CPU engine's: a submit may check the pair before any engine runs)."""
     # A generous balance: a sustained minute can be thousands of generations.
     with BenchStack(data / "noop", "noop", database_url, 1_000_000) as stack:
         stack.start()
-        keys = upload_keys(stack, photos, len(photos))
+        uploads = upload_pairs(stack, pairs, len(pairs))
         if "polls" in sections:
             lp = long_polls(stack, sizes.poll_clients, sizes.poll_changes)
             for name, value in lp.items():
@@ -243,8 +260,8 @@ def noop_section(
                 flush=True,
             )
         if "capacity" in sections or "scale" in sections:
-            single = single_p50(stack, keys, sizes.singles)
-            result = sustained(stack, keys, sizes.duration, sizes.concurrency)
+            single = single_p50(stack, uploads, sizes.singles)
+            result = sustained(stack, uploads, sizes.duration, sizes.concurrency)
             figures["noop_single_p50_ms"] = single * 1000
             figures["noop_generations_per_s"] = result["generations_per_s"]
             figures["noop_failures"] = result["failures"]
@@ -265,7 +282,7 @@ def noop_section(
             # with `concurrency` of them the mean latency is concurrency / throughput (Little's
             # law), whatever the stack does. So the same again with just enough clients to keep
             # it busy (two), for the latency at (near) full throughput without the queue.
-            few = sustained(stack, keys, sizes.duration / 2, FEW_CLIENTS)
+            few = sustained(stack, uploads, sizes.duration / 2, FEW_CLIENTS)
             figures["noop_few_clients"] = FEW_CLIENTS
             figures["noop_few_generations_per_s"] = few["generations_per_s"]
             figures["noop_few_failures"] = few["failures"]
@@ -279,7 +296,7 @@ def noop_section(
             stack.add_worker()
             stack.add_imaging()
             stack.wait_imaging_ready(2)
-            result = sustained(stack, keys, sizes.scale_seconds, sizes.concurrency)
+            result = sustained(stack, uploads, sizes.scale_seconds, sizes.concurrency)
             figures["scale_noop_2x2_generations_per_s"] = result["generations_per_s"]
             figures["scale_noop_2x2_failures"] = result["failures"]
             add(figures, "scale_rendered_twice", result["rendered_twice"])
@@ -292,22 +309,22 @@ def noop_section(
 
 
 def run_once(
-    database_url: str | None, sections: set[str], sizes: Sizes, photos: list[Path],
+    database_url: str | None, sections: set[str], sizes: Sizes, pairs: list[Pair],
     yardstick: EngineOnly | None,
 ) -> Figures:  # fmt: skip
     figures: Figures = {}
     # P is timed before, between and after the sections and the median taken: one timing
     # can fall on a moment when others load this shared machine, and every CPU figure
     # divides by it.
-    samples = [pillow_unit(photos[0])]
+    samples = [pillow_unit(pairs[0].photo)]
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         data = Path(tmp)
         if sections & {"singles", "burst", "images20", "scale"}:
-            cpu_section(figures, data, database_url, sections, sizes, photos, yardstick)
-            samples.append(pillow_unit(photos[0]))
+            cpu_section(figures, data, database_url, sections, sizes, pairs, yardstick)
+            samples.append(pillow_unit(pairs[0].photo))
         if sections & {"capacity", "polls", "scale", "floor"}:
-            noop_section(figures, data, database_url, sections, sizes, photos)
-    samples.append(pillow_unit(photos[0]))
+            noop_section(figures, data, database_url, sections, sizes, pairs)
+    samples.append(pillow_unit(pairs[0].photo))
     unit = statistics.median(samples)
     figures["P_ms"] = unit * 1000
     figures["P_samples_ms"] = [round(x * 1000, 2) for x in samples]
@@ -419,12 +436,20 @@ def main(argv: list[str] | None = None) -> None:
         f"{os.cpu_count()} cores (shared: figures are noisy)",
         flush=True,
     )
+    background = fixtures / "backgrounds" / "bg-1.jpg"
+    models = sorted((fixtures / "catalog-models").glob("*.jpg"))
     yardstick = None
-    if "singles" in sections:
-        yardstick = EngineOnly(
-            build_engine(settings), photos,
-            fixtures / "catalog-models" / "model-1.jpg", fixtures / "backgrounds" / "bg-1.jpg",
-        )  # fmt: skip
+    if sections & {"singles", "burst", "images20", "scale", "capacity"}:
+        # Each photo with a catalog model whose swap the quality gate delivers (as the engine
+        # section does): the gate refuses some pairs (a skin tone too far from the model's),
+        # and a refused generation stopped the bench.
+        engine = build_engine(settings)
+        pairs = accepted_pairs(engine, photos, models, background)
+        print("  pairs: " + ", ".join(f"{p.photo.stem}+{p.model_id}" for p in pairs), flush=True)
+        if "singles" in sections:
+            yardstick = EngineOnly(engine, pairs, background)
+    else:
+        pairs = [Pair(photo, models[0]) for photo in photos]
     runs: dict[str, Figures] = {}
     for db in ("sqlite", "postgres"):
         if args.db not in (db, "both"):
@@ -432,10 +457,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\n[{db}]", flush=True)
         with ExitStack() as stack:
             url = stack.enter_context(postgres_database()) if db == "postgres" else None
-            runs[db] = run_once(url, sections, sizes, photos, yardstick)
+            runs[db] = run_once(url, sections, sizes, pairs, yardstick)
     print_table(runs)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"sizes": sizes.__dict__, "runs": runs}, indent=2, default=str))
+    document = {
+        "sizes": sizes.__dict__,
+        "pairs": {p.photo.name: p.model_id for p in pairs},
+        "runs": runs,
+    }
+    args.out.write_text(json.dumps(document, indent=2, default=str))
     print(f"\nwritten to {args.out}")
 
     if "engine" in sections and not args.tiny:

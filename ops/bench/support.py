@@ -8,11 +8,15 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 from PIL import Image
+
+from core.engine import Background, EngineError, ImageEngine
+from core.images import decode_rgb
 
 # People photos every service accepts (a whole face, facing the camera).
 BENCH_PHOTOS = ("01008_00.jpg", "01861_00.jpg", "02849_00.jpg", "05997_00.jpg", "07966_00.jpg")
@@ -20,6 +24,63 @@ BENCH_PHOTOS = ("01008_00.jpg", "01861_00.jpg", "02849_00.jpg", "05997_00.jpg", 
 # the first model, in rotation, whose swap the gate delivers); a garment refused on every model
 # would stop the bench.
 BENCH_GARMENTS = ("00055_00.jpg", "00126_00.jpg", "049805_1.jpg", "00470_00.jpg")
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A bench photo and the catalog model (its id is the file's stem, as ops/seed names it)
+    whose model swap with it the quality gate delivers."""
+
+    photo: Path
+    model: Path
+
+    @property
+    def model_id(self) -> str:
+        return self.model.stem
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A bench photo in the stack's storage, with the catalog model id to swap it to."""
+
+    key: str
+    model_id: str
+
+
+def first_accepted(
+    engine: ImageEngine, photo: Image.Image, models: Sequence[Image.Image], start: int,
+    background: Background,
+) -> int:  # fmt: skip
+    """The index of the first model, in rotation from `start`, whose swap with `photo` the
+    quality gate delivers. A pair it refuses (a skin tone too far from the person's, say) is
+    refused in production too, so timing it would time a refusal, and end to end it fails the
+    generation (and stopped `make bench`)."""
+    refusals = []
+    for k in range(len(models)):
+        index = (start + k) % len(models)
+        try:
+            engine.body_swap(photo, models[index], background)
+        except EngineError as error:
+            refusals.append(str(error))
+            continue
+        return index
+    raise SystemExit("no catalog model gives a delivered swap for a bench photo: " + refusals[0])
+
+
+def accepted_pairs(
+    engine: ImageEngine, photos: list[Path], models: list[Path], background: Path
+) -> list[Pair]:
+    """Each photo with the first catalog model (model-1 first) the gate accepts it with: most
+    photos share one model (a many-image request takes one model), and a photo no light model
+    suits (a dark skin tone) gets one that does."""
+    # Decoded as the imaging step decodes them.
+    decoded = [decode_rgb(m.read_bytes()) for m in models]
+    back = Background.photo(decode_rgb(background.read_bytes()))
+    pairs = []
+    for photo in photos:
+        index = first_accepted(engine, decode_rgb(photo.read_bytes()), decoded, 0, back)
+        pairs.append(Pair(photo, models[index]))
+    return pairs
 
 
 def p50(values: list[float]) -> float:
@@ -123,11 +184,14 @@ class Client:
         key: str = target["key"]
         return key
 
-    def submit(self, service: str, keys: list[str]) -> list[str]:
-        """Submit one generation (model swap with model-1, or background replace, on bg-1)."""
-        form: dict[str, object] = {"backgroundId": "bg-1", "inputFiles": keys}
+    def submit(self, service: str, uploads: list[Upload]) -> list[str]:
+        """Submit one generation (model swap with the uploads' model, or background replace,
+        on bg-1)."""
+        form: dict[str, object] = {"backgroundId": "bg-1", "inputFiles": [u.key for u in uploads]}
         if service == "bodySwap":
-            form["modelId"] = "model-1"
+            models = {u.model_id for u in uploads}
+            assert len(models) == 1, f"one model per generation, not {sorted(models)}"
+            form["modelId"] = models.pop()
         response = self.http.post(f"/imageedit/service/{service}", headers=self.headers, data=form)
         if response.status_code != 200:
             raise RuntimeError(f"{service}: {response.status_code} {response.text}")
@@ -153,10 +217,10 @@ class Client:
                 return
             since = ",".join(f"{t['status']}:{t['progress']}" for t in tasks)
 
-    def generate(self, service: str, keys: list[str]) -> float:
+    def generate(self, service: str, uploads: list[Upload]) -> float:
         """Seconds from submit until pollTasks says every task is completed."""
         start = time.perf_counter()
-        self.follow(self.submit(service, keys))
+        self.follow(self.submit(service, uploads))
         return time.perf_counter() - start
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ops.bench.run import TARGETS
+from ops.bench.support import BENCH_PHOTOS
 from tests.conftest import postgres_available
 from tests.support.paths import FIXTURES, REPO
 
@@ -52,7 +53,8 @@ FIGURES = (
 
 
 def run_bench(tmp_path: Path, *args: str) -> dict[str, dict[str, object]]:
-    """The runs by database, each with its "sizes" (how much the tiny mode measured)."""
+    """The runs by database, each with its "sizes" (how much the tiny mode measured) and
+    "pairs" (the model each bench photo was swapped to)."""
     out = tmp_path / "bench.json"
     subprocess.run(
         [sys.executable, "-m", "ops.bench", "--tiny", "--out", str(out), *args],
@@ -64,6 +66,7 @@ def run_bench(tmp_path: Path, *args: str) -> dict[str, dict[str, object]]:
     runs: dict[str, dict[str, object]] = document["runs"]
     for figures in runs.values():
         figures["sizes"] = document["sizes"]
+        figures["pairs"] = document["pairs"]
     return runs
 
 
@@ -107,6 +110,17 @@ def test_tiny_bench_writes_every_figure(tmp_path: Path) -> None:
     assert number(figures, "scale_doubled_charges") == 0
     assert number(figures, "longpoll_unanswered") == 0
     assert number(figures, "longpoll_errors") == 0
+    # Every bench photo was generated end to end with a model the quality gate accepts it
+    # with, alone and in the burst (a photo the gate refuses on model-1, a dark skin tone,
+    # stopped both sections with QualityTooLow): one model for the light-skinned photos, the
+    # dark-skinned one (07966_00) on another.
+    pairs = figures["pairs"]
+    assert isinstance(pairs, dict)
+    photos = [name for name in BENCH_PHOTOS if (FIXTURES / "people" / name).is_file()]
+    assert sorted(pairs) == sorted(photos)
+    assert len(set(pairs.values())) > 1, pairs
+    for key in ("single_pairs_bodySwap", "single_pairs_burstreplace", "burst_pairs"):
+        assert number(figures, key) == len(photos), key
     sizes = figures["sizes"]
     assert isinstance(sizes, dict)
     assert number(figures, "longpoll_changes") == sizes["poll_changes"]
