@@ -144,6 +144,9 @@ class OneTimeCode(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The known browser (device cookie id, core/auth/devices.py) that asked for the code; None
+    # for any other browser. Codes and their wrong tries are kept apart per requester.
+    device: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ApiKey(Base):
