@@ -28,6 +28,7 @@ from core.billing.billing import Billing
 from core.billing.provider import ProviderFactory
 from core.billing.subscriptions import Subscriptions
 from core.catalog_admin import CatalogAdmin, people_counter
+from core.catalog_fit import ModelFits, tone_measurer
 from core.db import SessionFactory
 from core.enums import AccountKind, ApiKeyMode, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
@@ -108,6 +109,12 @@ class AppContext:
         return photo_analyser(self.temporal, self.settings)
 
     @cached_property
+    def model_fits(self) -> ModelFits:
+        return ModelFits(
+            self.sessions, tone_measurer(self.temporal, self.settings), self.photo_analyser
+        )
+
+    @cached_property
     def billing(self) -> Billing:
         if self.payment_providers is None:
             raise Unavailable("Payments are not available right now; try again later.")
@@ -176,6 +183,7 @@ LibraryDep = Annotated[Library, _from_context("library")]
 ShowcaseDep = Annotated[Showcase, _from_context("showcase")]
 CatalogAdminDep = Annotated[CatalogAdmin, _from_context("catalog_admin")]
 PhotoAnalyserDep = Annotated[PhotoAnalyser, _from_context("photo_analyser")]
+ModelFitsDep = Annotated[ModelFits, _from_context("model_fits")]
 BillingDep = Annotated[Billing, _from_context("billing")]
 SubscriptionsDep = Annotated[Subscriptions, _from_context("subscriptions")]
 GenerationsDep = Annotated[Generations, _from_context("generations")]

@@ -33,6 +33,7 @@ from api.routers import (
     library,
     payments,
     public,
+    public_models,
     services,
     site,
     subscriptions,
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (hosted_checkout.router, []),
         (api_keys.router, []),
         (public.router, []),
+        (public_models.router, []),
         (webhooks.router, []),
     ):
         app.include_router(router, dependencies=extra)

@@ -67,7 +67,8 @@ def background_kind(item: CatalogItem) -> str:
     return item.id if item.builtin and item.id in BUILTIN_BACKGROUNDS else "image"
 
 
-def _offered(kind: CatalogKind) -> Select[CatalogItem]:
+def offered_query(kind: CatalogKind) -> Select[CatalogItem]:
+    """Published public items of a kind: what the pickers offer."""
     return select(CatalogItem).where(
         CatalogItem.kind == kind,
         CatalogItem.published.is_(True),
@@ -86,7 +87,7 @@ def offered_page(
     """Published public items of a kind in the operators' order, a page at a time; with
     `category`, only that category ("" or None: all); with `filters`, only the items whose
     attributes match every value given (only digital models have them)."""
-    query = _offered(kind)
+    query = offered_query(kind)
     wanted = (category or "").strip().lower()  # stored lower case (catalog_admin.clean_category)
     if wanted:
         query = query.where(CatalogItem.category == wanted)
@@ -109,7 +110,7 @@ def offered_page(
 def offered_categories(session: Session, kind: CatalogKind) -> list[str]:
     """The categories of the published public items of a kind, for the pickers' filter."""
     query = (
-        _offered(kind)
+        offered_query(kind)
         .with_only_columns(CatalogItem.category)
         .where(CatalogItem.category != "")
         .distinct()
@@ -122,7 +123,7 @@ def offered_model_filters(session: Session) -> ModelFilterValues:
     """The gender, skin tone and body type values that at least one published public digital
     model has, so the picker offers only filters that find something."""
     rows = session.execute(
-        _offered(CatalogKind.MODEL).with_only_columns(
+        offered_query(CatalogKind.MODEL).with_only_columns(
             CatalogItem.gender, CatalogItem.skin_tone, CatalogItem.body_type
         ).distinct()
     ).all()

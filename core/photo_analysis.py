@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.tone_match import stored_tone, tone_json
+
 # What the photo shows.
 PERSON, GARMENT, NEITHER = "person", "garment", "neither"
 # Which way the person faces (None for a garment or nothing).
@@ -66,6 +68,10 @@ class PhotoAnalysis:
     face: str  # FACE_FULL, FACE_CROPPED or FACE_NONE
     garment: str | None  # top, bottom, dress or outerwear for a garment; None otherwise
     can: dict[str, Capability] = field(default_factory=dict)  # by service wire name
+    # The person's skin tone (CIE Lab of the cheeks, as the engine measures it) when the face
+    # was found: what the model swap's tone rule (core/tone_match.py) needs to say, before any
+    # charge, which digital models this photo can be swapped to.
+    tone: tuple[float, float, float] | None = None
 
     def refusal(self, service: str) -> str | None:
         """Why this photo cannot be used for `service`, or None when it can."""
@@ -82,6 +88,7 @@ def analysis_to_json(analysis: PhotoAnalysis) -> dict[str, object]:
         "face": analysis.face,
         "garment": analysis.garment,
         "can": {name: {"ok": c.ok, "reason": c.reason} for name, c in analysis.can.items()},
+        "tone": None if analysis.tone is None else tone_json(analysis.tone),
     }
 
 
@@ -94,4 +101,5 @@ def analysis_from_json(data: dict[str, Any]) -> PhotoAnalysis:
         face=str(data.get("face") or FACE_NONE),
         garment=data.get("garment"),
         can={str(name): Capability(bool(c.get("ok")), c.get("reason")) for name, c in can.items()},
+        tone=stored_tone(data.get("tone")),
     )

@@ -43,8 +43,11 @@ from core.photo_analysis import (
     Capability,
     PhotoAnalysis,
 )
+from core.tone_match import lab_from_opencv
 from engine import analysis, matting, models
 from engine.arrays import BoolMask, Image8
+from engine.digital_model import face_points
+from engine.digital_model import tone as skin_tone
 from engine.swap_garment import UNKNOWN, classify_garment
 
 # Shoulder order (left.x - right.x) over the torso's length: at least this facing the camera,
@@ -182,7 +185,17 @@ def _person(
     else:
         swap = Capability(True)
     return PhotoAnalysis(PERSON, people, view, face, None,
-                         {BODY_SWAP: swap, BURST_REPLACE: Capability(True)})
+                         {BODY_SWAP: swap, BURST_REPLACE: Capability(True)},
+                         tone=_tone(rgb, frontal) if swap.ok and frontal is not None else None)
+
+
+def _tone(rgb: Image8, frontal: models.Pose) -> tuple[float, float, float] | None:
+    """The person's skin tone as the model swap measures it (engine/digital_model.py: the face
+    mesh on the head crop of the same frontal pose, then the cheeks), in CIE Lab; None when
+    the face mesh finds no face (the swap then goes by the arms' colour, checked when it
+    renders)."""
+    points = face_points(rgb, frontal)
+    return None if points is None else lab_from_opencv(skin_tone(rgb, points))
 
 
 def _garment(rgb: Image8, small: Image8, back: matting.Backdrop) -> PhotoAnalysis:

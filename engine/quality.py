@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from core.engine import EngineError, collecting
+from core.tone_match import MAX_TONE_GAP, TONE_TOO_FAR, too_far
 from engine import matting
 from engine.arrays import BoolMask, Float32, Image8, Mask
 
@@ -71,13 +72,8 @@ MAX_SKIN_MISMATCH = 10.0
 # swap_person.face_turn): on the fixtures a frontal face measures under 0.2, a three-quarter
 # view 0.4-0.5 and still swaps; 09597_00 at 0.86 came out as a band of two faces.
 MAX_FACE_TURN = 0.65
-# How far apart (CIE ΔE76, cheek to cheek) the photo's and the model's skin tones may be. The
-# recolour and the face blend carry a tone change evenly up to about this far: 2.4-17.2 between
-# the 8 people and people-wild photos whose faces swap and the catalog models of a related
-# tone. Light skin to model-4's dark tone, or dark skin to a light model, measures 23-33, and
-# every such output showed pale bands and blotches across the face (the photo's highlights
-# and the model's shading disagree): refused before any work.
-MAX_TONE_GAP = 20.0
+# How far apart the photo's and the model's skin tones may be: core/tone_match.py, the rule the
+# checks before any charge apply too (MAX_TONE_GAP, too_far).
 # A skin tone is a median over at least MIN_TONE_PIXELS pixels (a neck on a full-length shot
 # has ~2000), taken from at most TONE_SAMPLES of them, evenly spread (a close-up face has 100k).
 MIN_TONE_PIXELS = 400
@@ -376,7 +372,11 @@ def judge(report: QualityReport) -> QualityReport:
         if value is None or (name == "skin_shift" and report.face_swapped is not False):
             # A swapped face is change enough: the skin shift only counts without one.
             continue
-        if (value > limit) if at_most else (value < limit):
+        if name == "tone_gap":
+            # The shared rule (core/tone_match.py), not a copy of its comparison.
+            if too_far(value):
+                failures.append(name)
+        elif (value > limit) if at_most else (value < limit):
             failures.append(name)
     return QualityReport(**{**asdict(report), "failures": tuple(failures)})
 
@@ -415,8 +415,7 @@ REASONS = {
     "for (the result would look like the original)",
     "skin_mismatch": "We could not give the person one even skin tone (the face and the arms or "
     "neck would not match)",
-    "tone_gap": "We could not swap to this model: their skin tone is too far from the "
-    "person's in the photo for an even result (a model with a closer skin tone works best)",
+    "tone_gap": TONE_TOO_FAR,
     "face_turn": "We could not swap this face: it is turned too far to the side (a photo "
     "where the face looks toward the camera works best)",
     "garment_holes": "We could not fit this garment onto the model without holes showing",

@@ -22,6 +22,7 @@ import numpy as np
 from cv2.typing import MatLike
 from scipy.spatial import Delaunay, QhullError
 
+from core import tone_match
 from core.engine import ProgressFn
 from engine import quality
 from engine.arrays import BoolMask, Float32, Floats, Image8, Mask
@@ -379,9 +380,8 @@ def tone_gap(photo: Person, model: Person) -> float | None:
     0-100); None when the photo has no tone to go by."""
     if photo.tone is None or model.tone is None:
         return None
-    difference = photo.tone.astype(np.float64) - model.tone.astype(np.float64)
-    difference[0] *= 100.0 / 255.0
-    return float(np.linalg.norm(difference))
+    return tone_match.tone_gap(
+        tone_match.lab_from_opencv(photo.tone), tone_match.lab_from_opencv(model.tone))
 
 
 def identity_swap(photo: Person, model: Person, progress: ProgressFn) -> Image8:

@@ -7,7 +7,12 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.catalog import CatalogActivities
-    from core.contracts.catalog_check import CATALOG_CHECK_WORKFLOW, CountPeopleInput
+    from core.contracts.catalog_check import (
+        CATALOG_CHECK_WORKFLOW,
+        CATALOG_TONES_WORKFLOW,
+        CountPeopleInput,
+        MeasureTonesInput,
+    )
     from workflows.imaging_question import ask_imaging
 
 
@@ -20,5 +25,16 @@ class CatalogPhotoCheckWorkflow:
         return await ask_imaging(CatalogActivities.count_people, inp, inp.imaging_task_queue)
 
 
+@workflow.defn(name=CATALOG_TONES_WORKFLOW, sandboxed=False)
+class CatalogModelTonesWorkflow:
+    """Measure the skin tone of the digital models that have none yet (core/tone_match.py);
+    started, one at a time, by the model list when it is asked about a photo."""
+
+    @workflow.run
+    async def run(self, inp: MeasureTonesInput) -> int:
+        return await ask_imaging(
+            CatalogActivities.measure_model_tones, inp, inp.imaging_task_queue)
+
+
 # Registered on the orchestration queue by the worker (ops/worker.py walks workflows/).
-WORKFLOWS = (CatalogPhotoCheckWorkflow,)
+WORKFLOWS = (CatalogPhotoCheckWorkflow, CatalogModelTonesWorkflow)

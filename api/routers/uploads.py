@@ -7,7 +7,14 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from sqlalchemy import select
 
-from api.deps import CurrentPrincipal, PhotoAnalyserDep, SessionsDep, SettingsDep, StorageDep
+from api.deps import (
+    CurrentPrincipal,
+    ModelFitsDep,
+    PhotoAnalyserDep,
+    SessionsDep,
+    SettingsDep,
+    StorageDep,
+)
 from api.schemas.common import Envelope
 from api.schemas.uploads import PhotoAnalysisView, PresignedUpload, Thumbnail, ThumbnailBody
 from core.auth.tokens import Principal
@@ -54,6 +61,7 @@ def create_thumbnail(
     storage: StorageDep,
     settings: SettingsDep,
     photo_analyser: PhotoAnalyserDep,
+    model_fits: ModelFitsDep,
     principal: CurrentPrincipal,
     body: ThumbnailBody,
 ) -> Envelope[Thumbnail]:
@@ -78,6 +86,9 @@ def create_thumbnail(
             row.mime_type = info.mime_type  # what it is, whatever the uploader claimed
     # Analysed once per upload (the activity stores it): a repeat reads it back.
     analysis = upload.analysis or photo_analyser(upload.id, body.key)
+    # The model picker and the submit need the digital models' skin tones next: measured once,
+    # started here (by the first upload after a model was added) so they are there in time.
+    model_fits.measure_unmeasured()
     return Envelope(
         data=Thumbnail(
             key=body.key,

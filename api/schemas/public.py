@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 
 from api.schemas.common import Credits, Output, Schema
-from core.enums import ApiKeyMode, GenerationStatus, Service
+from core.enums import ApiKeyMode, BodyType, Gender, GenerationStatus, Service, SkinTone
 
 METADATA_KEYS = 20
 METADATA_KEY_LENGTH = 40
@@ -120,3 +120,30 @@ class GenerationList(Schema):
 class KeyCredits(Credits):
     """The key's account's balance (the same numbers as the web app's
     /api/v1/user/creditsAvailable): `total` is what can be spent now."""
+
+
+class PublicModel(Schema):
+    """A digital model, and when uploads were given, whether a model swap of them to it is
+    possible: `compatible` true, false (with `reason`, and the uploads it cannot be used with
+    in `incompatibleUploads`), or null while that is not known yet (a photo still being
+    analysed, or the model's skin tone still being measured: ask again in a few seconds)."""
+
+    id: str
+    name: str
+    category: str
+    description: str
+    gender: Gender | None
+    skinTone: SkinTone | None
+    bodyType: BodyType | None
+    url: str
+    thumbnailUrl: str
+    compatible: bool | None = None
+    reason: str | None = None
+    incompatibleUploads: list[str] = []
+
+
+class ModelList(Schema):
+    items: list[PublicModel]
+    total: int
+    pageNum: int
+    pageSize: int

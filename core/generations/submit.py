@@ -19,6 +19,7 @@ from temporalio.common import WorkflowIDConflictPolicy
 from core import credits
 from core.auth.tokens import Principal
 from core.catalog import find_background, find_model
+from core.catalog_fit import swap_refusal
 from core.contracts.generation import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
 from core.costs import generation_cost
 from core.db import SessionFactory
@@ -153,10 +154,12 @@ class Submissions:
         if len(request.inputs) > MAX_INPUTS:
             raise InvalidInput(f"inputFiles: at most {MAX_INPUTS} images per generation.")
         with self.sessions() as session:
+            model = None
             if request.service == Service.BODY_SWAP:
                 if not request.model_id:
                     raise InvalidInput("modelId: choose a model.")
-                if find_model(session, request.model_id, published_only=True) is None:
+                model = find_model(session, request.model_id, published_only=True)
+                if model is None:
                     raise InvalidInput("modelId: that model does not exist.")
             if request.service == Service.BURST_REPLACE and not request.background_id:
                 raise InvalidInput("backgroundId: choose a background.")
@@ -165,6 +168,7 @@ class Submissions:
             ):
                 raise InvalidInput("backgroundId: that background does not exist.")
             resolved: list[str | NewFile] = []
+            refusals: list[tuple[int, str]] = []
             for index, value in enumerate(request.inputs):
                 if isinstance(value, NewFile):
                     resolved.append(value)
@@ -173,14 +177,21 @@ class Submissions:
                 if key is None:
                     raise InvalidInput(f"inputFiles[{index}]: that is not one of your uploads.")
                 # What the upload's analysis rules out is refused now: nothing is charged and
-                # no workflow starts (an upload not analysed yet is checked by the engine).
-                refusal = (
-                    analysis_from_json(analysis).refusal(request.service) if analysis else None
-                )
-                if refusal:
-                    several = len(request.inputs) > 1
-                    raise InvalidInput(f"Image {index + 1}: {refusal}" if several else refusal)
+                # no workflow starts (an upload not analysed yet is checked by the engine). For
+                # a model swap that includes the chosen model's skin tone (core/catalog_fit.py,
+                # the rule the model list and the engine's gate apply too).
+                if analysis:
+                    found = analysis_from_json(analysis)
+                    refusal = (
+                        swap_refusal(found, model.tone)
+                        if model is not None
+                        else found.refusal(request.service)
+                    )
+                    if refusal:
+                        refusals.append((index, refusal))
                 resolved.append(key)
+        if refusals:
+            raise InvalidInput(refused_inputs(refusals, len(request.inputs)))
         return resolved
 
     def submit(self, principal: Principal, request: SubmitRequest) -> Submitted:
@@ -311,6 +322,16 @@ class Submissions:
             # The workflow runs: failing the submit now would remove a generation that is
             # being charged. The sweeper finds the workflow and records it later.
             log.exception("generation %s started but could not be marked so", generation_id)
+
+
+def refused_inputs(refusals: list[tuple[int, str]], count: int) -> str:
+    """Every refused input with its reason, one sentence each ("Image 1: ... Image 3: ..."),
+    so nobody fixes one photo to be refused for the next; a single input needs no number."""
+    if count == 1:
+        return refusals[0][1]
+    return " ".join(
+        f"Image {index + 1}: {reason.rstrip('.')}." for index, reason in refusals
+    )
 
 
 def request_hash(request: SubmitRequest) -> str:

@@ -75,4 +75,5 @@ def test_the_engine_work_runs_on_the_imaging_queue() -> None:
             WorkerDeps(sessions=None, storage=None, settings=Settings(), engine=object())  # type: ignore[arg-type]
         )
     }
-    assert imaging == {"run_imaging", "count_people_in_photo", "analyse_uploaded_photo"}
+    assert imaging == {"run_imaging", "count_people_in_photo", "analyse_uploaded_photo",
+                       "measure_catalog_model_tones"}
