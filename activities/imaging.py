@@ -327,12 +327,18 @@ class ImagingActivities:
 
         with heartbeating(self.heartbeat_interval):
             photo = self._checked_input(inp)
-            self._refuse_what_the_analysis_rules_out(inp, photo)
-            # The input's thumbnail for the progress view (usually the browser made it already),
-            # beside the engine rather than before it.
+            # The input's thumbnail for the progress view and My Images (the browser usually
+            # made it already, a public API upload sent by URL has none), beside the engine
+            # rather than before it; made before the analysis's refusal too, so that a refused
+            # image shows its input rather than a broken one.
             input_thumbnail = self._io.submit(
                 in_current_context(self._input_thumbnail), inp.input_key, photo
             )
+            try:
+                self._refuse_what_the_analysis_rules_out(inp, photo)
+            except ApplicationError:
+                input_thumbnail.result()
+                raise
             try:
                 with collecting_notes() as notes:
                     result = self._render(inp, photo, progress)

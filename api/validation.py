@@ -117,6 +117,7 @@ IdText = Annotated[str, StringConstraints(max_length=MAX_ID)]
 KeyText = Annotated[str, StringConstraints(max_length=MAX_KEY)]
 PasswordText = Annotated[str, StringConstraints(max_length=MAX_PASSWORD)]
 ServiceId = Annotated[str, Path(min_length=1, max_length=MAX_ID)]
+TaskId = Annotated[str, Path(min_length=1, max_length=MAX_ID)]
 AuthorizationHeader = Annotated[str | None, Header(max_length=MAX_TOKEN)]
 DistributorHeader = Annotated[str | None, Header(max_length=MAX_ID)]
 

@@ -51,6 +51,7 @@ def _visible_outputs(account_id: str) -> Select[Task, Generation]:
             Generation.account_id == account_id,
             Generation.deleted_at.is_(None),
             Generation.livemode.is_(True),  # test-mode images stay in the API
+            Task.deleted_at.is_(None),
             Task.status == GenerationStatus.COMPLETED,
             Task.output_key.is_not(None),
         )
@@ -67,6 +68,7 @@ def owned_task(
         .join(Generation, Generation.id == Task.generation_id)
         .where(
             Task.id == task_id,
+            Task.deleted_at.is_(None),
             Generation.account_id == principal.account_id,
             Generation.deleted_at.is_(None),
         )
@@ -82,23 +84,67 @@ def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[
     return row[0], row[1]
 
 
+def task_objects(task: Task) -> list[str]:
+    """The objects one image made: its output, the output's thumbnails, a retouched version."""
+    keys = [
+        key
+        for key in (
+            task.output_key,
+            task.output_thumbnail_key,
+            task.edited_key,
+            task.edited_thumbnail_key,
+        )
+        if key
+    ]
+    if task.output_key:
+        keys.append(thumbnail_key(task.output_key))
+    return keys
+
+
 def generation_objects(generation: Generation, tasks: list[Task]) -> list[str]:
     """Every object a generation made: outputs, their thumbnails, retouched versions, and the
     inputs' thumbnails. The inputs themselves are the user's uploads (see delete)."""
     keys: list[str] = []
     for task in tasks:
         keys.append(thumbnail_key(task.input_key))
-        for key in (
-            task.output_key,
-            task.output_thumbnail_key,
-            task.edited_key,
-            task.edited_thumbnail_key,
-        ):
-            if key:
-                keys.append(key)
-        if task.output_key:
-            keys.append(thumbnail_key(task.output_key))
+        keys.extend(task_objects(task))
     return list(dict.fromkeys(keys))
+
+
+def _released_inputs(
+    session: Session, principal: Principal, leaving: list[Task]
+) -> list[str]:
+    """The inputs of the `leaving` images (and their thumbnails) that no other image of the
+    account still shows: a re-render shares its original's input, and an upload may be used by
+    several generations. Only the account's own uploads are deleted; a thumbnail that another
+    image still shows is kept (deleting it left that image with a broken input)."""
+    leaving_ids = [task.id for task in leaving]
+    keys: list[str] = []
+    for input_key in dict.fromkeys(task.input_key for task in leaving):
+        still_used = session.execute(
+            select(func.count())
+            .select_from(Task)
+            .join(Generation, Generation.id == Task.generation_id)
+            .where(
+                Task.input_key == input_key,
+                Task.id.not_in(leaving_ids),
+                Task.deleted_at.is_(None),
+                Generation.deleted_at.is_(None),
+            )
+        ).scalar_one()
+        if still_used:
+            continue
+        keys.append(thumbnail_key(input_key))
+        if input_key.startswith(f"uploads/{principal.account_id}/"):
+            keys.append(input_key)
+    return keys
+
+
+@dataclass(frozen=True)
+class ImageDeleted:
+    removed_objects: int
+    # The generation's last image was deleted: the generation went with it.
+    generation_deleted: bool
 
 
 class Library:
@@ -198,35 +244,61 @@ class Library:
                 raise NotFound("That generation was not found.")
             if generation.status not in (GenerationStatus.COMPLETED, GenerationStatus.FAILED):
                 raise InvalidInput("This generation is still running; delete it when it ends.")
-            tasks = tasks_of(session, generation_id)
+            # Images deleted on their own are gone already.
+            tasks = tasks_of(session, generation_id, with_deleted=False)
             if any(task.status not in TERMINAL_STATUSES for task in tasks):
                 # A re-render with a new placement, still being made: its output would land
                 # after the delete and outlive it.
                 raise InvalidInput(
                     "An image of this generation is still being made; delete it when it is done."
                 )
-            keys = generation_objects(generation, tasks)
+            keys = [key for task in tasks for key in task_objects(task)]
+            keys += _released_inputs(session, principal, tasks)
             for task in tasks:
-                still_used = session.execute(
-                    select(func.count())
-                    .select_from(Task)
-                    .join(Generation, Generation.id == Task.generation_id)
-                    .where(
-                        Task.input_key == task.input_key,
-                        Generation.id != generation_id,
-                        Generation.deleted_at.is_(None),
-                    )
-                ).scalar_one()
-                if not still_used and task.input_key.startswith(
-                    f"uploads/{principal.account_id}/"
-                ):
-                    keys.append(task.input_key)
                 task.shared_at = None
                 task.showcased_at = None
             generation.deleted_at = utcnow()
         for key in keys:
             self.storage.delete(key)
         return len(keys)
+
+    def delete_image(
+        self, principal: Principal, generation_id: str, task_id: str
+    ) -> ImageDeleted:
+        """Delete one image of a finished generation, and nothing else: its siblings stay, and
+        so does its input while another image shows it. The task row stays (marked deleted) for
+        the generation's accounting; nothing is charged or refunded. Deleting the last image
+        deletes the generation too."""
+        with self.sessions.begin() as session:
+            owned = owned_task(session, principal, task_id)
+            if owned is None or owned[1].id != generation_id:
+                raise NotFound(IMAGE_NOT_FOUND)
+            task, generation = owned
+            if generation.status not in (GenerationStatus.COMPLETED, GenerationStatus.FAILED):
+                raise InvalidInput(
+                    "This generation is still running; delete its images when it ends."
+                )
+            if task.status not in TERMINAL_STATUSES:
+                # A re-render with a new placement: its output would land after the delete.
+                raise InvalidInput("This image is still being made; delete it when it is done.")
+            keys = task_objects(task) + _released_inputs(session, principal, [task])
+            task.deleted_at = utcnow()
+            task.shared_at = None
+            task.showcased_at = None
+            others = session.execute(
+                select(func.count())
+                .select_from(Task)
+                .where(
+                    Task.generation_id == generation.id,
+                    Task.id != task.id,
+                    Task.deleted_at.is_(None),
+                )
+            ).scalar_one()
+            if not others:
+                generation.deleted_at = utcnow()
+        for key in keys:
+            self.storage.delete(key)
+        return ImageDeleted(removed_objects=len(keys), generation_deleted=not others)
 
     def zip_entries(
         self, principal: Principal, task_ids: list[str]

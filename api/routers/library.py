@@ -15,6 +15,7 @@ from api.deps import CurrentPrincipal, LibraryDep, ShowcaseDep, StorageDep
 from api.schemas.common import Envelope, ShowcasePage
 from api.schemas.library import (
     Deleted,
+    DeletedImage,
     Feedback,
     FeedbackBody,
     GalleryImage,
@@ -24,7 +25,7 @@ from api.schemas.library import (
     Shared,
     ZipBody,
 )
-from api.validation import PageNumber, ServiceId
+from api.validation import PageNumber, ServiceId, TaskId
 from api.views import edited_view, output_view, showcase_page
 from core.enums import Rating, Service
 from core.keys import thumbnail_key
@@ -141,3 +142,16 @@ def delete_generation(
     """Delete a finished generation's images from storage (the credit ledger is kept)."""
     removed = library.delete(principal, service_id)
     return Envelope(data=Deleted(serviceId=service_id, removedObjects=removed))
+
+
+@router.delete("/{service_id}/task/{task_id}", response_model=Envelope[DeletedImage])
+def delete_image(
+    library: LibraryDep, principal: CurrentPrincipal, service_id: ServiceId, task_id: TaskId
+) -> Envelope[DeletedImage]:
+    """Delete one image of a finished generation (the trash icon on an image): its siblings
+    stay. Its last image takes the generation with it. Nothing is charged or refunded."""
+    deleted = library.delete_image(principal, service_id, task_id)
+    return Envelope(data=DeletedImage(
+        serviceId=service_id, taskId=task_id, removedObjects=deleted.removed_objects,
+        generationDeleted=deleted.generation_deleted,
+    ))

@@ -50,7 +50,8 @@ from core.generations.read import (
     tasks_of,
 )
 from core.generations.submit import SubmitRequest
-from core.images import check_image, check_size
+from core.images import check_image, check_size, thumbnail_from_bytes
+from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, Task
 from core.storage import Storage
@@ -89,6 +90,9 @@ async def upload(
             file_id, key = record_upload(sessions, principal.account_id, name, content_type,
                                          "upload")
             storage.put_bytes(key, data, content_type)
+            # Its thumbnail, as the web app's createThumbnail makes: My Images shows the input
+            # beside every image, a refused one's too.
+            storage.put_bytes(thumbnail_key(key), thumbnail_from_bytes(data), "image/jpeg")
             return UploadView(id=file_id, key=key)
 
         return Envelope(data=await to_thread.run_sync(store))
@@ -168,7 +172,8 @@ def _one(sessions: SessionFactory, storage: Storage, caller: PublicCaller,
             generation = owned_generation(session, principal, generation_id)
         if generation.livemode != caller.livemode:
             raise NotFound(NOT_FOUND)
-        tasks = tasks_of(session, generation_id)
+        # An image its owner deleted on its own is gone, unless the whole generation is.
+        tasks = tasks_of(session, generation_id, with_deleted=deleted)
     credits = _charged_and_refunded(sessions, [generation_id])[generation_id]
     return generation_view(storage, generation, tasks, credits)
 
@@ -258,7 +263,7 @@ def list_generations(
             query.order_by(Generation.created_at.desc(), Generation.id.desc()).limit(limit + 1)
         ).scalars())
         page = found[:limit]
-        tasks = tasks_by_generation(session, [g.id for g in page])
+        tasks = tasks_by_generation(session, [g.id for g in page], with_deleted=False)
     credits = _charged_and_refunded(sessions, [g.id for g in page])
     return Envelope(data=GenerationList(
         items=[generation_view(storage, g, tasks.get(g.id, []), credits[g.id]) for g in page],

@@ -59,9 +59,10 @@ def _parse_ids(raw: str) -> list[str]:
 
 
 def _owned(principal: Principal, ids: list[str]) -> tuple[ColumnElement[bool], ...]:
-    """The caller's tasks among `ids`, of generations not deleted."""
+    """The caller's tasks among `ids`, of generations not deleted (nor deleted themselves)."""
     return (
         Task.id.in_(ids),
+        Task.deleted_at.is_(None),  # an image deleted on its own
         Generation.account_id == principal.account_id,
         Generation.deleted_at.is_(None),
     )

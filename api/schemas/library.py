@@ -57,6 +57,14 @@ class Deleted(Schema):
     removedObjects: int
 
 
+class DeletedImage(Schema):
+    serviceId: str
+    taskId: str
+    removedObjects: int
+    # It was the generation's last image: the generation is deleted too.
+    generationDeleted: bool
+
+
 class ZipBody(Schema):
     taskIds: list[IdText] = Field(min_length=1, max_length=200)
 

@@ -19,22 +19,26 @@ from core.tasks import queue_completion_mail
 NOT_FOUND = "That generation was not found."
 
 
-def tasks_of(session: Session, generation_id: str) -> list[Task]:
-    """A generation's tasks in input order."""
-    return list(
-        session.execute(
-            select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
-        ).scalars()
-    )
+def tasks_of(session: Session, generation_id: str, *, with_deleted: bool = True) -> list[Task]:
+    """A generation's tasks in input order. `with_deleted=False` for what the owner is shown:
+    an image deleted on its own is left out (the workflow's accounting still counts it)."""
+    query = select(Task).where(Task.generation_id == generation_id)
+    if not with_deleted:
+        query = query.where(Task.deleted_at.is_(None))
+    return list(session.execute(query.order_by(Task.position)).scalars())
 
 
-def tasks_by_generation(session: Session, generation_ids: list[str]) -> dict[str, list[Task]]:
-    """Several generations' tasks in one query, each list in input order."""
+def tasks_by_generation(
+    session: Session, generation_ids: list[str], *, with_deleted: bool = True
+) -> dict[str, list[Task]]:
+    """Several generations' tasks in one query, each list in input order (`with_deleted` as
+    in tasks_of)."""
     grouped: dict[str, list[Task]] = {gid: [] for gid in generation_ids}
     if generation_ids:
-        for task in session.execute(
-            select(Task).where(Task.generation_id.in_(generation_ids)).order_by(Task.position)
-        ).scalars():
+        query = select(Task).where(Task.generation_id.in_(generation_ids))
+        if not with_deleted:
+            query = query.where(Task.deleted_at.is_(None))
+        for task in session.execute(query.order_by(Task.position)).scalars():
             grouped[task.generation_id].append(task)
     return grouped
 
@@ -68,7 +72,7 @@ class Generations:
     def get(self, principal: Principal, generation_id: str) -> tuple[Generation, list[Task]]:
         with self.sessions() as session:
             generation = owned_generation(session, principal, generation_id)
-            return generation, tasks_of(session, generation_id)
+            return generation, tasks_of(session, generation_id, with_deleted=False)
 
     def page(
         self,
@@ -98,7 +102,9 @@ class Generations:
                     .limit(page_size)
                 ).scalars()
             )
-            tasks = tasks_by_generation(session, [g.id for g in generations])
+            tasks = tasks_by_generation(
+                session, [g.id for g in generations], with_deleted=False
+            )
         return GenerationPage(generations, tasks, int(total))
 
     def mail_guest_when_done(self, principal: Principal, generation_id: str, email: str) -> None:

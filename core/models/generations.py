@@ -136,6 +136,9 @@ class Task(Base):
     placement_scale: Mapped[float | None] = mapped_column(Float, nullable=True)
     # On a source task: how many re-renders were asked of it (bounded: they are free).
     rerenders: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Deleted by its owner, alone (the trash icon on one image): its objects are gone from
+    # storage and the owner's views leave it out; the row stays for the generation's accounting.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
