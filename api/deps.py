@@ -231,18 +231,25 @@ async def get_public_caller(
     x_distributor_id: DistributorHeader = None,
 ) -> PublicCaller:
     """The caller of a public route (api/routers/public.py): an account API key
-    (`Authorization: Bearer mm_live_...`, counted against its rate limit, the RateLimit-*
-    headers on the answer) or, as everywhere, a signed-in session's token. Keys are accepted
-    here only: on any other route a key is not a session token and gets 401."""
+    (`Authorization: Bearer mm_live_...`) or, as everywhere, a session's or guest's token. Keys
+    are accepted here only: on any other route a key is not a session token and gets 401. Every
+    authenticated request counts against its account's one limit, whichever credential it
+    came with, and the answer carries the RateLimit-* headers."""
     token = authorization[7:].strip() if authorization and authorization.lower().startswith(
         "bearer ") else ""
     if not looks_like_key(token):
-        return PublicCaller(await get_principal(auth, authorization, x_distributor_id))
+        principal = await get_principal(auth, authorization, x_distributor_id)
+        await _count_public_request(api_keys, response, principal.account_id)
+        return PublicCaller(principal)
     caller = await run_in_threadpool(api_keys.authenticate, token)
-    quota = await run_in_threadpool(api_keys.count_request, caller)
-    response.headers.update(quota_headers(quota))
     bind_log_context(account_id=caller.principal.account_id, api_key=caller.key_id)
+    await _count_public_request(api_keys, response, caller.principal.account_id)
     return PublicCaller(caller.principal, caller.mode == ApiKeyMode.LIVE)
+
+
+async def _count_public_request(api_keys: ApiKeys, response: Response, account_id: str) -> None:
+    quota = await run_in_threadpool(api_keys.count_request, account_id)
+    response.headers.update(quota_headers(quota))
 
 
 CurrentCaller = Annotated[PublicCaller, Depends(get_public_caller)]

@@ -3,8 +3,11 @@
 A key is `mm_live_` + 32 random URL-safe characters (Stripe's habit: the prefix says what it is,
 in logs and in secret scanners). Only its sha256 is stored; the secret is shown once, at
 creation. A key acts for its account and can do what that account can, nothing more, and only
-on the public routes (api/routers/public.py); revoked, it answers 401 at once. Each key has its
-own rate limit, counted in the database so it holds across API processes. A test key
+on the public routes (api/routers/public.py); revoked, it answers 401 at once. The public routes'
+rate limit is the ACCOUNT's, shared by all its keys, sessions and guest tokens (issue 33 item 5:
+one per key gave 20 keys 20 times the limit, and a revoked key's successor a fresh count), and
+counted in the database so it holds across API processes; making keys has a limit of its own
+(KEYS_PER_HOUR), so keys cannot be churned. A test key
 (`mm_test_`) runs the same pipeline without touching the balance; its generations are
 watermarked and seen only by test keys (and live ones only by live keys and the web app).
 """
@@ -24,7 +27,7 @@ from core.enums import AccountKind, ApiKeyMode
 from core.errors import InvalidInput, NotAuthenticated, NotFound
 from core.models.accounts import Account, ApiKey
 from core.models.base import as_utc, utcnow
-from core.ratelimit import Quota, hit_quota
+from core.ratelimit import Quota, RateLimited, hit, hit_quota, wait_phrase
 from core.settings import Settings
 
 PREFIXES = {ApiKeyMode.LIVE: "mm_live_", ApiKeyMode.TEST: "mm_test_"}
@@ -34,6 +37,8 @@ MAX_KEYS = 20  # live keys an account may hold at once
 NAME_LIMIT = 64
 LAST_USED_EVERY = timedelta(minutes=1)  # last_used_at is written at most this often per key
 WINDOW = timedelta(minutes=1)
+# Keys an account may create per hour: enough to fill all its slots at once, not to churn them.
+KEYS_PER_HOUR = (MAX_KEYS, timedelta(hours=1))
 
 
 def looks_like_key(token: str) -> bool:
@@ -72,6 +77,7 @@ class ApiKeys:
             raise InvalidInput(f"name: at most {NAME_LIMIT} characters.")
         if principal.user_id is None:
             raise NotAuthenticated("Please log in to create API keys.")
+        self._count_creation(principal.account_id)
         body = secrets.token_urlsafe(SECRET_BYTES)
         secret = PREFIXES[mode] + body
         with self.sessions.begin() as session:
@@ -90,6 +96,16 @@ class ApiKeys:
             session.flush()
             session.expunge(key)
         return NewKey(key, secret)
+
+    def _count_creation(self, account_id: str) -> None:
+        count, window = KEYS_PER_HOUR
+        try:
+            hit(self.sessions, [f"apikey-create:{account_id}"], count, window)
+        except RateLimited as limited:
+            raise RateLimited(
+                limited.retry_after, limited.bucket,
+                f"This account has created {count} API keys in the last hour. Please "
+                f"{wait_phrase(limited.retry_after)}, or use one of the keys it has.") from None
 
     def list(self, principal: Principal) -> list[ApiKey]:
         """The account's keys that still work, newest first."""
@@ -138,9 +154,10 @@ class ApiKeys:
                               distributor_id=distributor, user_id=key.user_id)
         return KeyCaller(principal, key.id, key.mode)
 
-    def count_request(self, caller: KeyCaller) -> Quota:
-        """One request against the key's own limit (RateLimited when it is used up)."""
-        return hit_quota(self.sessions, f"apikey:{caller.key_id}",
+    def count_request(self, account_id: str) -> Quota:
+        """One public-route request against the account's limit, whoever made it (any of its
+        keys, a session, a guest token); RateLimited when it is used up."""
+        return hit_quota(self.sessions, f"public:account:{account_id}",
                          self.settings.api_key_requests_per_minute, WINDOW)
 
 

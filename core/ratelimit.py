@@ -34,7 +34,7 @@ class RateLimited(DomainError):
         super().__init__(message or f"Too many attempts. Please {wait_phrase(retry_after)}.")
         self.retry_after = retry_after
         self.bucket = bucket  # the one that was full, for a caller that words it better
-        self.limit = limit  # a published quota (the API keys'): sent as RateLimit-* headers
+        self.limit = limit  # a published quota (the public API's): sent as RateLimit-* headers
 
 
 def wait_phrase(retry_after: int) -> str:
@@ -122,7 +122,8 @@ def hit_quota(sessions: SessionFactory, bucket: str, limit: int, window: timedel
         reset = max(1, math.ceil((as_utc(oldest) + window - now).total_seconds())) if oldest else 1
         if count > limit:
             raise RateLimited(reset, bucket, f"Rate limit reached: at most {limit} requests per "
-                              f"{int(window.total_seconds())} s with this key. Retry after "
+                              f"{int(window.total_seconds())} s for this account (all its "
+                              f"keys and sessions together). Retry after "
                               f"{reset} s.", limit=limit)
     return Quota(limit, max(0, limit - count), reset)
 

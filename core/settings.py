@@ -107,7 +107,8 @@ class Settings(BaseSettings):
     # API keys the image edit client must send as `x-api-key` on /imageedit calls; empty: no
     # check (the embedded default). A JSON list in the environment, e.g. '["k1","k2"]'.
     api_keys: list[str] = []
-    # Requests per minute each account API key may make on the public API (429 beyond).
+    # Requests per minute an account may make on the public API, all its keys, sessions and
+    # guest tokens together (429 beyond). The name is older than that rule.
     api_key_requests_per_minute: int = Field(default=60, ge=1, le=100_000)
     # Webhooks (core/webhooks.py). Endpoints on private, loopback or link-local addresses are
     # refused unless this is true; unset, it is true in development (a receiver on localhost)

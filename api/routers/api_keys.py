@@ -24,10 +24,11 @@ def key_view(key: ApiKey) -> ApiKeyView:
 
 
 @router.post("", response_model=Envelope[CreatedApiKey], status_code=201,
-             responses={401: {}, 422: {}})
+             responses={401: {}, 422: {}, 429: {}})
 def create_key(api_keys: ApiKeysDep, user: CurrentUser,
                body: NewApiKeyBody) -> Envelope[CreatedApiKey]:
-    """A new key for the caller's account. `secret` is in this answer only: store it now."""
+    """A new key for the caller's account. `secret` is in this answer only: store it now.
+    At most 20 new keys an hour per account (429 beyond)."""
     made = api_keys.create(user, body.name, body.mode)
     view = key_view(made.key)
     return Envelope(data=CreatedApiKey(**view.model_dump(), secret=made.secret))

@@ -196,6 +196,7 @@ export interface paths {
         /**
          * Create Key
          * @description A new key for the caller's account. `secret` is in this answer only: store it now.
+         *     At most 20 new keys an hour per account (429 beyond).
          */
         post: operations["create_key_api_v1_api_keys_post"];
         delete?: never;
@@ -3959,6 +3960,13 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

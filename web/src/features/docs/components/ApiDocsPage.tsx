@@ -264,7 +264,8 @@ export function ApiDocsPage() {
         </div>
         <ul className={styles.limits}>
           <li>
-            60 requests a minute per key (the default). Every answer carries <code>RateLimit-Limit</code>,{' '}
+            60 requests a minute per account (the default), all its keys and sessions together; at most 20 new keys an
+            hour. Every answer carries <code>RateLimit-Limit</code>,{' '}
             <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>; the request beyond the limit answers 429
             with <code>Retry-After</code>.
           </li>
