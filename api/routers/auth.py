@@ -209,16 +209,21 @@ async def generate_reset_code(
     settings: SettingsDep,
     address: AddressDep,
     body: EmailBody,
+    device: DeviceCookie = None,
 ) -> Envelope[Sent]:
-    """Mail a reset code if the email has an account; the answer is the same either way."""
-    message = await to_thread.run_sync(logins.request_reset_code, body.email, address)
+    """Mail a reset code if the email has an account; the answer is the same either way. A
+    browser the account is known in gets a code of its own, outside strangers' reach."""
+    message = await to_thread.run_sync(logins.request_reset_code, body.email, address, device)
     await _send(sessions, settings, message)
     return Envelope(data=Sent(sent=True))
 
 
 @router.post("/verifyResetPasswordOTP", response_model=Envelope[Verified])
-def verify_reset_code(codes: CodeMailDep, body: CodeBody) -> Envelope[Verified]:
-    codes.check(body.email, body.otp, CodePurpose.RESET)
+def verify_reset_code(
+    logins: LoginsDep, address: AddressDep, body: CodeBody, device: DeviceCookie = None
+) -> Envelope[Verified]:
+    """Check a reset code before asking for the new password (429 past the checks' limit)."""
+    logins.verify_reset_code(body.email, body.otp, address, device)
     return Envelope(data=Verified(verified=True))
 
 
@@ -230,12 +235,13 @@ def reset_password(
     address: AddressDep,
     response: Response,
     body: ResetBody,
+    device: DeviceCookie = None,
 ) -> Envelope[Ok]:
     """Set a new password with the mailed code; every session of the account ends. The
     browser becomes one the account is known in (its sign-ins skip the limits that strangers'
     guesses fill)."""
-    device = logins.reset_password(body.email, body.otp, body.password, address)
-    _set_device_cookie(settings, response, device)
+    new_device = logins.reset_password(body.email, body.otp, body.password, address, device)
+    _set_device_cookie(settings, response, new_device)
     return Envelope(data=Ok(ok=True))
 
 

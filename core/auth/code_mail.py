@@ -18,9 +18,10 @@ class CodeMail:
         self.sessions = sessions
         self.code_secret = code_secret
 
-    def compose(self, email: str, purpose: CodePurpose) -> mail.Mail:
-        """A new code for the email, in the mail that carries it (sent by the caller)."""
-        issued = codes.issue(self.sessions, self.code_secret, email, purpose)
+    def compose(self, email: str, purpose: CodePurpose, device: str | None = None) -> mail.Mail:
+        """A new code for the email, in the mail that carries it (sent by the caller); bound to
+        `device` when a known browser asked for it (core/codes.py)."""
+        issued = codes.issue(self.sessions, self.code_secret, email, purpose, device)
         what = "finish signing up" if purpose == CodePurpose.SIGNUP else "reset your password"
         return mail.Mail(
             to=email,
@@ -32,10 +33,15 @@ class CodeMail:
         )
 
     def check(
-        self, raw_email: str, otp: str, purpose: CodePurpose, consume: bool = False
+        self,
+        raw_email: str,
+        otp: str,
+        purpose: CodePurpose,
+        consume: bool = False,
+        device: str | None = None,
     ) -> str:
         """The normalised email when the code is right (used up when `consume`), else a
-        codes.CodeProblem for the person."""
+        codes.CodeProblem for the person. `device`: the known browser checking it, if any."""
         email = normalise_email(raw_email)
-        codes.check(self.sessions, self.code_secret, email, purpose, otp, consume)
+        codes.check(self.sessions, self.code_secret, email, purpose, otp, consume, device)
         return email

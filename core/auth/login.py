@@ -47,6 +47,18 @@ CEILING_MESSAGE = (
 )
 GOOGLE_LIMIT = (60, timedelta(minutes=15))  # per address
 
+# Password reset (issue 33 item 3): a stranger could ask for the owner's codes until the email's
+# bucket was full and burn each with five wrong tries, and the owner could neither use a code
+# nor get a new one for an hour. Now a browser the account is known in (its device cookie) has
+# its own bucket of codes and its own codes (core/codes.py), which strangers can neither fill
+# nor spend. Checking a code (verify and reset alike) is limited per requester, never per
+# email: a known browser on its own, any other per (email, address) and per address across
+# emails. Guessing stays out of reach: five wrong tries per code, five codes an hour per email
+# from unknown browsers (about 1 in 40,000 an hour for a guesser), and one address can spread
+# its tries over few accounts.
+RESET_CHECK_LIMIT = (10, timedelta(minutes=15))  # per known browser, and per (email, address)
+RESET_CHECK_ADDRESS_LIMIT = 30  # per address, all emails, in the same window
+
 
 class Logins:
     def __init__(
@@ -160,25 +172,49 @@ class Logins:
 
     # Password reset: the same answers whether or not the email has an account.
 
-    def request_reset_code(self, raw_email: str, address: str) -> mail.Mail | None:
+    def request_reset_code(
+        self, raw_email: str, address: str, device_cookie: str | None = None
+    ) -> mail.Mail | None:
         email = normalise_email(raw_email)
-        ratelimit.hit_email_and_address(self.sessions, "reset-code", email, address, CODE_LIMIT, 4)
+        device = known_device(self.auth.token_secret, device_cookie, email)
+        if device is not None:
+            # The owner's known browser: its own bucket, which strangers' requests never fill.
+            ratelimit.hit(self.sessions, [f"reset-code:device:{device}"], *CODE_LIMIT)
+        else:
+            ratelimit.hit_email_and_address(
+                self.sessions, "reset-code", email, address, CODE_LIMIT, 4
+            )
         if self.users.find(email) is None:
             return None
         try:
-            return self.codes.compose(email, CodePurpose.RESET)
+            return self.codes.compose(email, CodePurpose.RESET, device)
         except codes.ResendTooSoon:
             return None  # asked again too soon: same answer, the earlier code still works
 
-    def reset_password(self, raw_email: str, otp: str, password: str, address: str) -> str:
+    def verify_reset_code(
+        self, raw_email: str, otp: str, address: str, device_cookie: str | None = None
+    ) -> None:
+        """Check a reset code before asking for the new password (used up at the reset)."""
+        email = normalise_email(raw_email)
+        device = self._count_code_check(email, address, device_cookie)
+        self.codes.check(email, otp, CodePurpose.RESET, device=device)
+
+    def reset_password(
+        self,
+        raw_email: str,
+        otp: str,
+        password: str,
+        address: str,
+        device_cookie: str | None = None,
+    ) -> str:
         """Set the new password and end every session; the browser's new device cookie (the
         mailed code proved the mailbox, so this browser is the owner's from now on)."""
         problem = password_problem(password)
         if problem:
             raise InvalidInput(problem)
         email = normalise_email(raw_email)
-        ratelimit.hit_email_and_address(self.sessions, "reset", email, address, LOGIN_LIMIT, 3)
-        self.codes.check(email, otp, CodePurpose.RESET, consume=True)
+        device = self._count_code_check(email, address, device_cookie)
+        self.codes.check(email, otp, CodePurpose.RESET, consume=True, device=device)
         with self.sessions.begin() as session:
             user = session.execute(select(User).where(User.email == email)).scalar_one_or_none()
             if user is None:  # a code is only ever mailed to an existing account
@@ -187,3 +223,20 @@ class Logins:
             account_id = user.account_id
         self.auth.end_all(account_id)
         return issue_device_cookie(self.auth.token_secret, email)
+
+    def _count_code_check(self, email: str, address: str, device_cookie: str | None) -> str | None:
+        """Count one reset-code check against the requester's limits (never the email's, which
+        a stranger could fill); the known browser's device id, if it is one."""
+        count, window = RESET_CHECK_LIMIT
+        device = known_device(self.auth.token_secret, device_cookie, email)
+        if device is not None:
+            ratelimit.hit(self.sessions, [f"reset-check:device:{device}"], count, window)
+            return device
+        ip = ratelimit.address_key(address)
+        ratelimit.hit_each(
+            self.sessions,
+            {f"reset-check:pair:{email}:{ip}": count,
+             f"reset-check:ip:{ip}": RESET_CHECK_ADDRESS_LIMIT},
+            window,
+        )
+        return None

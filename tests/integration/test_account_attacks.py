@@ -311,6 +311,101 @@ def test_a_spread_out_guessing_campaign_does_not_lock_the_owner_out(
         assert login(nginx, email, "Reset-pass-456", home, device).status_code == 200
 
 
+def as_browser(address: str, device: str | None = None) -> dict[str, str | bytes]:
+    """Headers of a browser behind the trusted proxy at `address`, with its device cookie."""
+    sent: dict[str, str | bytes] = {**forwarded(address)}
+    if device:
+        sent["Cookie"] = f"{DEVICE_COOKIE}={device}".encode("latin-1")  # Secure: by hand
+    return sent
+
+
+def ask_reset(api: httpx.Client, email: str, address: str,
+              device: str | None = None) -> httpx.Response:
+    return api.post("/api/v1/auth/generateResetPasswordOTP", headers=as_browser(address, device),
+                    json={"email": email})
+
+
+def verify_reset(api: httpx.Client, email: str, otp: str, address: str,
+                 device: str | None = None) -> httpx.Response:
+    return api.post("/api/v1/auth/verifyResetPasswordOTP", headers=as_browser(address, device),
+                    json={"email": email, "otp": otp})
+
+
+def wrong_code(right: str, n: int) -> str:
+    return f"{(int(right) + 1 + n) % 1_000_000:06d}"
+
+
+def test_a_stranger_cannot_stop_the_owner_from_resetting_their_password(
+    stack: Settings, db: SessionFactory
+) -> None:
+    """Issue 33 item 3: five reset requests for the owner's email from five addresses filled its
+    bucket, five wrong checks burned the mailed code; the owner's real code then answered "Too
+    many wrong codes" and a new one "wait 60 minutes", every hour again. The owner's known
+    browser now always gets and uses a code of its own, which strangers' guesses cannot spend;
+    and checking codes has a limit of its own per requester."""
+    email = f"r-{uuid.uuid4().hex[:8]}@example.com"
+    home = "198.51.100.60"
+    with client(stack, PROXY) as nginx:
+        sign_up(nginx, db, email, forwarded(home))
+        device = login(nginx, email, PASSWORD, home).cookies[DEVICE_COOKIE]
+
+        # The attack, from ten addresses: five requests fill the email's bucket for strangers...
+        asked = [ask_reset(nginx, email, f"203.0.113.{60 + n}").status_code for n in range(5)]
+        assert asked == [200] * 5
+        strangers_code = mailed_code(db, email, "reset-code")  # in the owner's mailbox
+        # ... and five wrong checks burn the code the strangers asked for.
+        guesses = [verify_reset(nginx, email, wrong_code(strangers_code, n),
+                                f"203.0.113.{70 + n}").status_code for n in range(5)]
+        assert guesses == [400] * 5
+        burned = verify_reset(nginx, email, strangers_code, "203.0.113.80")
+        assert burned.status_code == 400 and "Too many wrong codes" in burned.json()["message"]
+        full = ask_reset(nginx, email, "203.0.113.81")
+        assert full.status_code == 429 and "wait 60 minutes" in full.json()["message"]
+
+        # The owner's browser, from anywhere, gets a code of its own at once.
+        owners = ask_reset(nginx, email, "192.0.2.90", device)
+        assert owners.status_code == 200, owners.text
+        code = mailed_code(db, email, "reset-code")
+        assert code != strangers_code
+        # Strangers guessing meanwhile (from new addresses) do not spend it.
+        guesses = [verify_reset(nginx, email, wrong_code(code, n),
+                                f"203.0.113.{90 + n}").status_code for n in range(6)]
+        assert guesses == [400] * 6
+        assert verify_reset(nginx, email, code, "203.0.113.99").status_code == 400  # not theirs
+        verified = verify_reset(nginx, email, code, "192.0.2.90", device)
+        assert verified.status_code == 200, verified.text
+        reset = nginx.post("/api/v1/auth/resetPassword", headers=as_browser("192.0.2.90", device),
+                           json={"email": email, "otp": code, "password": "Owner-again-789"})
+        assert reset.status_code == 200, reset.text
+        assert login(nginx, email, "Owner-again-789", home, device).status_code == 200
+        # Used: the code, and the strangers' one, work no more.
+        for otp in (code, strangers_code):
+            assert verify_reset(nginx, email, otp, "192.0.2.90", device).status_code == 400
+
+
+def test_checking_reset_codes_is_limited_per_requester(stack: Settings, db: SessionFactory) -> None:
+    """The check had no limit of its own (only the code's five tries). One address gets ten
+    checks per email in 15 minutes and thirty across emails; the owner's browser its own ten."""
+    email = f"c-{uuid.uuid4().hex[:8]}@example.com"
+    guesser = "203.0.113.120"
+    with client(stack, PROXY) as nginx:
+        sign_up(nginx, db, email, forwarded("198.51.100.61"))
+        device = login(nginx, email, PASSWORD, "198.51.100.61").cookies[DEVICE_COOKIE]
+        assert ask_reset(nginx, email, guesser).status_code == 200
+        answers = [verify_reset(nginx, email, f"{n:06d}", guesser).status_code for n in range(12)]
+        assert answers == [400] * 10 + [429, 429]
+        limited = verify_reset(nginx, email, "000000", guesser)
+        assert "Retry-After" in limited.headers and limited.json()["message"]
+        # Across emails (unknown accounts answer the same), one address stops at thirty.
+        others = [verify_reset(nginx, f"n{n}-{uuid.uuid4().hex[:6]}@example.com", "000000",
+                               "203.0.113.121").status_code for n in range(31)]
+        assert others == [400] * 30 + [429]
+        # Neither touched the owner's browser: its code, asked for now, works.
+        assert ask_reset(nginx, email, "198.51.100.61", device).status_code == 200
+        code = mailed_code(db, email, "reset-code")
+        assert verify_reset(nginx, email, code, "198.51.100.61", device).status_code == 200
+
+
 def test_a_guest_token_ends_at_sign_up_and_login_without_a_fingerprint(
     stack: Settings, db: SessionFactory
 ) -> None:
@@ -401,3 +496,42 @@ def test_a_rate_limit_holds_under_concurrency(database: SessionFactory) -> None:
     with ThreadPoolExecutor(30) as pool:
         passed = sum(pool.map(attempt, range(30)))
     assert passed == 5
+
+
+def test_reset_codes_are_kept_per_requester(database: SessionFactory) -> None:
+    """A known browser's code is its own: a newer code asked for elsewhere does not replace it,
+    and wrong tries from elsewhere do not spend it; the browser's own wrong tries do. It may
+    also use the shared code a stranger asked for, whatever the strangers' tries on it."""
+    email = f"p-{uuid.uuid4().hex[:8]}@example.com"
+    mine = codes.issue(database, "secret", email, "reset", device="browser-1")
+    theirs = codes.issue(database, "secret", email, "reset")
+    for guess in others_than(codes.MAX_ATTEMPTS + 2, mine.code, theirs.code):
+        with pytest.raises(CodeProblem):
+            codes.check(database, "secret", email, "reset", guess, False)
+    with pytest.raises(CodeProblem, match="Too many wrong codes"):
+        codes.check(database, "secret", email, "reset", theirs.code, False)
+    with pytest.raises(CodeProblem):  # not the strangers' to use
+        codes.check(database, "secret", email, "reset", mine.code, False)
+    # The browser can use its own code, and the strangers' burned one; another has neither.
+    codes.check(database, "secret", email, "reset", mine.code, False, device="browser-1")
+    codes.check(database, "secret", email, "reset", theirs.code, False, device="browser-1")
+    with pytest.raises(CodeProblem):
+        codes.check(database, "secret", email, "reset", mine.code, False, device="browser-2")
+    # Used up once, every open code of the email is.
+    codes.check(database, "secret", email, "reset", theirs.code, True, device="browser-1")
+    with pytest.raises(CodeProblem, match="wrong or has expired"):
+        codes.check(database, "secret", email, "reset", mine.code, False, device="browser-1")
+
+    # A known browser's own wrong tries count on its own code: five, then it is spent.
+    own = codes.issue(database, "secret", email, "reset", device="browser-3")
+    for guess in others_than(codes.MAX_ATTEMPTS, own.code):
+        with pytest.raises(CodeProblem, match="wrong or has expired"):
+            codes.check(database, "secret", email, "reset", guess, False, device="browser-3")
+    with pytest.raises(CodeProblem, match="Too many wrong codes"):
+        codes.check(database, "secret", email, "reset", own.code, False, device="browser-3")
+
+
+def others_than(count: int, *codes_: str) -> list[str]:
+    """`count` six-digit codes, none of them one of `codes_`."""
+    picks = (f"{n:06d}" for n in range(1_000_000))
+    return [c for c, _ in zip((p for p in picks if p not in codes_), range(count), strict=False)]

@@ -256,7 +256,8 @@ export interface paths {
         put?: never;
         /**
          * Generate Reset Code
-         * @description Mail a reset code if the email has an account; the answer is the same either way.
+         * @description Mail a reset code if the email has an account; the answer is the same either way. A
+         *     browser the account is known in gets a code of its own, outside strangers' reach.
          */
         post: operations["generate_reset_code_api_v1_auth_generateResetPasswordOTP_post"];
         delete?: never;
@@ -399,7 +400,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify Reset Code */
+        /**
+         * Verify Reset Code
+         * @description Check a reset code before asking for the new password (429 past the checks' limit).
+         */
         post: operations["verify_reset_code_api_v1_auth_verifyResetPasswordOTP_post"];
         delete?: never;
         options?: never;
@@ -1483,7 +1487,8 @@ export interface paths {
         put?: never;
         /**
          * Generate Reset Code
-         * @description Mail a reset code if the email has an account; the answer is the same either way.
+         * @description Mail a reset code if the email has an account; the answer is the same either way. A
+         *     browser the account is known in gets a code of its own, outside strangers' reach.
          */
         post: operations["generate_reset_code_imageedit_users_generateResetPasswordOTP_post"];
         delete?: never;
