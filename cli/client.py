@@ -1,11 +1,14 @@
 """The public API over HTTP, within the key's rate limit: every answer's RateLimit-Remaining
 and RateLimit-Reset say when to pause before the next request, and a 429 is waited out
-(Retry-After) and retried."""
+(Retry-After) and retried. Outputs are streamed to their file, never held whole in memory,
+and refused past a size cap."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +17,11 @@ DEFAULT_API = "http://127.0.0.1:8000"
 # Requests kept in hand: below this many left, wait for the window to reset.
 RESERVE = 1
 RETRIES = 5
+# An output is one image of at most 40 megapixels: a few MB as JPEG, at worst ~160 MB as an
+# uncompressed RGBA PNG. A download past the cap is not one of ours (or a storage gone wrong):
+# stopped there, its partial file removed.
+DEFAULT_MAX_DOWNLOAD_MB = 256
+CHUNK = 1024 * 1024
 
 
 class ApiError(Exception):
@@ -46,18 +54,35 @@ def _seconds(value: str | None) -> float | None:
         return None
 
 
+class TooLarge(ApiError):
+    """A download past the cap (not retried: the same link sends the same bytes)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(0, f"the output is larger than the download limit of {_size(limit)} "
+                            "(--max-download-mb); it was not saved")
+
+
+def _size(count: int) -> str:
+    return f"{count / 1024 / 1024:.3g} MB"
+
+
 class Api:
     def __init__(self, base_url: str, key: str | None, timeout: float = 60,
                  sleep: Callable[[float], None] = time.sleep,
-                 transport: httpx.BaseTransport | None = None) -> None:
+                 transport: httpx.BaseTransport | None = None,
+                 max_download: int = DEFAULT_MAX_DOWNLOAD_MB * 1024 * 1024) -> None:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self.http = httpx.Client(base_url=base_url.rstrip("/"), headers=headers,
                                  timeout=timeout, transport=transport)
+        # Signed storage links: no key sent (it is the API's, not storage's), redirects kept.
+        self.files = httpx.Client(timeout=120, follow_redirects=True)
+        self.max_download = max_download
         self.sleep = sleep
         self._pause_until = 0.0
 
     def close(self) -> None:
         self.http.close()
+        self.files.close()
 
     def __enter__(self) -> Api:
         return self
@@ -101,20 +126,55 @@ class Api:
             return data
         raise AssertionError("unreachable")
 
-    def download(self, url: str) -> httpx.Response:
-        """An output's signed link (storage, not the API: no key, no rate limit)."""
+    def download(self, url: str, target: Path) -> int:
+        """An output's signed link (storage, not the API: no key, no rate limit) streamed into
+        `target` a chunk at a time, through a hidden partial file renamed when complete;
+        returns the bytes written. Past `max_download` bytes (said by Content-Length, or
+        counted) TooLarge, and no file is left behind; connection errors and 5xx are retried
+        from the start."""
+        partial = target.with_name(f".{target.name}.part")
         last: Exception | None = None
-        for attempt in range(RETRIES):
-            try:
-                response = httpx.get(url, timeout=120, follow_redirects=True)
-            except httpx.TransportError as error:
-                last = error
-            else:
-                if response.status_code < 500:
-                    if response.status_code >= 400:
-                        raise ApiError(response.status_code,
-                                       f"download refused ({response.status_code})")
-                    return response
-                last = ApiError(response.status_code, message_of(response))
-            self.sleep(min(2.0**attempt, 30))
+        try:
+            for attempt in range(RETRIES):
+                try:
+                    written = self._stream(url, partial)
+                except httpx.TransportError as error:
+                    last = error
+                except _ServerError as error:
+                    last = error.error
+                else:
+                    partial.replace(target)
+                    return written
+                self.sleep(min(2.0**attempt, 30))
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                partial.unlink()
         raise ApiError(0, f"download failed: {last}")
+
+    def _stream(self, url: str, partial: Path) -> int:
+        with self.files.stream("GET", url) as response:
+            if response.status_code >= 500:
+                response.read()
+                raise _ServerError(ApiError(response.status_code, message_of(response)))
+            if response.status_code >= 400:
+                raise ApiError(response.status_code,
+                               f"download refused ({response.status_code})")
+            declared = response.headers.get("Content-Length")
+            if declared is not None and declared.isdigit() and int(declared) > self.max_download:
+                raise TooLarge(self.max_download)
+            written = 0
+            with partial.open("wb") as out:
+                for chunk in response.iter_bytes(CHUNK):
+                    written += len(chunk)
+                    if written > self.max_download:
+                        raise TooLarge(self.max_download)
+                    out.write(chunk)
+            return written
+
+
+class _ServerError(Exception):
+    """A 5xx from storage: retried."""
+
+    def __init__(self, error: ApiError) -> None:
+        super().__init__(error.message)
+        self.error = error

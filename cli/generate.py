@@ -130,13 +130,10 @@ def collect(api: Api, state: State, entry: Photo, generation: dict[str, Any],
             if name in entry.outputs and (out_dir / name).exists():
                 continue
             try:
-                response = api.download(str(output["url"]))
+                api.download(str(output["url"]), out_dir / name)
             except ApiError as error:
                 reasons.append(error.message)
                 continue
-            partial = out_dir / f".{name}.part"
-            partial.write_bytes(response.content)
-            partial.replace(out_dir / name)
             if name not in entry.outputs:
                 entry.outputs.append(name)
             state.save()

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli import generate
-from cli.client import DEFAULT_API, Api, ApiError
+from cli.client import DEFAULT_API, DEFAULT_MAX_DOWNLOAD_MB, Api, ApiError
 
 KEY_ENV = "METAMODEL_API_KEY"
 URL_ENV = "METAMODEL_API_URL"
@@ -20,6 +20,16 @@ PAGE_SIZE = 50
 
 USAGE = 2
 FAILED = 1
+
+
+def _megabytes(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not 0 < number < 1e9:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of MB")
+    return number
 
 
 def parser() -> argparse.ArgumentParser:
@@ -38,6 +48,8 @@ def parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", required=True, type=Path, help="where the results go")
     gen.add_argument("--state", type=Path, default=None,
                      help="the state file for resuming (default OUT/.metamodel-state.json)")
+    gen.add_argument("--max-download-mb", type=_megabytes, default=DEFAULT_MAX_DOWNLOAD_MB,
+                     help="refuse an output larger than this (default %(default)s MB)")
     gen.add_argument("photos", nargs="+", type=Path, metavar="PHOTO")
     for name, text in (("models", "the digital models (id and name)"),
                        ("backgrounds", "the backgrounds (id and name)"),
@@ -94,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             with Api(base, None) as api:
                 return catalog(api, console, args.command.removesuffix("s"))
         key = _key(errors)
-        with Api(base, key) as api:
+        cap = getattr(args, "max_download_mb", DEFAULT_MAX_DOWNLOAD_MB)
+        with Api(base, key, max_download=int(cap * 1024 * 1024)) as api:
             if args.command == "credits":
                 return credits(api, console)
             missing = [str(p) for p in args.photos if not p.is_file()]

@@ -179,3 +179,32 @@ def test_the_catalog_and_credits(
     answer = api.get("/api/v1/credits", headers={"Authorization": f"Bearer {key}"})
     assert answer.status_code == 200 and answer.json()["data"]["total"] == 40
     assert answer.headers["RateLimit-Limit"] == str(LIMIT)
+
+
+def test_an_output_past_the_download_cap_is_refused_and_not_left_behind(
+    stack: Settings, api: httpx.Client, db: SessionFactory, tmp_path: Path
+) -> None:
+    """The stack's real output (a JPEG of some 100 KB) against a cap of 10 KB: streamed and
+    stopped there, the photo reported failed with the reason, no file (nor partial) kept; with
+    the default cap it is saved."""
+    key = new_key(api, new_user(api, db))
+    photo = tmp_path / "look.jpg"
+    photo.write_bytes(fixture_images("people")[0].read_bytes())
+    out = tmp_path / "out"
+    args = ["generate", "--service", "burstreplace", "--background", "white", str(photo),
+            "--out", str(out)]
+    capped = metamodel(stack, key, *args, "--max-download-mb", "0.01")
+    assert capped.returncode == 1, capped.stdout + capped.stderr
+    assert "1 of 1 photo(s) failed" in capped.stderr, capped.stderr
+    [entry] = json.loads((out / ".metamodel-state.json").read_text())["photos"].values()
+    assert "larger than the download limit of 0.01 MB" in entry["error"], entry
+    assert sorted(p.name for p in out.iterdir()) == [".metamodel-state.json"]
+    refused = metamodel(stack, key, *args, "--max-download-mb", "-1")
+    assert refused.returncode == 2 and "not a positive number of MB" in refused.stderr
+    # Under the default cap the same output is saved whole.
+    other = tmp_path / "other.jpg"
+    other.write_bytes(photo.read_bytes())
+    saved = metamodel(stack, key, "generate", "--service", "burstreplace", "--background",
+                      "white", str(other), "--out", str(tmp_path / "saved"))
+    assert saved.returncode == 0, saved.stderr
+    assert (tmp_path / "saved" / "other.jpg").stat().st_size > 10 * 1024
