@@ -1,4 +1,4 @@
-"""Bounds on what one HTTP request head may cost the API, where uvicorn sets none.
+"""Bounds on what one HTTP request head and body may cost the API, where uvicorn sets none.
 
 uvicorn's httptools protocol keeps every header a client sends and buffers an unfinished head
 however long it grows: a 16 MB header and 20,000 headers both reached the app, and ten
@@ -9,11 +9,15 @@ compose, nginx has the same bounds in front), so the API's own protocol refuses:
   that many bytes have arrived without the head ending (memory per connection stays bounded);
 - more than MAX_HEADERS header fields: 431;
 - a head that has not ended API_HEAD_TIMEOUT_SECONDS (30) after its first byte, or after the
-  connection opened (slowloris): the connection is closed.
+  connection opened (slowloris): the connection is closed;
+- a body over its cap (api/body_limits.py: 1 MiB unless multipart): 413, at once when the
+  Content-Length says so (the app never starts), else as soon as the counted bytes of a chunked
+  body pass the cap (the app, which may have begun, then sees the client gone and its answer is
+  dropped).
 
 A refusal is sent, then the connection is half-closed and whatever the client still sends is
 read and dropped for up to LINGER_SECONDS (nginx's "lingering close"): closing at once with
-unread data would reset the connection, and the client would likely never see the 431.
+unread data would reset the connection, and the client would likely never see the 431 or 413.
 
 How many connections the API holds at once is bounded by uvicorn's own `--limit-concurrency`
 (503 beyond it, ops/stack.py). Everything else is uvicorn's HttpToolsProtocol unchanged; this
@@ -24,10 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.parse
 from typing import Any
 
+import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from api.body_limits import BodyCap, body_cap, declared_length
 from core.settings import get_settings
 
 # nginx's default large_client_header_buffers is 4 × 8 KiB: the same budget for the whole head.
@@ -38,10 +45,14 @@ TOO_LARGE = "The request's headers are too large: keep them under 32 KB in all."
 TOO_MANY = f"The request has too many header fields: at most {MAX_HEADERS} are accepted."
 
 
-def _refusal(message: str) -> bytes:
+HEAD_TOO_LARGE = b"431 Request Header Fields Too Large"
+BODY_TOO_LARGE = b"413 Content Too Large"
+
+
+def _refusal(status: bytes, message: str) -> bytes:
     body = json.dumps({"message": message}).encode()
     return (
-        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        b"HTTP/1.1 " + status + b"\r\n"
         b"content-type: application/json\r\n"
         b"content-length: " + str(len(body)).encode() + b"\r\n"
         b"connection: close\r\n\r\n" + body
@@ -49,7 +60,7 @@ def _refusal(message: str) -> bytes:
 
 
 class BoundedHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with the head bounds above."""
+    """uvicorn's httptools protocol with the head and body bounds above."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -61,6 +72,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._refused = False
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_timeout = get_settings().api_head_timeout_seconds
+        self._max_upload_bytes = get_settings().max_upload_bytes
+        self._body_cap: BodyCap | None = None  # this request's, once its head has ended
+        self._body_bytes = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -113,11 +127,48 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self._problem is not None:
             self._refuse(self._problem)
             return
+        self._body_cap = self._cap_of_this_request()
+        self._body_bytes = 0
+        length = self._header(b"content-length")
+        declared = declared_length(length) if length is not None else None
+        if declared is not None and declared > self._body_cap.limit:
+            self._refuse(self._body_cap.message, BODY_TOO_LARGE)
+            return
         super().on_headers_complete()
 
     def on_body(self, body: bytes) -> None:
-        if not self._refused:
-            super().on_body(body)
+        if self._refused:
+            return
+        self._body_bytes += len(body)
+        if self._body_cap is not None and self._body_bytes > self._body_cap.limit:
+            self._refuse_started_request(self._body_cap.message)
+            return
+        super().on_body(body)
+
+    def _header(self, name: bytes) -> bytes | None:
+        return next((value for key, value in self.headers if key == name), None)
+
+    def _cap_of_this_request(self) -> BodyCap:
+        path = httptools.parse_url(self.url).path.decode("ascii", "replace")
+        if "%" in path:  # as uvicorn routes it
+            path = urllib.parse.unquote(path)
+        content_type = (self._header(b"content-type") or b"").decode("latin-1")
+        return body_cap(path, content_type, self._max_upload_bytes)
+
+    def _refuse_started_request(self, message: str) -> None:
+        """413 for a body found too large while the app may already be reading it: the app
+        sees the client gone (its receive says so and what it sends is dropped), so the 413
+        is the only answer on the wire. Once the app has begun answering, that answer cannot
+        be replaced: the connection is just closed."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True
+            cycle.message_event.set()
+            if cycle.response_started:
+                self._refused = True
+                self.transport.close()
+                return
+        self._refuse(message, BODY_TOO_LARGE)
 
     def on_message_complete(self) -> None:
         if self._refused:
@@ -126,13 +177,15 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         # What arrives next is the next request's head.
         self._awaiting_head = True
 
-    def _refuse(self, message: str) -> None:
-        """431, then a lingering close: what the client still sends is dropped unread."""
+    def _refuse(self, message: str, status: bytes = HEAD_TOO_LARGE) -> None:
+        """431 or 413, then a lingering close: what the client still sends is dropped unread."""
         self._refused = True
         self._cancel_head_timer()
         if self.transport.is_closing():
             return
-        self.transport.write(_refusal(message))
+        # The app may have paused reading (a body it had not read yet): the linger must read on.
+        self.flow.resume_reading()
+        self.transport.write(_refusal(status, message))
         if self.transport.can_write_eof():
             # When the client ends its side first, the transport closes by itself (uvicorn's
             # eof_received asks for that).
