@@ -158,13 +158,15 @@ class RateInterval(StrEnum):
 
 class OrderStatus(StrEnum):
     """A checkout's life: pending until the provider says paid (and the credits are granted),
-    failed (declined) or canceled. A payment event that does not match the order leaves it
-    pending."""
+    failed (declined) or canceled; expired when it was abandoned (never paid within the
+    provider's checkout lifetime, core/billing/orders.py expire_abandoned). A payment event
+    that does not match the order leaves it pending."""
 
     PENDING = "pending"
     PAID = "paid"
     FAILED = "failed"
     CANCELED = "canceled"
+    EXPIRED = "expired"
 
 
 class SubscriptionStatus(StrEnum):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from core.billing.events import PAYMENT_MISMATCH_OUTCOME
+from core.billing.events import PAID_AFTER_EXPIRY_OUTCOME, PAYMENT_MISMATCH_OUTCOME
 from core.db import SessionFactory
 from core.enums import GenerationStatus, HoldStatus, LedgerKind, OrderStatus
 from core.models.accounts import Account, CreditHold, LedgerEntry
@@ -184,7 +184,9 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
 
 
 def _check_payments(session: Session, report: ReconciliationReport) -> None:
-    """Paid events that did not match their order, whose order is still unpaid."""
+    """Paid events that did not match their order, whose order is still unpaid; paid events
+    for an order that had expired (not fulfilled: a person refunds them)."""
+    _check_paid_after_expiry(session, report)
     rows = session.execute(
         select(
             PaymentEvent.event_id, PaymentEvent.amount, PaymentEvent.currency,
@@ -203,6 +205,27 @@ def _check_payments(session: Session, report: ReconciliationReport) -> None:
                 PAYMENT, account_id, expected, amount if amount is not None else -1,
                 f"event {event_id} says order {order_id} was paid {amount} {currency}; "
                 f"the order is {expected} {expected_currency} and still unpaid",
+            )  # fmt: skip
+        )
+
+
+def _check_paid_after_expiry(session: Session, report: ReconciliationReport) -> None:
+    rows = session.execute(
+        select(PaymentEvent.event_id, PaymentEvent.amount, PaymentEvent.currency, Order.id,
+               Order.account_id, Order.amount)
+        .join(Order, Order.id == PaymentEvent.order_id)
+        .where(
+            PaymentEvent.outcome == PAID_AFTER_EXPIRY_OUTCOME,
+            Order.status == OrderStatus.EXPIRED,
+        )
+        .order_by(PaymentEvent.id)
+    ).all()  # fmt: skip
+    for event_id, amount, currency, order_id, account_id, expected in rows:
+        report.mismatches.append(
+            Mismatch(
+                PAYMENT, account_id, 0, amount if amount is not None else expected,
+                f"event {event_id} says order {order_id} was paid {amount} {currency} after "
+                "it expired: not credited; refund the payment",
             )  # fmt: skip
         )
 

@@ -14,6 +14,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# A GSTIN's form (core/gst.py checks the check character too), or nothing.
+_GSTIN_OR_NOTHING = r"^([0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z])?$"
+
 # Values that must never reach production: the defaults below and the compose file's
 # placeholders (anything starting with "change-me").
 _DEFAULT_S3_SECRET = "metamodel-secret-key"
@@ -101,6 +104,11 @@ class Settings(BaseSettings):
     # clean-up on a Temporal schedule.
     upload_retention_hours: float = 24.0
     upload_cleanup_interval_minutes: float = 60.0
+    # A checkout left unpaid this long is expired (core/billing/orders.py): the provider's
+    # checkout lifetime (Stripe's default, 24 h) and an hour for its late webhooks. Looked for
+    # every CHECKOUT_EXPIRY_INTERVAL_SECONDS by a schedule (workflows/checkout_expiry.py).
+    checkout_expiry_seconds: float = Field(default=90_000, gt=0)
+    checkout_expiry_interval_seconds: float = Field(default=300, gt=0)
     # Set false only where the app is served over plain http to non-local hosts.
     secure_cookies: bool = True
 
@@ -192,6 +200,12 @@ class Settings(BaseSettings):
     # The seller on invoice PDFs (core/billing/invoices.py); a ";" in the address breaks a line.
     seller_name: str = "MetaModel"
     seller_address: str = "MetaModel Technologies; Bengaluru, Karnataka 560001; India"
+    # GST on INR invoices (core/gst.py): the seller's GSTIN (empty: not registered, so
+    # no GST is shown or split out), the rate included in INR prices, and the SAC (services
+    # accounting code) of what is sold: 998319, other information technology services.
+    seller_gstin: str = Field(default="", pattern=_GSTIN_OR_NOTHING)
+    gst_rate_percent: float = Field(default=18.0, ge=0, le=40)
+    sac_code: str = Field(default="998319", pattern=r"^[0-9]{6}$")
 
     # Traces (core/observability/tracing.py): "file" (OTLP JSON lines under data_dir/traces, read by
     # `python -m ops.trace`), "otlp" (a collector at OTEL_EXPORTER_OTLP_ENDPOINT), "console"

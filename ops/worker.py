@@ -31,6 +31,7 @@ from temporalio.worker import Worker
 
 import activities
 import workflows
+from activities.checkout_expiry import ExpireCheckouts
 from activities.cleanup import CleanUpUploads
 from activities.mail import RelayMail
 from activities.observe import ActivityObserver
@@ -47,6 +48,7 @@ from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.schedules import ensure_schedule
 from ops.search_attributes import ensure_search_attributes
+from workflows.checkout_expiry import CHECKOUT_EXPIRY_WORKFLOW
 from workflows.cleanup import UPLOAD_CLEANUP_WORKFLOW
 from workflows.mail_relay import MAIL_RELAY_WORKFLOW
 from workflows.reconciliation import RECONCILIATION_WORKFLOW
@@ -199,6 +201,10 @@ def sweeper_schedule_id(settings: Settings) -> str:
     return f"stuck-generations-{settings.task_queue}"
 
 
+def checkout_expiry_schedule_id(settings: Settings) -> str:
+    return f"checkout-expiry-{settings.task_queue}"
+
+
 def reconciliation_schedule_id(settings: Settings) -> str:
     return f"reconciliation-{settings.task_queue}"
 
@@ -237,6 +243,15 @@ async def ensure_mail_and_cleanup_schedules(client: Client, settings: Settings) 
         SWEEPER_WORKFLOW,
         SweepStuck(older_than_seconds=60),
         every=timedelta(minutes=1),
+        task_queue=settings.task_queue,
+    )
+    # Abandoned checkouts expire (workflows/checkout_expiry.py).
+    await ensure_schedule(
+        client,
+        checkout_expiry_schedule_id(settings),
+        CHECKOUT_EXPIRY_WORKFLOW,
+        ExpireCheckouts(older_than_seconds=settings.checkout_expiry_seconds),
+        every=timedelta(seconds=settings.checkout_expiry_interval_seconds),
         task_queue=settings.task_queue,
     )
     # Ledger vs balances vs holds vs delivered images (workflows/reconciliation.py).

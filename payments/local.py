@@ -172,7 +172,7 @@ class LocalProvider:
     def _after(self, order: Order) -> str:
         if order.status == OrderStatus.PAID:
             return success_path(order.id)
-        if order.status == OrderStatus.CANCELED:
+        if order.status in (OrderStatus.CANCELED, OrderStatus.EXPIRED):
             return failure_path(order.id, order.failure_reason or CANCELED)
         return failure_path(order.id, order.failure_reason or DECLINE_MESSAGE)
 

@@ -60,6 +60,7 @@ def user_view(user: User) -> UserView:
         userName=user.name,
         createdAt=user.created_at.isoformat(),
         role=UserRole(user.role),
+        gstin=user.gstin,
     )
 
 

@@ -75,7 +75,7 @@ def checkout(
     """Start paying for a plan (signed-in users). The price comes from the plan, never from the
     request; open `checkoutUrl` to pay."""
     started = billing.checkout(
-        principal, body.piid, body.rcid, body.currency, body.redirectby
+        principal, body.piid, body.rcid, body.currency, body.redirectby, body.gstin
     )
     return Envelope(data=CheckoutStarted(orderId=started.order.id,
                                          checkoutUrl=started.checkout_url))

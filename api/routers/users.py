@@ -36,7 +36,7 @@ def user_info(users: UsersDep, principal: CurrentUser) -> Envelope[UserView]:
 def update_user_info(
     users: UsersDep, principal: CurrentUser, body: UserUpdateBody
 ) -> Envelope[UserView]:
-    user = users.rename(principal.user_id or "", body.name)
+    user = users.update_profile(principal.user_id or "", body.name, body.gstin)
     return Envelope(data=user_view(user))
 
 

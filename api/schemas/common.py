@@ -129,6 +129,8 @@ class UserView(Schema):
     createdAt: str
     # "admin" for operators (python -m ops.admin grant EMAIL).
     role: UserRole = UserRole.USER
+    # The user's GSTIN (put on their invoices), if they gave one.
+    gstin: str | None = None
 
 
 class ShowcasePair(Schema):

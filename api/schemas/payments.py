@@ -44,6 +44,11 @@ class CheckoutBody(Schema):
     redirectby: str | None = Field(
         default=None, max_length=512, description="A path of this site to go to after paying."
     )
+    gstin: str | None = Field(
+        default=None, max_length=32,
+        description="The buyer's GSTIN for the invoice (an Indian business; kept in their "
+        "settings for later purchases). Left out: the one in their settings, if any.",
+    )  # fmt: skip
 
     @field_validator("currency", mode="before")
     @classmethod

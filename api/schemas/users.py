@@ -9,7 +9,14 @@ from api.validation import PasswordText
 
 
 class UserUpdateBody(Schema):
-    name: str = Field(min_length=1, max_length=128)
+    """What the user changes; a field left out stays as it is."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=128)
+    gstin: str | None = Field(
+        default=None, max_length=32,
+        description="An Indian business's GST registration (15 characters, e.g. "
+        "27AAPFU0939F1ZV), put on the invoices of later purchases; empty removes it.",
+    )  # fmt: skip
 
 
 class PasswordUpdateBody(Schema):

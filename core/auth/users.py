@@ -15,6 +15,7 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import AccountKind
 from core.errors import InvalidInput, NotAuthenticated, Refused
+from core.gst import parse_gstin
 from core.models.accounts import Account, User
 from core.models.base import utcnow
 from core.passwords import hash_password, password_problem, verify_password
@@ -45,12 +46,18 @@ class Users:
             raise NotAuthenticated(SIGN_IN_AGAIN)
         return user
 
-    def rename(self, user_id: str, name: str) -> User:
+    def update_profile(self, user_id: str, name: str | None, gstin: str | None) -> User:
+        """The user's name and/or GSTIN (None: unchanged; an empty GSTIN removes it). A GSTIN
+        of the wrong form is refused (InvalidInput) and nothing changes."""
+        checked = parse_gstin(gstin) if gstin is not None else None
         with self.sessions.begin() as session:
             user = session.get(User, user_id)
             if user is None:
                 raise NotAuthenticated(SIGN_IN_AGAIN)
-            user.name = name.strip()
+            if name is not None:
+                user.name = name.strip()
+            if gstin is not None:
+                user.gstin = checked
         return user
 
     def change_password(self, principal: Principal, current: str, new: str) -> None:

@@ -41,6 +41,7 @@ from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW, FulfilOrder, or
 from core.db import SessionFactory
 from core.enums import OrderStatus, RateInterval
 from core.errors import InvalidInput, NotFound, Unavailable
+from core.gst import parse_gstin
 from core.models.accounts import User
 from core.models.base import utcnow
 from core.models.billing import Order
@@ -90,15 +91,21 @@ class Billing:
         rcid: str,
         currency: str,
         redirect_by: str | None = None,
+        gstin: str | None = None,
     ) -> Checkout:
+        """`gstin`: the buyer's GST registration for this order's invoice (kept in their
+        settings for the next); left out, the one in their settings, if any."""
         if principal.user_id is None:
             raise InvalidInput("Please log in to buy credits.")
         redirect = safe_redirect(redirect_by)
+        given = parse_gstin(gstin)
         with self.sessions.begin() as session:
             plan, rate = find_rate(session, piid, rcid, currency)
             user = session.get(User, principal.user_id)
             if user is None:
                 raise NotFound("Your account was not found; please log in again.")
+            if given:
+                user.gstin = given
             if rate.interval == RateInterval.MONTH:
                 # One live subscription per user: another plan is a change of its plan.
                 ensure_can_subscribe(session, user.id)
@@ -116,6 +123,7 @@ class Billing:
                 status=OrderStatus.PENDING,
                 provider=self.provider.name,
                 redirect_by=redirect,
+                buyer_gstin=user.gstin,
             )
             session.add(order)
             session.flush()
@@ -236,6 +244,14 @@ class Billing:
         if event.type == events.CHECKOUT_COMPLETED:
             if not event.paid:
                 return "ignored: not paid yet"
+            if order.status == OrderStatus.EXPIRED:
+                # Expired orders are never fulfilled: the checkout's lifetime was over (the
+                # provider no longer takes its payment), so this is a late or stray event. Its
+                # money, if any was taken, is refunded by a person: the reconciliation lists it.
+                log.error("order %s: paid event %s after the order expired; not fulfilled",
+                          order.id, event.id)
+                self.on_mismatch()
+                return events.PAID_AFTER_EXPIRY_OUTCOME
             facts = event.subscription
             return self.fulfil_paid_order(order, event, facts.subscription_id if facts else None)
         if event.type == events.PAYMENT_FAILED:

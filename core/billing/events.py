@@ -27,6 +27,9 @@ RENEWAL_FAILED = "The subscription's payment failed."
 # The outcome recorded on a paid event whose amount or currency differs from its order
 # (core/billing/orders.py); the reconciliation looks for it.
 PAYMENT_MISMATCH_OUTCOME = "rejected: amount or currency does not match the order"
+# A paid event for an order that had expired: not fulfilled (the reconciliation lists it, a
+# person refunds the payment).
+PAID_AFTER_EXPIRY_OUTCOME = "rejected: the order had expired"
 
 
 class UnreadableEvent(Refused):

@@ -29,6 +29,7 @@ from core.billing.money import format_amount
 from core.db import SessionFactory
 from core.enums import Currency, OrderStatus, PlanKind
 from core.errors import NotFound, Unavailable
+from core.gst import split_tax
 from core.models.accounts import User
 from core.models.billing import InvoiceNumber, Order
 from core.settings import Settings
@@ -57,6 +58,8 @@ class PaymentRecord:
     provider_payment_id: str | None
     # Which period of its subscription a subscription payment pays for (1 = the checkout).
     period: int | None = None
+    # The buyer's GSTIN as given at checkout (an Indian business buyer), else None.
+    buyer_gstin: str | None = None
 
     @property
     def paid(self) -> bool:
@@ -106,6 +109,7 @@ def order_record(order: Order) -> PaymentRecord:
         provider=order.provider,
         provider_payment_id=order.provider_payment_id,
         period=order.subscription_period,
+        buyer_gstin=order.buyer_gstin,
     )
 
 
@@ -195,6 +199,7 @@ def paid_payment(sessions: SessionFactory, principal: Principal, payment_id: str
 class Buyer:
     name: str
     email: str
+    gstin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,18 @@ class Seller:
     name: str
     address: str
     email: str
+    # GST registration, the rate included in INR prices and the SAC of what is sold (settings);
+    # an INR invoice of a registered seller is a tax invoice (core/gst.py).
+    gstin: str = ""
+    gst_rate_percent: float = 0.0
+    sac_code: str = ""
+
+    @staticmethod
+    def of(settings: Settings) -> Seller:
+        return Seller(
+            settings.seller_name, settings.seller_address, settings.support_email,
+            settings.seller_gstin, settings.gst_rate_percent, settings.sac_code,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -248,10 +265,13 @@ def invoice_for(
     record = paid_payment(sessions, principal, payment_id)
     with sessions() as session:
         user = session.get(User, record.user_id)
-    buyer = Buyer(name=(user.name if user else "") or "", email=user.email if user else "")
+    buyer = Buyer(
+        name=(user.name if user else "") or "",
+        email=user.email if user else "",
+        gstin=record.buyer_gstin,
+    )
     number = invoice_number(sessions, record.id)
-    seller = Seller(settings.seller_name, settings.seller_address, settings.support_email)
-    pdf = render_invoice(record, buyer, number, seller)
+    pdf = render_invoice(record, buyer, number, Seller.of(settings))
     return Invoice(number=number, filename=f"{number}.pdf", pdf=pdf)
 
 
@@ -309,6 +329,13 @@ def render_invoice(record: PaymentRecord, buyer: Buyer, number: str, seller: Sel
     else:
         family = "Helvetica"
     when = record.paid_at or record.created_at
+    # An INR payment to a GST-registered seller: a tax invoice, with both GSTINs, the SAC and
+    # the GST the price includes.
+    gst = (
+        split_tax(record.amount, seller.gst_rate_percent, seller.gstin, buyer.gstin)
+        if seller.gstin and record.currency.upper() == Currency.INR
+        else None
+    )
     pdf.set_title(f"Invoice {number}")
     pdf.set_author(seller.name)
     pdf.set_creation_date(when)
@@ -327,20 +354,25 @@ def render_invoice(record: PaymentRecord, buyer: Buyer, number: str, seller: Sel
     pdf.cell(width / 2, 10, text(seller.name), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(family, "", 9.5)
     lines = [part.strip() for part in seller.address.replace("\n", ";").split(";")]
-    for line in [*lines, seller.email]:
+    for line in [*lines, seller.email, f"GSTIN: {seller.gstin}" if gst else ""]:
         if line:
             pdf.cell(width / 2, 5, text(line), new_x="LMARGIN", new_y="NEXT")
     seller_bottom = pdf.get_y()
     pdf.set_xy(pdf.l_margin + width / 2, top)
     pdf.set_font(family, "B", 20)
-    pdf.cell(width / 2, 10, "INVOICE", align="R", new_x="LEFT", new_y="NEXT")
+    pdf.cell(width / 2, 10, "TAX INVOICE" if gst else "INVOICE", align="R", new_x="LEFT",
+             new_y="NEXT")
     pdf.set_font(family, "", 9.5)
-    for label, value in (
+    facts = [
         ("Invoice number", number),
         ("Invoice date", f"{when:%d %b %Y}"),
         ("Order", record.id),
         ("Status", "Paid"),
-    ):
+    ]
+    if gst:
+        place = (buyer.gstin or seller.gstin)[:2]
+        facts.append(("Place of supply", f"state code {place}"))
+    for label, value in facts:
         pdf.cell(width / 2, 5, text(f"{label}: {value}"), align="R", new_x="LEFT", new_y="NEXT")
     pdf.set_xy(pdf.l_margin, max(seller_bottom, pdf.get_y()) + 8)
 
@@ -351,6 +383,8 @@ def render_invoice(record: PaymentRecord, buyer: Buyer, number: str, seller: Sel
     if buyer.name:
         pdf.cell(width, 5.5, text(buyer.name), new_x="LMARGIN", new_y="NEXT")
     pdf.cell(width, 5.5, text(buyer.email), new_x="LMARGIN", new_y="NEXT")
+    if gst and buyer.gstin:
+        pdf.cell(width, 5.5, f"GSTIN: {buyer.gstin}", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(8)
 
     # The line item.
@@ -364,21 +398,29 @@ def render_invoice(record: PaymentRecord, buyer: Buyer, number: str, seller: Sel
         pdf.cell(column, 8, title, border="B", align=align, fill=True)
     pdf.ln()
     pdf.set_font(family, "", 10)
+    described = record.description + (f" (SAC {seller.sac_code})" if gst else "")
+    price = gst.taxable if gst else record.amount
     pdf.multi_cell(
-        columns[0], 7, text(record.description), new_x="RIGHT", new_y="TOP", max_line_height=5.5
+        columns[0], 7, text(described), new_x="RIGHT", new_y="TOP", max_line_height=5.5
     )
     pdf.cell(columns[1], 7, "1", align="R")
-    pdf.cell(columns[2], 7, money(record.amount), align="R")
-    pdf.cell(columns[3], 7, money(record.amount), align="R", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(columns[2], 7, money(price), align="R")
+    pdf.cell(columns[3], 7, money(price), align="R", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(6)
     pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + width, pdf.get_y())
     pdf.ln(3)
 
-    # Totals, with the tax line kept as a placeholder (no tax is charged today).
+    # Totals: a tax invoice's taxable value and GST lines (they add up to the price paid);
+    # otherwise no tax is charged (a seller without a GSTIN, or a payment in dollars).
     label_width = sum(columns[:3])
+    if gst:
+        taxes = [("Taxable value", money(gst.taxable), False)] + [
+            (line.label, money(line.amount), False) for line in gst.lines
+        ]
+    else:
+        taxes = [("Subtotal", money(record.amount), False), ("Tax (0%)", money(0), False)]
     for label, value, bold in (
-        ("Subtotal", money(record.amount), False),
-        ("Tax (0%)", money(0), False),
+        *taxes,
         ("Total", money(record.amount), True),
         ("Amount paid", money(record.amount), False),
     ):

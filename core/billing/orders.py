@@ -5,20 +5,26 @@ payment webhooks and starts that workflow.
 
 from __future__ import annotations
 
+from datetime import datetime
 from urllib.parse import quote
 
-from sqlalchemy import update
+from sqlalchemy import exists, select, update
 
 from core import credits
+from core.billing import events
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
 from core.errors import InvalidInput, NotFound
 from core.models.base import utcnow
-from core.models.billing import Order
+from core.models.billing import Order, PaymentEvent
 
 ORDER_NOT_FOUND = "That order was not found."
 DECLINED = "The payment was declined."
 CANCELED = "The checkout was canceled."
+EXPIRED = "The checkout expired before it was paid."
+# Events that say the buyer finished paying (or is paying: a completed checkout whose payment
+# is still on its way): an order with one is not abandoned, whatever its age.
+_PAYING_EVENTS = (events.CHECKOUT_COMPLETED, events.INVOICE_PAID)
 
 
 def purchase_key(provider: str, session_id: str) -> str:
@@ -48,6 +54,34 @@ def success_path(order_id: str) -> str:
 
 def failure_path(order_id: str, reason: str) -> str:
     return f"/failure?orderId={quote(order_id)}&reason={quote(reason)}"
+
+
+def expire_abandoned(sessions: SessionFactory, created_before: datetime) -> list[str]:
+    """Expire the checkouts made before `created_before` and still pending: the provider's
+    checkout lifetime is over, so nobody can pay them any more. Never a paid, failed or
+    canceled order (one conditional update), nor one the provider said was completed. Returns
+    the ids expired now; running it again expires nothing twice."""
+    paying = exists().where(
+        PaymentEvent.order_id == Order.id, PaymentEvent.type.in_(_PAYING_EVENTS)
+    )
+    with sessions.begin() as session:
+        ids = list(
+            session.execute(
+                select(Order.id).where(
+                    Order.status == OrderStatus.PENDING,
+                    Order.created_at < created_before,
+                    ~paying,
+                )
+            ).scalars()
+        )
+        if ids:
+            session.execute(
+                update(Order)
+                .where(Order.id.in_(ids), Order.status == OrderStatus.PENDING, ~paying)
+                .values(status=OrderStatus.EXPIRED, failure_reason=EXPIRED, updated_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+    return ids
 
 
 # Fulfilment steps (the workflow's activities call these; each is idempotent)

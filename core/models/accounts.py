@@ -105,6 +105,9 @@ class User(Base):
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # An Indian buyer's GST registration (core/gst.py checks its form): copied onto
+    # each order at checkout, so their invoices carry it.
+    gstin: Mapped[str | None] = mapped_column(String(15), nullable=True)
 
 
 class AuthSession(Base):

@@ -103,6 +103,8 @@ class Order(Base):
     # is an order of its own (core.billing.subscription_steps.record_period_payment).
     subscription_id: Mapped[str | None] = mapped_column(String(32), index=True, nullable=True)
     subscription_period: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The buyer's GSTIN when they gave one (at checkout or in their settings), as it was then.
+    buyer_gstin: Mapped[str | None] = mapped_column(String(15), nullable=True)
 
 
 class Subscription(Base):

@@ -30,12 +30,17 @@ from tests.support.paths import fixture_images
 from tests.support.stacks import running_stack
 
 PACK_INR = ("v2-pack-inr", "v2-pack-inr-once")
+# A Maharashtra (27) seller's GSTIN, and buyers' in the same state and in Karnataka (29).
+SELLER_GSTIN = "27AAACB1234C1ZF"
+BUYER_SAME_STATE = "27AAPFU0939F1ZV"
+BUYER_OTHER_STATE = "29AAACM1234B1Z2"
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     with running_stack(tmp_path_factory.mktemp("billing"), seller_name="Billing Test Co",
-                       seller_address="1 Test Road; Pune 411001; India") as running:
+                       seller_address="1 Test Road; Pune 411001; India",
+                       seller_gstin=SELLER_GSTIN) as running:
         yield running.settings
 
 
@@ -59,6 +64,14 @@ class Customer(buyers.Buyer):
             path = httpx.URL(data["checkoutUrl"]).path
             paid = self.api.post(path, data={"card": card}, follow_redirects=False)
             assert paid.status_code == 303, paid.text
+        return data["orderId"]
+
+    def buy_with(self, **extra: str) -> str:
+        """A pack in rupees, paid with a test card, with more fields in the checkout's body."""
+        data = self.start(PACK_INR, "INR", **extra)
+        paid = self.api.post(httpx.URL(data["checkoutUrl"]).path,
+                             data={"card": "4242 4242 4242 4242"}, follow_redirects=False)
+        assert paid.status_code == 303, paid.text
         return data["orderId"]
 
     def wait_paid(self, order_id: str, timeout: float = 30) -> None:
@@ -116,11 +129,16 @@ def test_history_and_invoice_pdf_of_a_purchase(
     assert invoice.headers["content-disposition"].startswith('attachment; filename="INV-')
     assert invoice.content.startswith(b"%PDF-")
     text = pdf_text(invoice.content)
-    for expected in ("INVOICE", "₹999.00", "Tax (0%)", "₹0.00", customer.email,
-                     "Billing Test Co", "Pune 411001", "Credit Pack (50 image credits)",
-                     order_id):
+    # A tax invoice: the seller's GSTIN, the SAC, and the price split into its taxable value
+    # and GST at the configured 18% (CGST and SGST: a buyer without a GSTIN is supplied in the
+    # seller's state), adding up to what was paid.
+    for expected in ("TAX INVOICE", "₹999.00", customer.email, "Billing Test Co",
+                     "Pune 411001", "Credit Pack (50 image credits)", order_id,
+                     f"GSTIN: {SELLER_GSTIN}", "SAC 998319", "Place of supply: state code 27",
+                     "Taxable value", "₹846.61", "CGST (9%)", "₹76.19", "SGST (9%)", "₹76.20"):
         assert expected in text, (expected, text)
-    assert text.count("₹999.00") >= 3  # unit price, amount, subtotal, total
+    assert "Tax (0%)" not in text and "IGST" not in text
+    assert text.count("₹999.00") >= 2  # total, amount paid
 
     # Not paid, someone else's, or nothing at all: not found, the same way.
     assert customer.get(f"/api/v1/payment/invoice/{pending_id}").status_code == 404
@@ -131,6 +149,58 @@ def test_history_and_invoice_pdf_of_a_purchase(
     assert other.get("/api/v1/payment/history").json()["data"]["total"] == 0
     assert api.get(f"/api/v1/payment/invoice/{order_id}").status_code == 401
     assert api.get("/api/v1/payment/history").status_code == 401
+
+
+def test_a_buyers_gstin_from_settings_or_checkout_is_on_their_invoice(
+    api: httpx.Client, db: SessionFactory, stack: Settings
+) -> None:
+    customer = Customer(api, db, stack)
+    profile = "/api/v1/user/userInfo"
+
+    def patch(**body: str) -> httpx.Response:
+        return api.patch(profile, json=body, headers=customer.headers)
+
+    # A GSTIN of the wrong form is refused with what is wrong, and nothing is kept.
+    for bad, message in (
+        ("27AAPFU0939F1Z", "A GSTIN has 15 characters"),
+        ("27AAPFU0939F1ZX", "does not match the rest"),
+        ("27AAPFU093901ZV", "This is not a GSTIN"),
+        ("00AAPFU0939F1ZV", "not an Indian state code"),
+    ):
+        refused = patch(gstin=bad)
+        assert refused.status_code == 422, refused.text
+        assert message in refused.json()["message"], refused.json()
+        refused = customer.checkout(*PACK_INR, "INR", gstin=bad)
+        assert refused.status_code == 422 and message in refused.json()["message"]
+    assert customer.get(profile).json()["data"]["gstin"] is None
+
+    # In settings (lower case and spaces tidied): the next purchase's invoice carries it; same
+    # state as the seller, so CGST and SGST.
+    name = customer.get(profile).json()["data"]["userName"]
+    saved = patch(gstin=" 27aapfu0939f1zv ")
+    assert saved.status_code == 200, saved.text
+    assert saved.json()["data"]["gstin"] == BUYER_SAME_STATE
+    assert saved.json()["data"]["userName"] == name  # left as it was
+    first = customer.buy()
+    customer.wait_paid(first)
+    text = pdf_text(customer.get(f"/api/v1/payment/invoice/{first}").content)
+    assert f"GSTIN: {BUYER_SAME_STATE}" in text and "CGST (9%)" in text, text
+
+    # At checkout: kept in settings too; a buyer in another state is charged IGST, and the
+    # earlier invoice keeps the GSTIN it was bought with.
+    second = customer.buy_with(gstin=BUYER_OTHER_STATE)
+    customer.wait_paid(second)
+    text = pdf_text(customer.get(f"/api/v1/payment/invoice/{second}").content)
+    for expected in (f"GSTIN: {BUYER_OTHER_STATE}", "Place of supply: state code 29",
+                     "IGST (18%)", "₹152.39", "₹846.61", f"GSTIN: {SELLER_GSTIN}"):
+        assert expected in text, (expected, text)
+    assert "CGST" not in text
+    assert customer.get(profile).json()["data"]["gstin"] == BUYER_OTHER_STATE
+    text = pdf_text(customer.get(f"/api/v1/payment/invoice/{first}").content)
+    assert f"GSTIN: {BUYER_SAME_STATE}" in text and BUYER_OTHER_STATE not in text
+
+    # Removed in settings: later invoices carry none.
+    assert patch(gstin="").json()["data"]["gstin"] is None
 
 
 def test_credit_usage_per_day_after_a_purchase_and_a_generation(
@@ -282,3 +352,8 @@ def test_invoice_pdf_in_dollars_and_without_a_unicode_font(
     inr = record("abcdef0123456789", 0, amount=149_900, currency="INR")
     text = pdf_text(invoices.render_invoice(inr, buyer, "INV-2", seller))
     assert "INR 1,499.00" in text and "ada@example.com" in text
+    # Dollars are never a tax invoice, whatever the seller's registration.
+    registered = invoices.Seller("Seller Inc", "2 Main St", "help@seller.example",
+                                 SELLER_GSTIN, 18.0, "998319")
+    text = pdf_text(invoices.render_invoice(usd, buyer, "INV-3", registered))
+    assert "Tax (0%)" in text and "GSTIN" not in text and "TAX INVOICE" not in text

@@ -632,6 +632,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Models
+         * @description The published digital models, a page at a time. Given `upload` (one or more of your
+         *     uploads' ids or keys, repeated: `?upload=a&upload=b`, at most 20), each model says whether
+         *     a model swap of those photos can use it: `compatible` true; false with the `reason` (a
+         *     photo a model swap cannot use at all, or a skin tone too far from the model's for an even
+         *     result) and `incompatibleUploads`; or null while not known yet (a photo still being
+         *     analysed, or the model still being measured: ask again in a few seconds). A model that
+         *     is not compatible is refused by POST /api/v1/generations with the same reason, before any
+         *     charge. An upload that is not yours answers 404.
+         */
+        get: operations["list_models_api_v1_models_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment/checkout": {
         parameters: {
             query?: never;
@@ -1476,6 +1503,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imageedit/service/{service_id}/task/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Image
+         * @description Delete one image of a finished generation (the trash icon on an image): its siblings
+         *     stay. Its last image takes the generation with it. Nothing is charged or refunded.
+         */
+        delete: operations["delete_image_imageedit_service__service_id__task__task_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/imageedit/users/generateResetPasswordOTP": {
         parameters: {
             query?: never;
@@ -1966,6 +2014,11 @@ export interface components {
         CheckoutBody: {
             currency: components["schemas"]["Currency"];
             /**
+             * Gstin
+             * @description The buyer's GSTIN for the invoice (an Indian business; kept in their settings for later purchases). Left out: the one in their settings, if any.
+             */
+            gstin?: string | null;
+            /**
              * Piid
              * @description The plan's `_id`.
              */
@@ -2181,6 +2234,17 @@ export interface components {
             /** Serviceid */
             serviceId: string;
         };
+        /** DeletedImage */
+        DeletedImage: {
+            /** Generationdeleted */
+            generationDeleted: boolean;
+            /** Removedobjects */
+            removedObjects: number;
+            /** Serviceid */
+            serviceId: string;
+            /** Taskid */
+            taskId: string;
+        };
         /** EmailBody */
         EmailBody: {
             /** Email */
@@ -2254,6 +2318,10 @@ export interface components {
         Envelope_CurrentSubscription_: {
             data: components["schemas"]["CurrentSubscription"];
         };
+        /** Envelope[DeletedImage] */
+        Envelope_DeletedImage_: {
+            data: components["schemas"]["DeletedImage"];
+        };
         /** Envelope[Deleted] */
         Envelope_Deleted_: {
             data: components["schemas"]["Deleted"];
@@ -2289,6 +2357,10 @@ export interface components {
         /** Envelope[ModelFilterValues] */
         Envelope_ModelFilterValues_: {
             data: components["schemas"]["ModelFilterValues"];
+        };
+        /** Envelope[ModelList] */
+        Envelope_ModelList_: {
+            data: components["schemas"]["ModelList"];
         };
         /** Envelope[ModelPage] */
         Envelope_ModelPage_: {
@@ -2665,6 +2737,17 @@ export interface components {
             /** Skintone */
             skinTone: components["schemas"]["SkinTone"][];
         };
+        /** ModelList */
+        ModelList: {
+            /** Items */
+            items: components["schemas"]["PublicModel"][];
+            /** Pagenum */
+            pageNum: number;
+            /** Pagesize */
+            pageSize: number;
+            /** Total */
+            total: number;
+        };
         /** ModelPage */
         ModelPage: {
             /** Items */
@@ -2729,11 +2812,12 @@ export interface components {
         /**
          * OrderStatus
          * @description A checkout's life: pending until the provider says paid (and the credits are granted),
-         *     failed (declined) or canceled. A payment event that does not match the order leaves it
-         *     pending.
+         *     failed (declined) or canceled; expired when it was abandoned (never paid within the
+         *     provider's checkout lifetime, core/billing/orders.py expire_abandoned). A payment event
+         *     that does not match the order leaves it pending.
          * @enum {string}
          */
-        OrderStatus: "pending" | "paid" | "failed" | "canceled";
+        OrderStatus: "pending" | "paid" | "failed" | "canceled" | "expired";
         /**
          * OrderView
          * @description `amount` is in minor units; `credits` are the paid credits the order grants.
@@ -2922,6 +3006,39 @@ export interface components {
             object: "generation";
             service: components["schemas"]["Service"];
             status: components["schemas"]["GenerationStatus"];
+        };
+        /**
+         * PublicModel
+         * @description A digital model, and when uploads were given, whether a model swap of them to it is
+         *     possible: `compatible` true, false (with `reason`, and the uploads it cannot be used with
+         *     in `incompatibleUploads`), or null while that is not known yet (a photo still being
+         *     analysed, or the model's skin tone still being measured: ask again in a few seconds).
+         */
+        PublicModel: {
+            bodyType: components["schemas"]["BodyType"] | null;
+            /** Category */
+            category: string;
+            /** Compatible */
+            compatible?: boolean | null;
+            /** Description */
+            description: string;
+            gender: components["schemas"]["Gender"] | null;
+            /** Id */
+            id: string;
+            /**
+             * Incompatibleuploads
+             * @default []
+             */
+            incompatibleUploads: string[];
+            /** Name */
+            name: string;
+            /** Reason */
+            reason?: string | null;
+            skinTone: components["schemas"]["SkinTone"] | null;
+            /** Thumbnailurl */
+            thumbnailUrl: string;
+            /** Url */
+            url: string;
         };
         /** RateConfig */
         RateConfig: {
@@ -3238,15 +3355,25 @@ export interface components {
          * @enum {string}
          */
         UserRole: "user" | "admin";
-        /** UserUpdateBody */
+        /**
+         * UserUpdateBody
+         * @description What the user changes; a field left out stays as it is.
+         */
         UserUpdateBody: {
+            /**
+             * Gstin
+             * @description An Indian business's GST registration (15 characters, e.g. 27AAPFU0939F1ZV), put on the invoices of later purchases; empty removes it.
+             */
+            gstin?: string | null;
             /** Name */
-            name: string;
+            name?: string | null;
         };
         /** UserView */
         UserView: {
             /** Createdat */
             createdAt: string;
+            /** Gstin */
+            gstin?: string | null;
             /** @default user */
             role: components["schemas"]["UserRole"];
             /** Useremail */
@@ -5139,6 +5266,62 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    list_models_api_v1_models_get: {
+        parameters: {
+            query?: {
+                upload?: string[];
+                /** @description 1-based page number */
+                pageNum?: number;
+                pageSize?: number;
+            };
+            header?: {
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ModelList_"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -7517,6 +7700,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Deleted_"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_image_imageedit_service__service_id__task__task_id__delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-api-key"?: string | null;
+                authorization?: string | null;
+                "x-distributor-id"?: string | null;
+            };
+            path: {
+                service_id: string;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeletedImage_"];
                 };
             };
             /** @description Missing or expired token */

@@ -152,7 +152,7 @@ export function findChoice(
 // Orders
 
 export function isFinalStatus(status: OrderStatus | undefined): boolean {
-  return status === 'paid' || status === 'failed' || status === 'canceled'
+  return status === 'paid' || status === 'failed' || status === 'canceled' || status === 'expired'
 }
 
 /** The browser's time zone, sent as x-timezone so the server picks the currency (INR in India). */

@@ -15,6 +15,7 @@ import { useUpdateUserInfo } from '../api/updateUserInfo'
 import { changePasswordSchema, profileSchema, type ChangePasswordValues, type ProfileValues } from '../schemas'
 import styles from '../account.module.css'
 import { ApiKeysSection } from './ApiKeysSection'
+import { TaxDetailsCard } from './TaxDetailsCard'
 import { WebhooksSection } from './WebhooksSection'
 
 function ProfileCard({ email, name: initialName }: { email: string; name: string }) {
@@ -247,6 +248,7 @@ export function UserSettingPage() {
           </section>
         )}
         <PasswordCard />
+        {info.data && <TaxDetailsCard key={info.data.userId} gstin={info.data.gstin ?? null} />}
       </div>
       <div className={styles.settingsSection}>
         <ApiKeysSection userEmail={user.userEmail} />

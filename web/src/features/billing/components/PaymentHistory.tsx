@@ -15,6 +15,8 @@ const STATUS_LABELS: Record<Payment['status'], string> = {
   pending: 'Pending',
   failed: 'Failed',
   canceled: 'Canceled',
+  // Abandoned: never paid within the checkout's lifetime.
+  expired: 'Expired',
 }
 
 const STATUS_BADGES: Record<Payment['status'], string | undefined> = {
@@ -22,6 +24,7 @@ const STATUS_BADGES: Record<Payment['status'], string | undefined> = {
   pending: styles.billingBadgePending,
   failed: styles.billingBadgeFailed,
   canceled: styles.billingBadgeCanceled,
+  expired: styles.billingBadgeExpired,
 }
 
 function InvoiceButton({ payment }: { payment: Payment }) {

@@ -37,7 +37,7 @@ export function FailurePage() {
           <IconAlert />
         </span>
         <h1 className={styles.outcomeTitle} data-testid="failure-title">
-          {data?.status === 'canceled' ? 'Payment canceled' : 'Payment failed'}
+          {data?.status === 'canceled' ? 'Payment canceled' : data?.status === 'expired' ? 'Checkout expired' : 'Payment failed'}
         </h1>
         <p className={styles.outcomeLead} role="alert" data-testid="failure-reason">
           {reason}

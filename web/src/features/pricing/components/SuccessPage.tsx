@@ -104,7 +104,7 @@ export function SuccessPage() {
     )
   }
 
-  if (status === 'failed' || status === 'canceled') {
+  if (status === 'failed' || status === 'canceled' || status === 'expired') {
     const reason = order.data?.reason ?? ''
     return <Navigate to={`/failure?orderId=${encodeURIComponent(orderId)}&reason=${encodeURIComponent(reason)}`} replace />
   }
