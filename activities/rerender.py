@@ -30,7 +30,8 @@ class RerenderActivities:
     @activity.defn(name=PLAN_RERENDER)
     def plan_rerender(self, ref: RerenderRef) -> ImagingInput:
         """The imaging input of the re-render: the original's input (the version checked at
-        submit), the generation's model and background as they are now, the placement."""
+        submit), the generation's model and background as they are now, the placement, and
+        the generation's mode (a test one's output is watermarked)."""
         with self.sessions() as session:
             task = session.get(Task, ref.task_id)
             if task is None or task.source_task_id is None:
@@ -63,6 +64,9 @@ class RerenderActivities:
                     scale=task.placement_scale or 1.0,
                 ),
                 account_id=generation.account_id,
+                # A test-mode generation's re-render is a test image too: watermarked like
+                # its original (issue 33; it is free either way).
+                watermark=not generation.livemode,
             )
 
     @activity.defn(name=FAIL_RERENDER)

@@ -151,7 +151,8 @@ class ApiKeys:
                 session.execute(update(ApiKey).where(ApiKey.id == key.id)
                                 .values(last_used_at=now))
         principal = Principal(account_id=key.account_id, kind=AccountKind.USER,
-                              distributor_id=distributor, user_id=key.user_id)
+                              distributor_id=distributor, user_id=key.user_id,
+                              livemode=key.mode == ApiKeyMode.LIVE)
         return KeyCaller(principal, key.id, key.mode)
 
     def count_request(self, account_id: str) -> Quota:

@@ -21,6 +21,7 @@ from core.generations.read import tasks_of
 from core.keys import thumbnail_key
 from core.models.base import utcnow
 from core.models.generations import Generation, ImageFeedback, Task
+from core.ownership import owned_by, owns
 from core.storage import Storage
 
 IMAGE_NOT_FOUND = "That image was not found."
@@ -41,16 +42,15 @@ class GalleryPage:
     total: int
 
 
-def _visible_outputs(account_id: str) -> Select[Task, Generation]:
-    """Completed images of the account's generations that were not deleted (live ones: a test
-    key's images are not part of My Images)."""
+def _visible_outputs(principal: Principal) -> Select[Task, Generation]:
+    """Completed images of the caller's generations (of its mode: the web app's are live, a
+    test key's images are not part of My Images) that were not deleted."""
     return (
         select(Task, Generation)
         .join(Generation, Generation.id == Task.generation_id)
         .where(
-            Generation.account_id == account_id,
+            owned_by(principal, Generation),
             Generation.deleted_at.is_(None),
-            Generation.livemode.is_(True),  # test-mode images stay in the API
             Task.deleted_at.is_(None),
             Task.status == GenerationStatus.COMPLETED,
             Task.output_key.is_not(None),
@@ -61,15 +61,16 @@ def _visible_outputs(account_id: str) -> Select[Task, Generation]:
 def owned_task(
     session: Session, principal: Principal, task_id: str
 ) -> tuple[Task, Generation] | None:
-    """The caller's image (of a generation not deleted) with its generation; None for anything
-    else, someone else's included (callers never say which)."""
+    """The caller's image (of a generation not deleted, in the caller's mode) with its
+    generation; None for anything else, someone else's and the other mode's included (callers
+    never say which)."""
     row = session.execute(
         select(Task, Generation)
         .join(Generation, Generation.id == Task.generation_id)
         .where(
             Task.id == task_id,
             Task.deleted_at.is_(None),
-            Generation.account_id == principal.account_id,
+            owned_by(principal, Generation),
             Generation.deleted_at.is_(None),
         )
     ).first()
@@ -156,7 +157,7 @@ class Library:
         self, principal: Principal, service: Service | None, page_number: int, page_size: int
     ) -> GalleryPage:
         """The caller's images, one item per image, newest first."""
-        query = _visible_outputs(principal.account_id)
+        query = _visible_outputs(principal)
         if service is not None:
             query = query.where(Generation.service == service)
         with self.sessions() as session:
@@ -238,7 +239,7 @@ class Library:
             generation = session.get(Generation, generation_id)
             if (
                 generation is None
-                or generation.account_id != principal.account_id
+                or not owns(principal, generation)
                 or generation.deleted_at is not None
             ):
                 raise NotFound("That generation was not found.")

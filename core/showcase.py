@@ -52,6 +52,9 @@ def _shared_pairs(service: Service | None) -> Select[Task, Generation]:
             Task.shared_at.is_not(None),
             Task.status == GenerationStatus.COMPLETED,
             Generation.deleted_at.is_(None),
+            # A test-mode image (watermarked, free) is never public, even if it was shared
+            # before sharing checked the mode (issue 33).
+            Generation.livemode.is_(True),
         )
     )
     if service is not None:

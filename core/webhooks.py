@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks import Webhook
@@ -45,6 +45,7 @@ from core.models.base import as_utc, utcnow
 from core.models.generations import Generation, Task
 from core.models.messages import OutboxMessage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
+from core.ownership import owned_by, owns
 from core.settings import Settings
 
 log = logging.getLogger("core.webhooks")
@@ -108,35 +109,38 @@ class Webhooks:
                                            self.resolver)
         secret = new_secret()
         with self.sessions.begin() as session:
-            if len(self._live(session, principal.account_id)) >= MAX_ENDPOINTS:
+            # Counted over both modes: test endpoints are real requests to real targets too.
+            count = session.scalar(
+                select(func.count()).select_from(WebhookEndpoint)
+                .where(WebhookEndpoint.account_id == principal.account_id,
+                       WebhookEndpoint.deleted_at.is_(None)))
+            if int(count or 0) >= MAX_ENDPOINTS:
                 raise InvalidInput(f"An account can have at most {MAX_ENDPOINTS} webhook "
                                    "endpoints: delete one first.")
             endpoint = WebhookEndpoint(
                 account_id=principal.account_id, url=target.url, description=description.strip(),
-                events=[event for event in EVENTS if event in events], secret=secret)
+                events=[event for event in EVENTS if event in events], secret=secret,
+                livemode=principal.livemode)
             session.add(endpoint)
             session.flush()
             session.expunge(endpoint)
         return NewEndpoint(endpoint, secret)
 
-    @staticmethod
-    def _live(session: Session, account_id: str) -> list[WebhookEndpoint]:
-        return list(session.scalars(
-            select(WebhookEndpoint)
-            .where(WebhookEndpoint.account_id == account_id,
-                   WebhookEndpoint.deleted_at.is_(None))
-            .order_by(WebhookEndpoint.created_at.desc(), WebhookEndpoint.id)))
-
     def endpoints(self, principal: Principal) -> list[WebhookEndpoint]:
+        """The caller's endpoints of its mode (a test key's are test ones), newest first."""
         with self.sessions() as session:
-            endpoints = self._live(session, principal.account_id)
+            endpoints = list(session.scalars(
+                select(WebhookEndpoint)
+                .where(owned_by(principal, WebhookEndpoint),
+                       WebhookEndpoint.deleted_at.is_(None))
+                .order_by(WebhookEndpoint.created_at.desc(), WebhookEndpoint.id)))
             session.expunge_all()
         return endpoints
 
     def _owned(self, session: Session, principal: Principal, endpoint_id: str) -> WebhookEndpoint:
+        """The caller's endpoint of its mode; NotFound for anyone else's and the other mode's."""
         endpoint = session.get(WebhookEndpoint, endpoint_id)
-        if (endpoint is None or endpoint.account_id != principal.account_id
-                or endpoint.deleted_at is not None):
+        if endpoint is None or not owns(principal, endpoint) or endpoint.deleted_at is not None:
             raise NotFound(NOT_FOUND)
         return endpoint
 
@@ -216,13 +220,15 @@ def generation_data(session: Session, generation: Generation) -> dict[str, objec
 
 
 def queue_event(session: Session, account_id: str, event_type: str, dedupe: str,
-                data: Callable[[], dict[str, object]]) -> int:
-    """One delivery per enabled endpoint of the account that subscribes to the event, in the
-    caller's transaction; an event queued before (a retried step) is not queued twice. Returns
-    how many were queued. `data` is built only when some endpoint wants the event: this runs
-    for every finished image and generation, and most accounts have no webhooks."""
+                data: Callable[[], dict[str, object]], livemode: bool = True) -> int:
+    """One delivery per enabled endpoint of the account, of the event's mode, that subscribes
+    to the event, in the caller's transaction; an event queued before (a retried step) is not
+    queued twice. Returns how many were queued. `data` is built only when some endpoint wants
+    the event: this runs for every finished image and generation, and most accounts have no
+    webhooks. Test events go only to test endpoints, live ones only to live ones (issue 33)."""
     endpoints = [endpoint for endpoint in session.scalars(
         select(WebhookEndpoint).where(WebhookEndpoint.account_id == account_id,
+                                      WebhookEndpoint.livemode.is_(livemode),
                                       WebhookEndpoint.deleted_at.is_(None),
                                       WebhookEndpoint.disabled_at.is_(None)))
                  if event_type in endpoint.events]
@@ -254,7 +260,7 @@ def queue_generation_end(session: Session, generation: Generation) -> int:
     else:
         return 0
     return queue_event(session, generation.account_id, event, f"{event}:{generation.id}",
-                       lambda: generation_data(session, generation))
+                       lambda: generation_data(session, generation), generation.livemode)
 
 
 def queue_task_completed(session: Session, task_id: str) -> int:
@@ -266,7 +272,8 @@ def queue_task_completed(session: Session, task_id: str) -> int:
     return queue_event(session, generation.account_id, TASK_COMPLETED,
                        f"{TASK_COMPLETED}:{task.id}",
                        lambda: {"imageId": task.id,
-                                "generation": generation_data(session, generation)})
+                                "generation": generation_data(session, generation)},
+                       generation.livemode)
 
 
 # ---------------------------------------------------------------------------------------------

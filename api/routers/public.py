@@ -54,6 +54,7 @@ from core.images import check_image, check_size, thumbnail_from_bytes
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, Task
+from core.ownership import owned_by, owns
 from core.storage import Storage
 from core.uploads import record_upload, sniffed_type
 
@@ -166,12 +167,10 @@ def _one(sessions: SessionFactory, storage: Storage, caller: PublicCaller,
     with sessions() as session:
         if deleted:
             generation = session.get(Generation, generation_id)
-            if generation is None or generation.account_id != principal.account_id:
+            if generation is None or not owns(principal, generation):
                 raise NotFound(NOT_FOUND)
         else:
             generation = owned_generation(session, principal, generation_id)
-        if generation.livemode != caller.livemode:
-            raise NotFound(NOT_FOUND)
         # An image its owner deleted on its own is gone, unless the whole generation is.
         tasks = tasks_of(session, generation_id, with_deleted=deleted)
     credits = _charged_and_refunded(sessions, [generation_id])[generation_id]
@@ -242,9 +241,8 @@ def list_generations(
     """The account's generations, newest first, `limit` at a time; pass `nextCursor` as
     `starting_after` for the next page (stable while new generations arrive)."""
     principal = caller.principal
-    query = select(Generation).where(Generation.account_id == principal.account_id,
-                                     Generation.deleted_at.is_(None),
-                                     Generation.livemode.is_(caller.livemode))
+    query = select(Generation).where(owned_by(principal, Generation),
+                                     Generation.deleted_at.is_(None))
     if status is not None:
         query = query.where(Generation.status == status)
     with sessions() as session:
@@ -252,7 +250,7 @@ def list_generations(
             after = session.execute(
                 select(Generation.created_at, Generation.id).where(
                     Generation.id == _from_cursor(starting_after),
-                    Generation.account_id == principal.account_id)
+                    owned_by(principal, Generation))
             ).one_or_none()
             if after is None:
                 raise InvalidInput("starting_after: not a cursor this API gave.")

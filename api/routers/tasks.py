@@ -35,6 +35,7 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.errors import InvalidInput, NotFound
 from core.models.generations import Generation, Task
+from core.ownership import owned_by
 from core.rerender import Rerenders, checked_placement
 from core.storage import Storage
 
@@ -59,11 +60,11 @@ def _parse_ids(raw: str) -> list[str]:
 
 
 def _owned(principal: Principal, ids: list[str]) -> tuple[ColumnElement[bool], ...]:
-    """The caller's tasks among `ids`, of generations not deleted (nor deleted themselves)."""
+    """The caller's tasks among `ids`, of generations not deleted, in the caller's mode."""
     return (
         Task.id.in_(ids),
         Task.deleted_at.is_(None),  # an image deleted on its own
-        Generation.account_id == principal.account_id,
+        owned_by(principal, Generation),
         Generation.deleted_at.is_(None),
     )
 

@@ -38,7 +38,7 @@ def endpoint_view(endpoint: WebhookEndpoint) -> WebhookEndpointView:
         events=[cast(WebhookEvent, event) for event in endpoint.events],
         status="disabled" if endpoint.disabled_at else "enabled",
         disabledReason=endpoint.disabled_reason, failingSince=_when(endpoint.failing_since),
-        createdAt=as_utc(endpoint.created_at).isoformat(),
+        createdAt=as_utc(endpoint.created_at).isoformat(), livemode=endpoint.livemode,
     )
 
 
@@ -58,7 +58,8 @@ def delivery_view(delivery: WebhookDelivery) -> WebhookDeliveryView:
 def create_endpoint(webhooks: WebhooksDep, principal: PublicPrincipal,
                     body: NewWebhookBody) -> Envelope[CreatedWebhookEndpoint]:
     """A new endpoint for the caller's account. Its URL must be reachable on a public address;
-    `secret` is in this answer only: store it now to verify the signatures."""
+    `secret` is in this answer only: store it now to verify the signatures. Made with a test key
+    it is a test endpoint (`livemode` false): it receives test-mode events only."""
     made = webhooks.create(principal, body.url, list(body.events), body.description)
     view = endpoint_view(made.endpoint)
     return Envelope(data=CreatedWebhookEndpoint(**view.model_dump(), secret=made.secret))
@@ -68,7 +69,8 @@ def create_endpoint(webhooks: WebhooksDep, principal: PublicPrincipal,
             responses={401: {}, 429: {}})
 def list_endpoints(webhooks: WebhooksDep,
                    principal: PublicPrincipal) -> Envelope[list[WebhookEndpointView]]:
-    """The account's endpoints, newest first (never their secrets)."""
+    """The account's endpoints of the caller's mode, newest first (never their secrets): a
+    test key lists the test endpoints, a live key or a session the live ones."""
     return Envelope(data=[endpoint_view(e) for e in webhooks.endpoints(principal)])
 
 

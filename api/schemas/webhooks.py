@@ -23,6 +23,9 @@ class WebhookEndpointView(Schema):
     # Since when every delivery attempt has failed (null when the last one succeeded).
     failingSince: str | None
     createdAt: str
+    # False for an endpoint made with a test key: it receives test-mode events only, and a
+    # live endpoint live ones only.
+    livemode: bool
 
 
 class NewWebhookBody(Schema):

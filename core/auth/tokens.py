@@ -19,6 +19,10 @@ class Principal:
     distributor_id: str
     user_id: str | None = None
     session_id: str | None = None
+    # The mode of what the caller may see and touch (issue 33): False only for a test API key
+    # (mm_test_), which sees test objects only; live keys, sessions and guests see live ones.
+    # Ownership checks compare it with the object's own mode (core/ownership.py).
+    livemode: bool = True
 
 
 class TokenInvalid(Exception):

@@ -13,6 +13,7 @@ from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import NotFound
 from core.models.generations import Generation, Task
+from core.ownership import owned_by, owns
 from core.settings import Settings
 from core.tasks import queue_completion_mail
 
@@ -44,13 +45,10 @@ def tasks_by_generation(
 
 
 def owned_generation(session: Session, principal: Principal, generation_id: str) -> Generation:
-    """The caller's generation, or NotFound (also for someone else's: we never say which)."""
+    """The caller's generation in the caller's mode, or NotFound (also for someone else's and
+    for the other mode's: we never say which)."""
     generation = session.get(Generation, generation_id)
-    if (
-        generation is None
-        or generation.account_id != principal.account_id
-        or generation.deleted_at is not None
-    ):
+    if generation is None or not owns(principal, generation) or generation.deleted_at is not None:
         raise NotFound(NOT_FOUND)
     return generation
 
@@ -82,10 +80,10 @@ class Generations:
         page_number: int,
         page_size: int,
     ) -> GenerationPage:
-        """The caller's own live generations, newest first (a test key's are the API's)."""
+        """The caller's own generations of its mode, newest first (the web app's are live: a
+        test key's are the API's)."""
         query = select(Generation).where(
-            Generation.account_id == principal.account_id, Generation.deleted_at.is_(None),
-            Generation.livemode.is_(True),
+            owned_by(principal, Generation), Generation.deleted_at.is_(None)
         )
         if service:
             query = query.where(Generation.service == service)

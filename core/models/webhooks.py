@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -14,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -40,6 +42,9 @@ class WebhookEndpoint(Base):
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     disabled_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # False: made with a test API key (issue 33). It receives only test-mode events, and live
+    # endpoints only live ones (as Stripe does); a key sees only endpoints of its own mode.
+    livemode: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class WebhookDelivery(Base):

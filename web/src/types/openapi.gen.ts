@@ -1160,14 +1160,16 @@ export interface paths {
         };
         /**
          * List Endpoints
-         * @description The account's endpoints, newest first (never their secrets).
+         * @description The account's endpoints of the caller's mode, newest first (never their secrets): a
+         *     test key lists the test endpoints, a live key or a session the live ones.
          */
         get: operations["list_endpoints_api_v1_webhooks_get"];
         put?: never;
         /**
          * Create Endpoint
          * @description A new endpoint for the caller's account. Its URL must be reachable on a public address;
-         *     `secret` is in this answer only: store it now to verify the signatures.
+         *     `secret` is in this answer only: store it now to verify the signatures. Made with a test key
+         *     it is a test endpoint (`livemode` false): it receives test-mode events only.
          */
         post: operations["create_endpoint_api_v1_webhooks_post"];
         delete?: never;
@@ -2116,6 +2118,8 @@ export interface components {
             failingSince: string | null;
             /** Id */
             id: string;
+            /** Livemode */
+            livemode: boolean;
             /** Secret */
             secret: string;
             /**
@@ -3440,6 +3444,8 @@ export interface components {
             failingSince: string | null;
             /** Id */
             id: string;
+            /** Livemode */
+            livemode: boolean;
             /**
              * Status
              * @enum {string}

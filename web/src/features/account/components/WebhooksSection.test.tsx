@@ -22,6 +22,7 @@ const ENDPOINT: WebhookEndpoint = {
   disabledReason: null,
   failingSince: null,
   createdAt: '2026-01-05T10:00:00Z',
+  livemode: true,
 }
 
 const DISABLED: WebhookEndpoint = {
