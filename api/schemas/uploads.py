@@ -34,6 +34,9 @@ class PhotoAnalysisView(Schema):
     face: Literal["full", "cropped", "none"]
     garment: str | None = None
     can: dict[str, CapabilityView]
+    # The person's skin tone, CIE Lab [L, a, b] of the cheeks, when a face was measured: what
+    # the model swap's tone rule compares with each digital model's (GET /api/v1/models?upload=).
+    tone: list[float] | None = None
 
 
 class Thumbnail(Schema):

@@ -19,3 +19,11 @@ export function getModelCategories(signal?: AbortSignal) {
 export function getSeeds(query: ApiQuery<'/imageedit/seed', 'get'>, signal?: AbortSignal) {
   return unwrap(client.GET('/imageedit/seed', { params: { query }, signal }))
 }
+
+/**
+ * The digital models with, given the caller's uploads (ids or keys), whether a model swap of
+ * those photos can use each one (`compatible`, `reason`, `incompatibleUploads`).
+ */
+export function getModelFits(query: ApiQuery<'/api/v1/models', 'get'>, signal?: AbortSignal) {
+  return unwrap(client.GET('/api/v1/models', { params: { query }, signal }))
+}

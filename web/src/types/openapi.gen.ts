@@ -2915,6 +2915,8 @@ export interface components {
             kind: "person" | "garment" | "neither";
             /** People */
             people: number;
+            /** Tone */
+            tone?: number[] | null;
             /** View */
             view?: ("front" | "side" | "back") | null;
         };

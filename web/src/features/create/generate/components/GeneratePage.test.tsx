@@ -4,7 +4,7 @@ import { Provider } from 'jotai'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { appStore } from '@/stores/appStore'
-import { resetFlowAtom, updateGenerationAtom, type FlowFile, type FlowGeneration } from '@/features/create/store'
+import { addFilesAtom, mergeFlowAtom, resetFlowAtom, stepsFlowAtom, updateGenerationAtom, type FlowFile, type FlowGeneration } from '@/features/create/store'
 import type { Generation, Task } from '@/types/api'
 import { taskQueryKey, type TaskSnapshot } from '../api/pollTasks'
 import { GeneratePage } from './GeneratePage'
@@ -67,6 +67,8 @@ type Route = (url: string) => Response | undefined
 let routes: Route[]
 /** The tasks of the generation as last polled: they live in the query cache, not in the flow. */
 let polled: Task[] | null
+/** The JSON bodies sent, by URL. */
+let bodies: { url: string; body: Record<string, unknown> }[]
 
 /** This tab started the generation (the flow store) and knows its tasks (the query cache). */
 function startGeneration(tasks: Task[], credits: number) {
@@ -78,9 +80,11 @@ beforeEach(() => {
   polled = null
   localStorage.setItem('mm:guestToken', 'guest-token')
   routes = [(url) => (url.startsWith('/imageedit/users/getCreditsForGuests') ? json(200, { data: { free: 3, paid: 0, total: 3 } }) : undefined)]
+  bodies = []
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => {
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (typeof init?.body === 'string') bodies.push({ url, body: JSON.parse(init.body) as Record<string, unknown> })
       for (const route of routes) {
         const found = route(url)
         if (found) return found
@@ -108,6 +112,7 @@ function renderAt(path: string) {
           <Routes>
             <Route path="/generate" element={<GeneratePage />} />
             <Route path="/output-image" element={<OutputImagePage />} />
+            <Route path="/select-background" element={<p data-testid="background-page">backgrounds</p>} />
           </Routes>
         </MemoryRouter>
       </Provider>
@@ -224,5 +229,69 @@ describe('TaskCard', () => {
     render(<ul><TaskCard task={failed('t-1', '', { error: null })} index={0} /></ul>)
     expect(screen.getByTestId('task-input').getAttribute('src')).toBe('http://s3/in/t-1')
     expect(screen.getByTestId('task-error').textContent).toBe('The image could not be generated.')
+  })
+})
+
+describe('GeneratePage before the click: photos the service cannot use', () => {
+  const GROUP = 'This photo shows 2 people; a model swap needs a photo of one person. Crop it to one person, or use another photo.'
+  const TONE = "We could not swap to this model: their skin tone is too far from the person's in the photo for an even result (a model with a closer skin tone works best)"
+  const photo = (id: string, swap: string | null): FlowFile => ({
+    _id: id, name: `${id}.jpg`, mimeType: 'image/jpeg', size: 1, source: 'upload', status: 'done', key: `uploads/${id}.jpg`,
+    serverId: `u-${id}`, url: `http://s3/u/${id}`, thumbnailUrl: null, width: 1, height: 1, error: null,
+    analysis: { kind: 'person', people: swap ? 2 : 1, view: 'front', face: 'full', garment: null,
+      can: { bodySwap: { ok: swap === null, reason: swap }, burstreplace: { ok: true, reason: null } } },
+  })
+  const mei = { _id: 'model-1', name: 'Mei', category: 'studio', url: '', thumbnailUrl: '' }
+
+  function serveCostAndFits(incompatible: string[]) {
+    routes.push((url) =>
+      url.startsWith('/api/v1/request/costPublic')
+        ? json(200, { data: { credits: (bodies.at(-1)!.body.inputFiles as string[]).length } })
+        : undefined,
+    )
+    routes.push((url) =>
+      url.startsWith('/api/v1/models')
+        ? json(200, { data: { items: [{ id: 'model-1', compatible: incompatible.length === 0, reason: incompatible.length ? TONE : null, incompatibleUploads: incompatible }], total: 1, pageNum: 1, pageSize: 100 } })
+        : undefined,
+    )
+  }
+
+  it('three photos a model swap cannot use: each listed with its reason, nothing to price, no Generate', async () => {
+    appStore.set(addFilesAtom, [photo('a', GROUP), photo('b', GROUP), photo('c', GROUP)])
+    appStore.set(mergeFlowAtom, { stepSelectModel: { selectedModel: mei } })
+    serveCostAndFits([])
+    renderAt('/generate')
+    const list = screen.getByTestId('unusable-photos')
+    expect(list.textContent).toContain('None of your 3 photos can be used for a model swap')
+    expect(within(list).getAllByTestId('unusable-photo').map((li) => li.textContent)).toEqual([
+      `Image 1 (a.jpg): ${GROUP}`,
+      `Image 2 (b.jpg): ${GROUP}`,
+      `Image 3 (c.jpg): ${GROUP}`,
+    ])
+    expect(screen.queryByTestId('generate-button')).toBeNull()
+    expect(screen.queryByTestId('cost-value')).toBeNull()
+    expect(screen.getByTestId('no-usable-images')).toBeTruthy()
+    // A new background would take them all: one click switches (and asks for a background).
+    within(list).getByTestId('switch-service').click()
+    expect(await screen.findByTestId('background-page')).toBeTruthy()
+    expect(appStore.get(stepsFlowAtom).stepSelectModel.selectedModel).toBeNull()
+  })
+
+  it('counts and prices only the usable photos; one click drops the others', async () => {
+    appStore.set(addFilesAtom, [photo('a', GROUP), photo('b', null), photo('c', null)])
+    appStore.set(mergeFlowAtom, { stepSelectModel: { selectedModel: mei } })
+    serveCostAndFits(['u-c'])
+    renderAt('/generate')
+    // The model's skin tone is too far from photo c's: known once the model list answers.
+    await waitFor(() => expect(within(screen.getByTestId('unusable-photos')).getAllByTestId('unusable-photo')).toHaveLength(2))
+    const list = screen.getByTestId('unusable-photos')
+    expect(list.textContent).toContain('2 of your 3 photos cannot be used for a model swap: they are skipped')
+    expect(within(list).getAllByTestId('unusable-photo')[1]!.textContent).toBe(`Image 3 (c.jpg): ${TONE}.`)
+    await waitFor(() => expect(screen.getByTestId('cost-value').textContent).toBe('1'))
+    expect(bodies.filter((b) => b.url.startsWith('/api/v1/request/costPublic')).at(-1)!.body.inputFiles).toEqual(['uploads/b.jpg'])
+    expect(screen.getByText(/1 image · model swap/)).toBeTruthy()
+    within(list).getByTestId('drop-unusable').click()
+    await waitFor(() => expect(screen.queryByTestId('unusable-photos')).toBeNull())
+    expect(appStore.get(stepsFlowAtom).stepUploadImages.files.map((f) => f._id)).toEqual(['b'])
   })
 })

@@ -11,7 +11,9 @@ import { ApiError, errorMessage } from '@/lib/api'
 import { failureSummary } from '@/lib/failures'
 import { formatCredits, pluralize } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
-import { mergeFlowAtom, stepsFlowAtom, updateGenerationAtom, usableFiles } from '@/features/create/store'
+import { mergeFlowAtom, removeFileAtom, stepsFlowAtom, updateGenerationAtom, usableFiles } from '@/features/create/store'
+import { SERVICE_NAMES, swapFitKeys, switchableService, unusablePhotos, usablePhotos, type UnusablePhoto } from '@/features/create/fit'
+import { useModelFits } from '@/features/create/model/api/getModelFits'
 import type { RequestType } from '@/types/api'
 import { useCost, type CostRequest } from '../api/getCost'
 import { useSubmitGeneration } from '../api/submitGeneration'
@@ -20,6 +22,57 @@ import { NotifyEmailForm } from './NotifyEmailForm'
 import { ShortBalance } from './ShortBalance'
 import { TaskCard } from './TaskCard'
 import styles from './GeneratePage.module.css'
+
+/**
+ * The photos the chosen service cannot use, each with its reason, before the click: they are not
+ * counted, priced or sent. One click drops them; when the other service would take them all, one
+ * click switches to it.
+ */
+function UnusablePhotos({
+  unusable,
+  total,
+  requestType,
+  onDrop,
+  onSwitch,
+}: {
+  unusable: UnusablePhoto[]
+  total: number
+  requestType: RequestType
+  onDrop: () => void
+  onSwitch: (() => void) | null
+}) {
+  const other = requestType === 'bodySwap' ? 'burstreplace' : 'bodySwap'
+  const all = unusable.length === total
+  return (
+    <Alert
+      tone={all ? 'error' : 'warning'}
+      title={
+        all
+          ? `None of your ${pluralize(total, 'photo')} can be used for a ${SERVICE_NAMES[requestType]}`
+          : `${unusable.length} of your ${total} photos cannot be used for a ${SERVICE_NAMES[requestType]}: ${unusable.length === 1 ? 'it is' : 'they are'} skipped`
+      }
+      testId="unusable-photos"
+    >
+      <ul className={styles.unusableList}>
+        {unusable.map((u) => (
+          <li key={u.file._id} data-testid="unusable-photo">
+            <strong>Image {u.number}</strong> ({u.file.name}): {u.reason.replace(/\.?$/, '.')}
+          </li>
+        ))}
+      </ul>
+      <div className={styles.unusableActions}>
+        <button type="button" className="btn btn--secondary btn--small" onClick={onDrop} data-testid="drop-unusable">
+          Remove {unusable.length === 1 ? 'this photo' : `these ${unusable.length} photos`}
+        </button>
+        {onSwitch && (
+          <button type="button" className="btn btn--secondary btn--small" onClick={onSwitch} data-testid="switch-service">
+            {other === 'burstreplace' ? 'Change the background only instead' : 'Use a model swap instead'}
+          </button>
+        )}
+      </div>
+    </Alert>
+  )
+}
 
 function SubmitError({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
   if (error.status === 402) {
@@ -75,10 +128,25 @@ export function GeneratePage() {
   // One key per Generate click, kept until that click gets a definite answer.
   const idempotencyKey = useRef<string | null>(null)
 
-  const files = usableFiles(flow.stepUploadImages.files)
+  const allFiles = flow.stepUploadImages.files
   const model = flow.stepSelectModel.selectedModel
   const background = flow.stepSelectBackground.selectedBackground
   const requestType: RequestType | null = model ? 'bodySwap' : background ? 'burstreplace' : null
+  // Before the click: the photos the service (and for a model swap, the model's skin tone) cannot
+  // use are listed with their reasons, and only the others are counted, priced and sent.
+  const fits = useModelFits(requestType === 'bodySwap' ? swapFitKeys(allFiles) : [])
+  const fit = model ? fits.byId.get(model._id) : undefined
+  const unusable = requestType ? unusablePhotos(allFiles, requestType, fit) : []
+  const files = requestType ? usablePhotos(allFiles, requestType, fit) : usableFiles(allFiles)
+  const removeFile = useSetAtom(removeFileAtom)
+  const dropUnusable = () => unusable.forEach((u) => removeFile(u.file._id))
+  const switchTo = requestType ? switchableService(unusable, requestType) : null
+  const switchService = () => {
+    if (switchTo === 'burstreplace') {
+      merge({ stepSelectModel: { selectedModel: null } })
+      if (!background) navigate('/select-background')
+    } else navigate('/select-model')
+  }
   const inputFiles = files.map((f) => f.key!)
 
   const costRequest: CostRequest | null =
@@ -176,6 +244,16 @@ export function GeneratePage() {
         </>
       }
     >
+      {requestType && unusable.length > 0 && (
+        <UnusablePhotos
+          unusable={unusable}
+          total={unusable.length + files.length}
+          requestType={requestType}
+          onDrop={dropUnusable}
+          onSwitch={switchTo ? switchService : null}
+        />
+      )}
+
       <div className={styles.grid}>
         <section className="card" aria-labelledby="summary-heading">
           <h2 id="summary-heading" className="card__title">
@@ -226,8 +304,9 @@ export function GeneratePage() {
               Choose a model or a background first. <Link to="/select-model">Select a model</Link>
             </Alert>
           ) : files.length === 0 ? (
-            <Alert tone="warning" title="No usable images">
-              <Link to="/upload-images">Upload at least one image.</Link>
+            <Alert tone="warning" title="No usable images" testId="no-usable-images">
+              {unusable.length > 0 ? 'Remove the photos listed above, or ' : ''}
+              <Link to="/upload-images">{unusable.length > 0 ? 'upload other photos.' : 'Upload at least one image.'}</Link>
             </Alert>
           ) : (
             <>

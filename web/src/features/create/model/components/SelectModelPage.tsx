@@ -13,6 +13,8 @@ import { mergeFlowAtom, stepsFlowAtom } from '@/features/create/store'
 import { useModelCategories } from '../api/getModelCategories'
 import { useModelFilters } from '../api/getModelFilters'
 import { useModels } from '../api/getModels'
+import { useModelFits } from '../api/getModelFits'
+import { swapFitKeys } from '@/features/create/fit'
 import { capitalize, modelSummary, type ModelFilterKey, type ModelFilters } from '../labels'
 import { ModelFilterBar } from './ModelFilterBar'
 import { ModelsEmpty } from './ModelsEmpty'
@@ -51,6 +53,15 @@ export function SelectModelPage() {
   const loading = isFetching && (!data || isPlaceholderData)
 
   const selected = flow.stepSelectModel.selectedModel
+  // Which models the photos can be swapped to (their skin tone within reach), before anyone pays.
+  const fits = useModelFits(swapFitKeys(flow.stepUploadImages.files))
+  const unavailable = (id: string) => {
+    const fit = fits.byId.get(id)
+    return fit?.compatible === false ? (fit.reason ?? 'Not available for your photos.') : undefined
+  }
+  const refused = data?.items.filter((m) => unavailable(m._id)) ?? []
+  const reasons = [...new Set(refused.map((m) => unavailable(m._id)!))]
+  const selectedRefusal = selected ? unavailable(selected._id) : undefined
   const totalPages = data ? Math.max(1, Math.ceil(data.total / MODEL_PAGE_SIZE)) : 1
 
   return (
@@ -118,6 +129,30 @@ export function SelectModelPage() {
 
       {filterValues && <ModelFilterBar values={filterValues} filters={filters} onChange={chooseFilter} />}
 
+      {selectedRefusal ? (
+        <Alert
+          tone="warning"
+          title={`${selected!.name} is not available for your photos`}
+          testId="model-fit-selected"
+          action={
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => merge({ stepSelectModel: { selectedModel: null } })}>
+              Clear the choice
+            </button>
+          }
+        >
+          {selectedRefusal}. Choose another model, or skip to change the background only.
+        </Alert>
+      ) : (
+        refused.length > 0 && (
+          <Alert tone="info" title={`${refused.length} of these models ${refused.length === 1 ? 'is' : 'are'} not available for your photos`} testId="model-fit-note">
+            {reasons.map((r) => (
+              <span key={r}>{r}. </span>
+            ))}
+            They are marked below; the others can be used.
+          </Alert>
+        )
+      )}
+
       {data && (
         <div className={loading ? picker.pickerLoading : undefined} aria-busy={loading} data-testid="model-picker">
           {data.items.length === 0 ? (
@@ -144,6 +179,7 @@ export function SelectModelPage() {
                   }
                   testId="model-card"
                   data={{ 'data-model-name': m.name }}
+                  unavailable={unavailable(m._id)}
                 />
               ))}
             </div>

@@ -8,6 +8,7 @@ import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
 import { formatBytes } from '@/lib/format'
 import { uploadLimits, useSiteConfig } from '@/lib/siteConfig'
 import { stepsFlowAtom, usableFiles } from '@/features/create/store'
+import { readiness } from '@/features/create/fit'
 import { addLocalFiles } from '../stores/uploads'
 import { SampleList } from './SampleList'
 import { UploadItem } from './UploadItem'
@@ -36,7 +37,8 @@ export function UploadPage() {
 
   let status = 'Add at least one image to continue.'
   if (pending) status = `Uploading ${pending} image${pending === 1 ? '' : 's'}…`
-  else if (ready) status = `${ready} image${ready === 1 ? '' : 's'} ready${failed ? `, ${failed} failed (they will be skipped)` : ''}.`
+  // Counted per service when a service cannot use them all (a group photo for a model swap).
+  else if (ready) status = `${readiness(files)}${failed ? `; ${failed} failed (they will be skipped)` : ''}.`
 
   return (
     <FlowShell
