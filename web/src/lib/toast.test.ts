@@ -26,6 +26,20 @@ describe('toast', () => {
     expect(sonner.toast.dismiss).not.toHaveBeenCalled()
   })
 
+  it('a new error replaces a stale complaint about the form, and only that', () => {
+    toast.error('The network is down.')
+    toast.invalid('Please enter all the value')
+    expect(sonner.toast.error).toHaveBeenLastCalledWith('Please enter all the value', expect.objectContaining({ id: 'error:Please enter all the value' }))
+    toast.invalid('Please enter all the value') // the same complaint again: shown, not taken away
+    expect(sonner.toast.dismiss).not.toHaveBeenCalled()
+    toast.error('Incorrect email or password.')
+    expect(sonner.toast.dismiss.mock.calls.map(([id]) => id)).toEqual(['error:Please enter all the value'])
+    // The earlier server error is no complaint about the form: it stays until clearErrors.
+    sonner.toast.dismiss.mockClear()
+    toast.clearErrors()
+    expect(sonner.toast.dismiss.mock.calls.map(([id]) => id).sort()).toEqual(['error:Incorrect email or password.', 'error:The network is down.'])
+  })
+
   it('forgets an error toast that closed by itself', () => {
     toast.error('The code is wrong.')
     const options = sonner.toast.error.mock.calls[0]![1] as { onAutoClose: () => void }

@@ -11,22 +11,47 @@ const DURATION_MS: Record<ToastTone, number> = { info: 5000, success: 5000, erro
 
 // The error toasts on screen (by id), so a later success can take them away.
 const shownErrors = new Set<string>()
+// Those of them that complained about what was typed ("Please enter all the value"): any later
+// error replaces them, as the form was sent again and they no longer describe it.
+const shownInvalid = new Set<string>()
+
+function forget(id: string): void {
+  shownErrors.delete(id)
+  shownInvalid.delete(id)
+}
+
+function dismissInvalid(except: string): void {
+  for (const id of shownInvalid) {
+    if (id === except) continue
+    sonner.dismiss(id)
+    forget(id)
+  }
+}
 
 export function toast(message: string, tone: ToastTone = 'info'): void {
   const show = tone === 'success' ? sonner.success : tone === 'error' ? sonner.error : sonner.info
   const id = `${tone}:${message}`
-  if (tone === 'error') shownErrors.add(id)
+  if (tone === 'error') {
+    dismissInvalid(id)
+    shownErrors.add(id)
+  }
   show(message, {
     id,
     duration: DURATION_MS[tone],
     testId: 'toast',
-    onAutoClose: () => shownErrors.delete(id),
-    onDismiss: () => shownErrors.delete(id),
+    onAutoClose: () => forget(id),
+    onDismiss: () => forget(id),
   })
 }
 
 toast.success = (message: string) => toast(message, 'success')
 toast.error = (message: string) => toast(message, 'error')
+
+/** An error about what was typed into a form: the next error, of any kind, replaces it. */
+toast.invalid = (message: string): void => {
+  toast(message, 'error')
+  shownInvalid.add(`error:${message}`)
+}
 
 /**
  * Takes away the error toasts still on screen: once the thing they complained about has
@@ -35,4 +60,5 @@ toast.error = (message: string) => toast(message, 'error')
 toast.clearErrors = (): void => {
   for (const id of shownErrors) sonner.dismiss(id)
   shownErrors.clear()
+  shownInvalid.clear()
 }

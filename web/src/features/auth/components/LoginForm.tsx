@@ -44,14 +44,16 @@ export function LoginForm({ onLoggedIn, onCreateAccount, onForgotPassword, autoF
     try {
       const result = await login.mutateAsync({ email: normalizeEmail(email), password, rememberMe })
       completeLogin(result, rememberMe)
+      toast.clearErrors()
       onLoggedIn()
     } catch (err) {
       toast.error(authErrorMessage(err))
     }
   }
-  // 'Please enter all the value' concerns the whole form: a toast, not an inline message.
+  // 'Please enter all the value' concerns the whole form: a toast, not an inline message. The
+  // next error (the server's answer to the completed form) replaces it rather than stack on it.
   const onInvalid = (found: FieldErrors<LoginValues>) => {
-    if (found.root?.message) toast.error(found.root.message)
+    if (found.root?.message) toast.invalid(found.root.message)
   }
 
   return (
