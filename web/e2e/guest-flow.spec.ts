@@ -39,6 +39,11 @@ test.describe.configure({ timeout: 8 * 60_000 })
 
 test('guest flow', async ({ walk }) => {
   const page = await walk.newPage()
+  // Guest sessions started (each new guest may take one of the network's three free grants a day).
+  const guestLogins: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/imageedit/users/guestlogin') guestLogins.push(page.url())
+  })
   step(`open ${BASE_URL}/`)
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' })
   await expectVisible(page.getByTestId('nav-create-new-image'), 'the sidebar "Create New Image" entry')
@@ -50,9 +55,14 @@ test('guest flow', async ({ walk }) => {
   await page.getByTestId('nav-create-new-image').click()
   await expectUrl(page, '/upload-images')
 
+  step('a visit starts no guest session: only the first upload does')
+  await page.waitForLoadState('networkidle')
+  if (guestLogins.length) fail(`the visit started a guest session (${guestLogins.join(', ')})`)
+
   step('upload the image')
   await uploadPhoto(page, UPLOAD_IMAGE)
   await expectImagesLoaded(page, '[data-testid="upload-thumbnail"]', 'the upload thumbnail')
+  if (guestLogins.length !== 1) fail(`the upload started ${guestLogins.length} guest sessions, not one`)
   step('the photo is analysed: a person facing the camera, good for both services')
   const analysis = page.getByTestId('upload-analysis')
   await expectVisible(analysis, 'the photo analysis beside the upload', 20_000)

@@ -150,6 +150,25 @@ describe('the session middleware', () => {
     expect(guestFreeCreditsWithheld()).toBe(false)
   })
 
+  it("browses the catalog without starting a guest session (each new guest may take one of the network's free grants)", async () => {
+    routes.push((url) => (url === '/imageedit/users/guestlogin' ? json(200, { data: { token: 'guest-7', credits: 5 } }) : undefined))
+    routes.push((url) => (url.startsWith('/api/v1/model') || url.startsWith('/imageedit/seed') || url.startsWith('/api/v1/sample') ? json(200, { data: { items: [] } }) : undefined))
+    await client.GET('/api/v1/model')
+    await client.GET('/api/v1/model/filters')
+    await client.GET('/imageedit/seed')
+    await client.GET('/api/v1/sample')
+    expect(calls().map((c) => c.url.split('?')[0])).toEqual(['/api/v1/model', '/api/v1/model/filters', '/imageedit/seed', '/api/v1/sample'])
+    expect(calls().every((c) => header(c, 'Authorization') === undefined)).toBe(true)
+    // A guest's balance needs one: it starts it, and the catalog then goes with its token.
+    routes.push((url) => (url === '/imageedit/users/getCreditsForGuests' ? json(200, { data: { free: 5, paid: 0, total: 5 } }) : undefined))
+    await unwrap(client.GET('/imageedit/users/getCreditsForGuests'))
+    await client.GET('/api/v1/model')
+    const [login, balance, catalog] = calls().slice(4)
+    expect(login!.url).toBe('/imageedit/users/guestlogin')
+    expect(header(balance!, 'Authorization')).toBe('Bearer guest-7')
+    expect(header(catalog!, 'Authorization')).toBe('Bearer guest-7')
+  })
+
   it('remembers a guest login that granted no free credits, and forgets it at the next one', async () => {
     let withheld = true
     routes.push((url) => (url === '/imageedit/users/guestlogin' ? json(200, { data: { token: 'guest-0', credits: 0, freeCreditsWithheld: withheld } }) : undefined))

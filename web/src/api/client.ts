@@ -163,6 +163,21 @@ export function usesSession(schemaPath: string): boolean {
   return !NO_SESSION_PATHS.has(schemaPath)
 }
 
+/**
+ * Reads a visitor makes while looking around (the catalog of models, backgrounds and samples),
+ * which the server answers without a session: sent with the session's token when there is
+ * one, and without when there is none, so browsing never starts a guest session. A guest is
+ * started by the first call that needs one (an upload, a generation, the guest's balance):
+ * each new guest may take one of the network's few free grants a day.
+ */
+const VISITOR_PATHS: ReadonlySet<string> = new Set<keyof paths>([
+  '/api/v1/model',
+  '/api/v1/model/categories',
+  '/api/v1/model/filters',
+  '/imageedit/seed',
+  '/api/v1/sample',
+])
+
 /** The user token a request was sent with (null: the guest's, or none). */
 const sentUserToken = new WeakMap<Request, string | null>()
 
@@ -185,11 +200,15 @@ function addHeaders(request: Request, token: string | null): void {
   if (traceparent && !headers.has('traceparent')) headers.set('traceparent', traceparent)
 }
 
-/** Before a request: the session's token (a guest session is started when there is none). */
+/**
+ * Before a request: the session's token (a guest session is started when there is none,
+ * except for a visitor's reads, which go without).
+ */
 async function prepare(request: Request, schemaPath: string): Promise<void> {
   const session = usesSession(schemaPath)
   const userToken = session ? getUserToken() : null
-  const token = userToken ?? (session ? await ensureGuestToken() : null)
+  const guest = () => (VISITOR_PATHS.has(schemaPath) ? getGuestToken() : ensureGuestToken())
+  const token = userToken ?? (session ? await guest() : null)
   sentUserToken.set(request, userToken)
   addHeaders(request, token)
 }

@@ -38,7 +38,8 @@ export function Sidebar({ variant, onNavigate }: SidebarProps) {
   const { isAuthenticated, openLoginPopup } = useAuth()
   const navigate = useNavigate()
   const openEnterpriseDialog = useOpenEnterpriseDialog()
-  const { data: credits } = useCredits()
+  // Shown to signed-in users only: a visitor's would start a guest session on every visit.
+  const { data: credits } = useCredits({ enabled: isAuthenticated })
   const { isAdmin } = useIsAdmin({ enabled: isAuthenticated })
   const visible = (items: NavItem[]) => items.filter((i) => !i.requiresAuth || isAuthenticated)
   const total = credits ? formatCredits(credits.total) : '–'
