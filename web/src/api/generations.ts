@@ -54,6 +54,13 @@ export function deleteGeneration(serviceId: string) {
   return unwrap(client.DELETE('/imageedit/service/{service_id}', { params: { path: { service_id: serviceId } } }))
 }
 
+/** One image of a finished generation; its siblings stay (its last image takes the generation). */
+export function deleteImage(serviceId: string, taskId: string) {
+  return unwrap(
+    client.DELETE('/imageedit/service/{service_id}/task/{task_id}', { params: { path: { service_id: serviceId, task_id: taskId } } }),
+  )
+}
+
 export function giveFeedback(body: ApiBody<'/imageedit/service/feedback', 'post'>) {
   return unwrap(client.POST('/imageedit/service/feedback', { body }))
 }

@@ -1,49 +1,106 @@
+import { useState } from 'react'
 import { Alert } from '@/components/ui/Alert'
 import { Dialog } from '@/components/ui/Dialog'
 import { Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import { pluralize } from '@/lib/format'
 import { toast } from '@/lib/toast'
-import type { Generation } from '@/types/api'
 import { useDeleteGeneration } from '../api/deleteGeneration'
+import { useDeleteImage } from '../api/deleteImage'
+import type { LibraryImage } from '../generations'
 import styles from '../library.module.css'
 
-/** Asks before deleting a generation (all its images); the list refreshes after. */
-export function DeleteDialog({ generation, onClose, onDeleted }: { generation: Generation; onClose: () => void; onDeleted: () => void }) {
-  const remove = useDeleteGeneration()
+interface DeleteDialogProps {
+  image: LibraryImage
+  /** The image's name on the page ("image 3"). */
+  name: string
+  onClose: () => void
+  /** The ids of the images that went (this one, or the whole generation's). */
+  onDeleted: (taskIds: string[]) => void
+}
+
+/**
+ * Asks before deleting, from the trash icon on one image: that image only. Deleting the whole
+ * generation (all its images) is a second, named step, never what the icon does by itself.
+ * The list refreshes after either.
+ */
+export function DeleteDialog({ image, name, onClose, onDeleted }: DeleteDialogProps) {
+  const { generation, task } = image
+  const [whole, setWhole] = useState(false)
+  const removeImage = useDeleteImage()
+  const removeGeneration = useDeleteGeneration()
   const count = generation.tasks.length
-  const confirm = () =>
-    remove.mutate(generation.serviceId, {
+  const others = count - 1
+  const pending = removeImage.isPending || removeGeneration.isPending
+  const failure = whole ? removeGeneration.error : removeImage.error
+
+  const deleteImage = () =>
+    removeImage.mutate(
+      { serviceId: generation.serviceId, taskId: task.taskId },
+      {
+        onSuccess: () => {
+          toast.success('The image was deleted.')
+          onDeleted([task.taskId])
+        },
+      },
+    )
+  const deleteGeneration = () =>
+    removeGeneration.mutate(generation.serviceId, {
       onSuccess: () => {
-        toast.success(count > 1 ? 'The generation and its images were deleted.' : 'The image was deleted.')
-        onDeleted()
+        toast.success(`The generation and its ${pluralize(count, 'image')} were deleted.`)
+        onDeleted(generation.tasks.map((t) => t.taskId))
       },
     })
 
   return (
     <Dialog
-      title={count > 1 ? 'Delete this generation?' : 'Delete this image?'}
+      title={whole ? 'Delete the whole generation?' : `Delete ${name}?`}
       titleClassName={styles.libDialogTitle}
-     
       onClose={onClose}
       testId="delete-dialog"
+      data={{ 'data-scope': whole ? 'generation' : 'image' }}
     >
-      <p className="muted">
-        {count > 1
+      <p className="muted" data-testid="delete-dialog-text">
+        {whole
           ? `This generation has ${pluralize(count, 'image')}; all of them will be removed, with their inputs.`
-          : 'The image and its input will be removed.'}{' '}
+          : others === 1
+            ? 'Only this image and its input are removed; the other image of this generation stays.'
+            : others > 1
+              ? `Only this image and its input are removed; the other ${others} images of this generation stay.`
+              : 'The image and its input will be removed.'}{' '}
         This cannot be undone. Credits already spent are not returned.
       </p>
-      {remove.isError && <Alert tone="error">{errorMessage(remove.error)}</Alert>}
+      {failure && <Alert tone="error">{errorMessage(failure)}</Alert>}
       <div className={styles.libDialogActions}>
-        <button type="button" className="btn btn--ghost" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-        <button type="button" className={`btn ${styles.libBtnDanger}`} onClick={confirm} disabled={remove.isPending} data-testid="delete-confirm">
-          {remove.isPending && <Spinner label="Deleting" />}
-          Delete
-        </button>
+        {whole ? (
+          <>
+            <button type="button" className="btn btn--ghost" onClick={() => setWhole(false)} data-autofocus>
+              Back
+            </button>
+            <button type="button" className={`btn ${styles.libBtnDanger}`} onClick={deleteGeneration} disabled={pending} data-testid="delete-generation-confirm">
+              {removeGeneration.isPending && <Spinner label="Deleting" />}
+              Delete {pluralize(count, 'image')}
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="btn btn--ghost" onClick={onClose} data-autofocus>
+              Cancel
+            </button>
+            <button type="button" className={`btn ${styles.libBtnDanger}`} onClick={deleteImage} disabled={pending} data-testid="delete-confirm">
+              {removeImage.isPending && <Spinner label="Deleting" />}
+              Delete this image
+            </button>
+          </>
+        )}
       </div>
+      {!whole && others > 0 && (
+        <p className={styles.libDialogAside}>
+          <button type="button" className="link-btn" onClick={() => setWhole(true)} disabled={pending} data-testid="delete-whole-generation">
+            Delete the whole generation ({pluralize(count, 'image')}) instead…
+          </button>
+        </p>
+      )}
     </Dialog>
   )
 }

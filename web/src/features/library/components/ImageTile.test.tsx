@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render, screen } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Generation, Task } from '@/types/api'
 import { ImageTile } from './ImageTile'
@@ -65,6 +65,23 @@ describe('ImageTile', () => {
     expect(screen.getByTestId('library-status').textContent).toBe('Failed')
     expect(screen.queryByTestId('library-output')).toBeNull()
     expect(screen.queryByTestId('library-select')).toBeNull()
+  })
+
+  it('an input without a thumbnail, or whose thumbnail does not load, shows a mark, not a broken image', () => {
+    const failed: Task = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/thumbs/in/t1.jpg' }
+    renderTile(failed)
+    fireEvent.error(screen.getByAltText('Input of image 1'))
+    expect(screen.queryByAltText('Input of image 1')).toBeNull()
+    expect(screen.getByRole('img', { name: 'Input of image 1: no preview' })).toBeTruthy()
+    cleanup()
+    renderTile({ ...failed, inputThumbnailUrl: '' })
+    expect(screen.getByRole('img', { name: 'Input of image 1: no preview' })).toBeTruthy()
+    expect(document.querySelector('img:not([src])')).toBeNull()
+  })
+
+  it('the trash icon names the image, not its generation', () => {
+    renderTile(task('t1', null), generationOf([task('t1', null), task('t2', null)]))
+    expect(screen.getByTestId('library-delete').getAttribute('aria-label')).toBe('Delete image 1')
   })
 
   it('a finished image shows the engine’s note on how it was framed', () => {

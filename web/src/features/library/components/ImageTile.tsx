@@ -5,6 +5,7 @@ import { failedImageNote } from '@/lib/failures'
 import type { TaskStatus } from '@/types/api'
 import { downloadable, formatWhen, generationActive, isActive, SERVICE_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
 import { FeedbackControl } from './FeedbackControl'
+import { InputThumb } from './InputThumb'
 import { ShareToggle } from './ShareToggle'
 import styles from '../library.module.css'
 
@@ -50,11 +51,11 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
           </button>
         ) : (
           <span className={styles.libTilePlaceholder} aria-hidden="true">
-            {task.inputThumbnailUrl && <img src={task.inputThumbnailUrl} alt="" />}
+            <InputThumb url={task.inputThumbnailUrl} alt="" />
           </span>
         )}
         <figure className={styles.libTileInput} data-testid="tile-input">
-          {task.inputThumbnailUrl ? <img src={task.inputThumbnailUrl} alt={`Input of ${name}`} loading="lazy" /> : null}
+          <InputThumb url={task.inputThumbnailUrl} alt={`Input of ${name}`} />
           <figcaption>Input</figcaption>
         </figure>
         {ready && (
@@ -134,8 +135,8 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
             className={`icon-btn icon-btn--small ${styles.libTileDelete}`}
             onClick={onDelete}
             disabled={generationActive(generation)}
-            aria-label={`Delete the generation of ${name}`}
-            title={generationActive(generation) ? 'You can delete it when it has finished' : 'Delete'}
+            aria-label={`Delete ${name}`}
+            title={generationActive(generation) ? 'You can delete it when it has finished' : 'Delete this image'}
             data-testid="library-delete"
           >
             <IconTrash size={18} />

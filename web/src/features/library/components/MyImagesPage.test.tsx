@@ -121,3 +121,53 @@ describe('My Images with a failed image', () => {
     expect(screen.getAllByTestId('library-failure')).toHaveLength(1)
   })
 })
+
+describe('Deleting from My Images', () => {
+  function calls(): Array<[string, string]> {
+    const fetchMock = vi.mocked(fetch)
+    return fetchMock.mock.calls.map(([url, init]) => [String(init?.method ?? 'GET'), String(url)])
+  }
+
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.startsWith('/imageedit/service/all')) return json(200, { data: { items: [generation], total: 1, pageNumber: 1, pageSize: 90 } })
+        if (init?.method === 'DELETE' && url === '/imageedit/service/svc-1/task/t-2')
+          return json(200, { data: { serviceId: 'svc-1', taskId: 't-2', removedObjects: 2, generationDeleted: false } })
+        if (init?.method === 'DELETE' && url === '/imageedit/service/svc-1') return json(200, { data: { serviceId: 'svc-1', removedObjects: 9 } })
+        return json(404, { message: `no route for ${url}` })
+      }),
+    )
+  })
+
+  it('the trash icon on the failed image deletes that image only', async () => {
+    renderPage()
+    const tiles = await screen.findAllByTestId('library-image')
+    await userEvent.click(within(tiles[1]!).getByRole('button', { name: 'Delete image 2' }))
+    const dialog = screen.getByTestId('delete-dialog')
+    expect(within(dialog).getByRole('heading').textContent).toBe('Delete image 2?')
+    expect(within(dialog).getByTestId('delete-dialog-text').textContent).toContain('the other 2 images of this generation stay')
+    await userEvent.click(within(dialog).getByTestId('delete-confirm'))
+    await vi.waitFor(() => expect(screen.queryByTestId('delete-dialog')).toBeNull())
+    const deletes = calls().filter(([method]) => method === 'DELETE')
+    expect(deletes).toEqual([['DELETE', '/imageedit/service/svc-1/task/t-2']])
+  })
+
+  it('deleting the whole generation is a second, named step', async () => {
+    renderPage()
+    const tiles = await screen.findAllByTestId('library-image')
+    await userEvent.click(within(tiles[0]!).getByRole('button', { name: 'Delete image 1' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Delete the whole generation (3 images) instead…' }))
+    const dialog = screen.getByTestId('delete-dialog')
+    expect(within(dialog).getByRole('heading').textContent).toBe('Delete the whole generation?')
+    expect(calls().some(([method]) => method === 'DELETE')).toBe(false)
+    // Back leaves it at the one image.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Back' }))
+    expect(within(dialog).getByRole('heading').textContent).toBe('Delete image 1?')
+    await userEvent.click(screen.getByTestId('delete-whole-generation'))
+    await userEvent.click(screen.getByRole('button', { name: 'Delete 3 images' }))
+    await vi.waitFor(() => expect(screen.queryByTestId('delete-dialog')).toBeNull())
+    expect(calls().filter(([method]) => method === 'DELETE')).toEqual([['DELETE', '/imageedit/service/svc-1']])
+  })
+})

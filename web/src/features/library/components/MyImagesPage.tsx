@@ -7,7 +7,6 @@ import { IconArrowLeft, IconArrowRight, IconImages, IconLogin, IconPlus } from '
 import { useAuth } from '@/hooks/useAuth'
 import { errorMessage } from '@/lib/api'
 import { pluralize } from '@/lib/format'
-import type { Generation } from '@/types/api'
 import { useLibrary, type LibraryFilters } from '../api/getLibrary'
 import {
   anyActive,
@@ -20,6 +19,7 @@ import {
   parseStatus,
   SERVICE_FILTERS,
   STATUS_FILTERS,
+  type LibraryImage,
 } from '../generations'
 import { orderedSelection, prune, selectionState, toggle, toggleAll, type Selection } from '../selection'
 import { DeleteDialog } from './DeleteDialog'
@@ -70,7 +70,8 @@ function Library({ userEmail }: { userEmail: string }) {
   const list = useLibrary(userEmail, filters)
   const [chosen, setChosen] = useState<Selection>(() => new Set())
   const [viewing, setViewing] = useState<string | null>(null)
-  const [deleting, setDeleting] = useState<Generation | null>(null)
+  // The image whose trash icon was clicked, with its name on the page.
+  const [deleting, setDeleting] = useState<{ image: LibraryImage; name: string } | null>(null)
 
   const generations = useMemo(() => list.data?.items ?? [], [list.data])
   const images = useMemo(() => imagesOf(generations), [generations])
@@ -232,7 +233,7 @@ function Library({ userEmail }: { userEmail: string }) {
                 selected={selection.has(image.task.taskId)}
                 onToggleSelect={() => setChosen(toggle(selection, image.task.taskId))}
                 onOpen={() => setViewing(image.task.taskId)}
-                onDelete={() => setDeleting(image.generation)}
+                onDelete={() => setDeleting({ image, name: `image ${i + 1}` })}
               />
             ))}
           </ul>
@@ -265,10 +266,11 @@ function Library({ userEmail }: { userEmail: string }) {
       {viewed && <ImageViewer images={viewable} taskId={viewed.task.taskId} onNavigate={setViewing} onClose={() => setViewing(null)} />}
       {deleting && (
         <DeleteDialog
-          generation={deleting}
+          image={deleting.image}
+          name={deleting.name}
           onClose={() => setDeleting(null)}
-          onDeleted={() => {
-            setChosen((s) => prune(s, selectable.filter((id) => !deleting.tasks.some((t) => t.taskId === id))))
+          onDeleted={(gone) => {
+            setChosen((s) => prune(s, selectable.filter((id) => !gone.includes(id))))
             setDeleting(null)
           }}
         />
