@@ -35,7 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks import Webhook
 
-from core import webhook_targets
+from core import ratelimit, webhook_targets
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus
@@ -58,6 +58,9 @@ MAX_ENDPOINTS = 10
 DESCRIPTION_LIMIT = 200
 SECRET_BYTES = 24
 LOG_LIMIT = 100
+# Resends per endpoint (limit, window, its name in the message): a person re-sending what a
+# receiver missed stays well inside them.
+RESEND_LIMITS = ((10, timedelta(minutes=1), "minute"), (100, timedelta(hours=1), "hour"))
 PENDING, SUCCEEDED, FAILED = "pending", "succeeded", "failed"
 NOT_FOUND = "No such webhook endpoint."
 
@@ -173,24 +176,50 @@ class Webhooks:
             session.expunge_all()
         return rows
 
+    def _resendable(self, session: Session, principal: Principal, endpoint_id: str,
+                    delivery_id: str) -> WebhookDelivery:
+        endpoint = self._owned(session, principal, endpoint_id)
+        delivery = session.get(WebhookDelivery, delivery_id)
+        if delivery is None or delivery.endpoint_id != endpoint.id:
+            raise NotFound("No such delivery.")
+        if endpoint.disabled_at is not None:
+            raise Conflict("This endpoint is disabled: enable it first.")
+        if delivery.status == PENDING:
+            raise Conflict("This delivery is still being tried.")
+        return delivery
+
     def resend(self, principal: Principal, endpoint_id: str,
                delivery_id: str) -> WebhookDelivery:
-        """Send a finished delivery again (same webhook-id, a new delivery workflow)."""
+        """Send a finished delivery again (same webhook-id, a new delivery workflow), within
+        the endpoint's cap on resends (RateLimited beyond it)."""
+        with self.sessions() as session:
+            self._resendable(session, principal, endpoint_id, delivery_id)
+        # Counted only for a resend that would go out, before it is marked to go.
+        count_resend(self.sessions, endpoint_id)
         with self.sessions.begin() as session:
-            endpoint = self._owned(session, principal, endpoint_id)
-            delivery = session.get(WebhookDelivery, delivery_id)
-            if delivery is None or delivery.endpoint_id != endpoint.id:
-                raise NotFound("No such delivery.")
-            if endpoint.disabled_at is not None:
-                raise Conflict("This endpoint is disabled: enable it first.")
-            if delivery.status == PENDING:
-                raise Conflict("This delivery is still being tried.")
+            # Checked again: a concurrent resend of the same delivery may have taken it.
+            delivery = self._resendable(session, principal, endpoint_id, delivery_id)
             delivery.status = PENDING
             delivery.dispatched_at = None
             delivery.last_error = None
             session.flush()
             session.expunge(delivery)
         return delivery
+
+
+def count_resend(sessions: SessionFactory, endpoint_id: str) -> None:
+    """One resend to the endpoint, against each of RESEND_LIMITS; RateLimited (429 with
+    Retry-After) when one is used up. Per endpoint, whichever key or session asks: every
+    resend is a request to the endpoint's target, which may not be the account's own (before
+    the cap, resending two log entries sent 60 deliveries a minute to one target)."""
+    for limit, window, span in RESEND_LIMITS:
+        try:
+            ratelimit.hit(sessions, [f"webhook-resend:{endpoint_id}:{span}"], limit, window)
+        except ratelimit.RateLimited as full:
+            raise ratelimit.RateLimited(
+                full.retry_after, full.bucket,
+                f"Too many resends to this endpoint: at most {limit} per {span}. Retry after "
+                f"{full.retry_after} s.") from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -110,6 +110,7 @@ def resend_delivery(webhooks: WebhooksDep, principal: PublicPrincipal, endpoint_
                     delivery_id: Annotated[str, Path(max_length=40)]
                     ) -> Envelope[WebhookDeliveryView]:
     """Send a finished delivery again, with the same webhook-id (409 while it is still being
-    tried, or while the endpoint is disabled)."""
+    tried, or while the endpoint is disabled; 429 with Retry-After past the endpoint's resends
+    cap: 10 a minute, 100 an hour)."""
     delivery = webhooks.resend(principal, endpoint_id, delivery_id.removeprefix("msg_"))
     return Envelope(data=delivery_view(delivery))

@@ -1,10 +1,10 @@
-"""Test mode stays test mode (issue 33 items 1 and 2), on the running stack.
+"""Test mode stays test mode (issue 33 items 1, 2 and 5's resend cap), on the running stack.
 
 The attack: a test API key (mm_test_) makes a generation for free, then the same account's web
 session re-renders its image, shows, shares, zips or deletes it, or a test key works on the live
 webhook endpoints. Rule: a test key sees only test objects, live keys and the web app only live
 ones; a re-render of a test image is a test image (watermarked, free); test events go only to
-test endpoints, live events only to live ones.
+test endpoints, live events only to live ones; resends to one endpoint are capped.
 """
 
 from __future__ import annotations
@@ -39,11 +39,13 @@ from tests.integration.test_public_api import bearer, new_key, new_user, upload,
 from tests.support.stacks import running_stack
 from tests.support.webhook_receiver import WebhookReceiver
 
+RESENDS_PER_MINUTE = webhooks.RESEND_LIMITS[0][0]
+
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    # Webhook deliveries picked up within a second; the account's request limit out of the
-    # way (the polling here is not what is tested).
+    # Webhook deliveries picked up within a second, so resends finish quickly; the account's
+    # request limit out of the way (the polling here is not what is tested).
     with running_stack(tmp_path_factory.mktemp("test-mode"),
                        api_key_requests_per_minute=100_000,
                        webhook_retry_initial_seconds=1.0,
@@ -278,3 +280,61 @@ def test_test_events_go_only_to_test_endpoints_and_live_ones_only_to_live_ones(
     finally:
         live_receiver.stop()
         test_receiver.stop()
+
+
+def test_resends_to_one_endpoint_are_capped(api: httpx.Client, db: SessionFactory) -> None:
+    """Before, resending two log entries as fast as they finished sent 60 deliveries a minute
+    to one target (the key's rate limit was the only bound)."""
+    receiver = WebhookReceiver().start()
+    try:
+        session = new_user(api, db)
+        secret = new_key(api, session)
+        endpoint = add_endpoint(api, bearer(secret), receiver.url,
+                                ["generation.completed", "task.completed"])
+        generate(api, secret)
+        receiver.wait_for(2, answered=200)
+        log_path = f"/api/v1/webhooks/{endpoint['id']}/deliveries"
+        ids = [d["id"] for d in api.get(log_path, headers=session).json()["data"]]
+        assert len(ids) == 2
+
+        def resend(delivery_id: str) -> httpx.Response:
+            return api.post(f"{log_path}/{delivery_id}/resend", headers=session)
+
+        def settled() -> None:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with db() as s:
+                    pending = s.execute(select(func.count()).select_from(WebhookDelivery).where(
+                        WebhookDelivery.endpoint_id == endpoint["id"],
+                        WebhookDelivery.status == webhooks.PENDING)).scalar_one()
+                if not pending:
+                    return
+                time.sleep(0.2)
+            raise TimeoutError("resends still pending")
+
+        started = time.monotonic()
+        sent = 0
+        while sent < RESENDS_PER_MINUTE:
+            for delivery_id in ids[: RESENDS_PER_MINUTE - sent]:
+                answer = resend(delivery_id)
+                assert answer.status_code == 202, answer.text
+                sent += 1
+            settled()
+        capped = resend(ids[0])
+        assert time.monotonic() - started < 60, "the cap's window passed: the test is too slow"
+        assert capped.status_code == 429, capped.text
+        assert 0 < int(capped.headers["Retry-After"]) <= 60
+        message = capped.json()["message"]
+        assert message.startswith("Too many resends to this endpoint") and "minute" in message
+        time.sleep(2)
+        assert len(receiver.received) == 2 + RESENDS_PER_MINUTE
+        # A refused resend changed nothing: the delivery is not queued again.
+        assert all(d["status"] == "succeeded"
+                   for d in api.get(log_path, headers=session).json()["data"])
+        # The cap is the endpoint's: another endpoint of the account still resends.
+        other = add_endpoint(api, session, receiver.url, ["task.completed"])
+        other_delivery = finished_delivery(db, other["id"])
+        assert api.post(f"/api/v1/webhooks/{other['id']}/deliveries/{other_delivery}/resend",
+                        headers=session).status_code == 202
+    finally:
+        receiver.stop()

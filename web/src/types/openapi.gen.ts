@@ -1231,7 +1231,8 @@ export interface paths {
         /**
          * Resend Delivery
          * @description Send a finished delivery again, with the same webhook-id (409 while it is still being
-         *     tried, or while the endpoint is disabled).
+         *     tried, or while the endpoint is disabled; 429 with Retry-After past the endpoint's resends
+         *     cap: 10 a minute, 100 an hour).
          */
         post: operations["resend_delivery_api_v1_webhooks__endpoint_id__deliveries__delivery_id__resend_post"];
         delete?: never;
