@@ -116,6 +116,10 @@ for (const viewport of VIEWPORTS) {
     await expectUrl(page, '/select-model')
 
     step('the picker says which models the photo cannot be swapped to, and why')
+    // The models' tones are measured once per stack, on the first upload: the picker says it is
+    // checking until every model's fit is known.
+    await expectVisible(page.getByTestId('model-grid'), 'the models')
+    await expectHidden(page.getByTestId('model-fit-checking'), 'the "checking" line', FIT_TIMEOUT_MS)
     const note = page.getByTestId('model-fit-note')
     await expectVisible(note, 'the note on the models not available', FIT_TIMEOUT_MS)
     const said = (await note.textContent()) ?? ''

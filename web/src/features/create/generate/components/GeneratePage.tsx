@@ -264,6 +264,7 @@ export function GeneratePage() {
               <dt>Images</dt>
               <dd>
                 <div className={styles.summaryThumbs}>
+                  {files.length === 0 && unusable.length > 0 && <span className="muted">None usable</span>}
                   {files.slice(0, 6).map((f) => (
                     <img key={f._id} src={f.thumbnailUrl || f.url || ''} alt={f.name} />
                   ))}

@@ -25,9 +25,12 @@ function json(body: unknown): Response {
 }
 
 let fitQueries: URLSearchParams[]
+/** Whether the server has measured the models' tones yet (compatible null before). */
+let measured: boolean
 
 beforeEach(() => {
   fitQueries = []
+  measured = true
   localStorage.setItem('mm:guestToken', 'guest-token')
   vi.stubGlobal(
     'fetch',
@@ -39,8 +42,10 @@ beforeEach(() => {
         return json({
           data: {
             items: [
-              { id: 'model-1', compatible: false, reason: TONE, incompatibleUploads: ['u-1'] },
-              { id: 'model-4', compatible: true, reason: null, incompatibleUploads: [] },
+              measured
+                ? { id: 'model-1', compatible: false, reason: TONE, incompatibleUploads: ['u-1'] }
+                : { id: 'model-1', compatible: null, reason: null, incompatibleUploads: [] },
+              { id: 'model-4', compatible: measured ? true : null, reason: null, incompatibleUploads: [] },
             ],
             total: 2, pageNum: 1, pageSize: 100,
           },
@@ -99,6 +104,17 @@ describe('SelectModelPage and the photos’ fit', () => {
     expect(warning.textContent).toContain('Mei is not available for your photos')
     within(warning).getByRole('button', { name: 'Clear the choice' }).click()
     expect(await screen.findByTestId('model-fit-note')).toBeTruthy()
+  })
+
+  it('says it is checking while the models are being measured, and asks again', async () => {
+    measured = false
+    appStore.set(addFilesAtom, [photo])
+    renderPage()
+    expect(await screen.findByTestId('model-fit-checking')).toBeTruthy()
+    measured = true
+    expect(await screen.findByTestId('model-fit-note', {}, { timeout: 5000 })).toBeTruthy()
+    expect(screen.queryByTestId('model-fit-checking')).toBeNull()
+    expect(fitQueries.length).toBeGreaterThan(1)
   })
 
   it('asks nothing without photos of one’s own: every model is offered', async () => {

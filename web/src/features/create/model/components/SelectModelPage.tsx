@@ -54,7 +54,10 @@ export function SelectModelPage() {
 
   const selected = flow.stepSelectModel.selectedModel
   // Which models the photos can be swapped to (their skin tone within reach), before anyone pays.
-  const fits = useModelFits(swapFitKeys(flow.stepUploadImages.files))
+  const fitKeys = swapFitKeys(flow.stepUploadImages.files)
+  const fits = useModelFits(fitKeys)
+  // Until every model's fit is known (a model's tone is measured once, in seconds), say so.
+  const checking = fitKeys.length > 0 && !fits.error && (!fits.data || fits.data.items.some((m) => m.compatible === null))
   const unavailable = (id: string) => {
     const fit = fits.byId.get(id)
     return fit?.compatible === false ? (fit.reason ?? 'Not available for your photos.') : undefined
@@ -128,6 +131,12 @@ export function SelectModelPage() {
       )}
 
       {filterValues && <ModelFilterBar values={filterValues} filters={filters} onChange={chooseFilter} />}
+
+      {checking && (
+        <p className="muted" role="status" data-testid="model-fit-checking">
+          Checking which models suit your photos…
+        </p>
+      )}
 
       {selectedRefusal ? (
         <Alert
