@@ -199,3 +199,45 @@ def test_an_image_of_a_running_generation_waits(api: httpx.Client, db: SessionFa
     assert "still running" in early.json()["message"]
     shop.wait(generation_id)
     assert shop.delete_image(generation_id, task.id).status_code == 200
+
+
+def test_a_rerender_keeps_the_input_of_its_deleted_original(
+    api: httpx.Client, db: SessionFactory, storage: Storage
+) -> None:
+    shop = Shop(api, db)
+    generation_id = shop.generate([shop.upload_file(person())])
+    original = shop.wait(generation_id)["tasks"][0]
+    made = api.post(f"/api/v1/task/{original['taskId']}/placement", headers=shop.session,
+                    json={"x": 0.1, "y": 0.0, "scale": 0.8})
+    assert made.status_code == 200, made.text
+    version = made.json()["data"]["taskId"]
+    deadline = time.monotonic() + 180
+    while True:
+        polled = api.get("/api/v1/task/pollTasks", params={"taskIds": f'["{version}"]'},
+                         headers=shop.session).json()["data"][0]
+        if polled["status"] in ("completed", "failed"):
+            break
+        assert time.monotonic() < deadline, polled
+        time.sleep(0.3)
+    assert polled["status"] == "completed", polled
+    first, _ = tasks_of(db, generation_id)
+    assert first.output_key
+
+    # The original goes; the new version renders the same upload, which stays with its thumbnail.
+    deleted = shop.delete_image(generation_id, original["taskId"])
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json()["data"]["generationDeleted"] is False
+    assert storage.stat(first.output_key) is None
+    assert storage.stat(first.input_key) is not None
+    shown = api.get(f"/imageedit/service/{generation_id}", headers=shop.session).json()["data"]
+    assert [t["taskId"] for t in shown["tasks"]] == [version]
+    assert httpx.get(shown["tasks"][0]["inputThumbnailUrl"]).status_code == 200
+    # The original cannot be re-rendered any more; the version can be deleted, and then the
+    # upload goes too, with the generation.
+    again = api.post(f"/api/v1/task/{original['taskId']}/placement", headers=shop.session,
+                     json={"x": 0.0, "y": 0.0, "scale": 1.0})
+    assert again.status_code == 404
+    last = shop.delete_image(generation_id, version)
+    assert last.status_code == 200 and last.json()["data"]["generationDeleted"] is True
+    assert storage.stat(first.input_key) is None
+    assert storage.stat(thumbnail_key(first.input_key)) is None
