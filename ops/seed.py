@@ -166,8 +166,10 @@ def seed_items(fixtures: Path) -> list[SeedItem]:
         items.append(_photo_item(path, CatalogKind.BACKGROUND, i + 1, 20 + i,
                                  OLD_BACKGROUND_CATEGORY))
     # Real places (added after the first seeds, so never numbered in a database; after the
-    # studio backgrounds in the picker).
-    for i, path in enumerate(_photos(fixtures / "scenes")):
+    # studio backgrounds in the picker). Only scene-NN: the folder's other photos (aerial views,
+    # open water, rooms with hand-labelled ground) are the placement work's test scenes, several
+    # with no ground to stand on, not backgrounds to offer.
+    for i, path in enumerate(_photos(fixtures / "scenes", "scene-*.jpg")):
         items.append(_photo_item(path, CatalogKind.BACKGROUND, len(backgrounds) + i + 1,
                                  40 + i, OLD_BACKGROUND_CATEGORY))
     for folder in ("people", "garments"):
