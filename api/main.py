@@ -11,7 +11,6 @@ from pathlib import Path
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.routing import APIRoute
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy import event
 
 from api.deps import AppContext, require_api_key
@@ -42,6 +41,7 @@ from api.routers import (
     users,
     webhooks,
 )
+from api.static_assets import HashedAssets
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.tracing import TracingMiddleware
@@ -200,19 +200,21 @@ def _error_model() -> type:
 
 
 def _serve_web(app: FastAPI) -> None:
-    """Serve web/dist, with index.html for every client-side route."""
+    """Serve web/dist, with index.html for every client-side route: the hashed assets
+    precompressed and immutable (api/static_assets.py), index.html revalidated each time."""
     assets = WEB_DIST / "assets"
     if assets.is_dir():
-        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+        app.mount("/assets", HashedAssets(directory=assets), name="assets")
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
     def spa(path: str) -> Response:
         if path.startswith(API_PREFIXES) and path.rstrip("/") not in WEB_PAGES_UNDER_API_PREFIXES:
             raise ApiError(404, "No such API route.")
         candidate = (WEB_DIST / path).resolve()
-        if path and candidate.is_file() and WEB_DIST.resolve() in candidate.parents:
-            return FileResponse(candidate)
         index = WEB_DIST / "index.html"
+        if (path and candidate.is_file() and WEB_DIST.resolve() in candidate.parents
+                and candidate != index.resolve()):
+            return FileResponse(candidate)
         if index.is_file():
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
         return HTMLResponse(

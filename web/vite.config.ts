@@ -1,4 +1,8 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath, URL } from 'node:url'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 
@@ -18,13 +22,51 @@ function redocWithoutCdn(): Plugin {
   }
 }
 
+// Hashed assets are written beside a brotli (.br) and a gzip (.gz) copy, made once here at the
+// strongest settings, so neither the API (api/static_assets.py) nor nginx (gzip_static)
+// compresses on each request. Text only (images and fonts are compressed already), and only
+// where it pays: a file under 1 KB gains little and costs a file on disk.
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|html|txt|map)$/
+const MIN_COMPRESS_BYTES = 1024
+const toBrotli = promisify(brotliCompress)
+const toGzip = promisify(gzip)
+
+function precompress(): Plugin {
+  return {
+    name: 'precompress-assets',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist'
+      const writes = Object.keys(bundle)
+        .filter((fileName) => fileName.startsWith('assets/') && COMPRESSIBLE.test(fileName))
+        .map(async (fileName) => {
+          // As written (the bundle's copy may predate a later plugin's rewrite).
+          const path = join(dir, fileName)
+          const source = await readFile(path)
+          if (source.length < MIN_COMPRESS_BYTES) return
+          const [br, gz] = await Promise.all([
+            toBrotli(source, {
+              params: {
+                [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                [zlib.BROTLI_PARAM_SIZE_HINT]: source.length,
+              },
+            }),
+            toGzip(source, { level: zlib.Z_BEST_COMPRESSION }),
+          ])
+          await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gz)])
+        })
+      await Promise.all(writes)
+    },
+  }
+}
+
 // The Python API serves both /api and /imageedit; in dev we proxy them so the
 // app talks to the same origin it will have in production.
 const backend = process.env.VITE_BACKEND_URL ?? 'http://127.0.0.1:8000'
 
 export default defineConfig({
   base: '/',
-  plugins: [react(), redocWithoutCdn()],
+  plugins: [react(), redocWithoutCdn(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

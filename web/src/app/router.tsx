@@ -1,7 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { AUTH_SCREEN_PATHS } from '@/features/auth/paths'
-// In the shell already (the sidebar's Book An Appointment dialog).
-import { EnterpriseForm } from '@/features/enterprise/components/EnterpriseForm'
 import { AppLayout } from './layout/AppLayout'
 import { RootLayout } from './layout/RootLayout'
 import { clearFlowOnStart, requireUploadedImages } from './routes/guards'
@@ -54,7 +52,10 @@ const commerceRoutes: RouteObject[] = [
   {
     path: 'subscription',
     lazy: () =>
-      import('@/features/pricing/components/SubscriptionPage').then((m) => ({
+      Promise.all([
+        import('@/features/pricing/components/SubscriptionPage'),
+        import('@/features/enterprise/components/EnterpriseForm'),
+      ]).then(([m, { EnterpriseForm }]) => ({
         Component: () => <m.SubscriptionPage enterpriseForm={<EnterpriseForm source="subscription" />} />,
       })),
   },

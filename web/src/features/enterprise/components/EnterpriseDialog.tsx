@@ -1,31 +1,11 @@
 import { useAtom } from 'jotai'
-import { useCallback, useId } from 'react'
+import { lazy, Suspense, useCallback } from 'react'
 import { createPortal } from 'react-dom'
-import { Dialog } from '@/components/ui/Dialog'
 import { enterpriseDialogOpenAtom } from '../stores/dialog'
-import { EnterpriseForm } from './EnterpriseForm'
-import styles from '../enterprise.module.css'
 
-function BookingDialog({ onClose }: { onClose: () => void }) {
-  const titleId = useId()
-  return (
-    <Dialog
-      labelledBy={titleId}
-      onClose={onClose}
-      className={styles.enterpriseDialog}
-      testId="enterprise-dialog"
-      closeTestId="enterprise-dialog-close"
-    >
-      <div>
-        <h2 id={titleId} className={styles.enterpriseDialogTitle}>
-          Book An Appointment
-        </h2>
-        <p className="muted">Enterprise Solutions: tell us who you are and our expert will connect with you.</p>
-      </div>
-      <EnterpriseForm source="sidebar" onSubmitted={onClose} autoFocus />
-    </Dialog>
-  )
-}
+// The form (react-hook-form, its zod schema) loads when the dialog first opens, not with
+// every page: the sidebar that offers it is on all of them.
+const BookingDialog = lazy(() => import('./BookingDialog').then((m) => ({ default: m.BookingDialog })))
 
 /**
  * The Enterprise Solutions form as a dialog over the page, while it is asked for. Rendered
@@ -35,5 +15,10 @@ export function EnterpriseDialog() {
   const [open, setOpen] = useAtom(enterpriseDialogOpenAtom)
   const close = useCallback(() => setOpen(false), [setOpen])
   if (!open) return null
-  return createPortal(<BookingDialog onClose={close} />, document.body)
+  return createPortal(
+    <Suspense fallback={null}>
+      <BookingDialog onClose={close} />
+    </Suspense>,
+    document.body,
+  )
 }
