@@ -65,6 +65,8 @@ MOUTH = [9, 10]  # the corners of the mouth
 GARMENT_SHARE = (0.02, 0.97)
 # ... and does not cover this share of two edges of the frame.
 EDGE_COVER = 0.05
+# A cut-out this many times wider than tall, running out at a side, is a landscape band.
+BAND_ASPECT = 3.0
 
 
 def _torso(pose: models.Pose) -> float:
@@ -202,7 +204,8 @@ def _garment(rgb: Image8, small: Image8, back: matting.Backdrop) -> PhotoAnalysi
     coarse, _interior, _distance = analysis.garment_coarse(rgb, small, back)
     mask = coarse > 0.5
     share = float(mask.mean())
-    if not GARMENT_SHARE[0] <= share <= GARMENT_SHARE[1] or _spans_frame(mask):
+    if (not GARMENT_SHARE[0] <= share <= GARMENT_SHARE[1] or _spans_frame(mask)
+            or _landscape_band(mask)):
         return _refused(NEITHER)
     kind = classify_garment(coarse).kind
     swap = Capability(False, UNKNOWN_GARMENT) if kind == UNKNOWN else Capability(True)
@@ -215,6 +218,18 @@ def _spans_frame(mask: BoolMask) -> bool:
     a set, not a garment laid out or on a mannequin (at most cut off at one edge)."""
     edges = (mask[0], mask[-1], mask[:, 0], mask[:, -1])
     return sum(float(line.mean()) >= EDGE_COVER for line in edges) >= 2
+
+
+def _landscape_band(mask: BoolMask) -> bool:
+    """A wide band that runs out of the frame at a side (hazy hills under a pale sky): a
+    landscape, not a garment. A garment laid out or on a mannequin is at most about twice as
+    wide as it is tall (a top with its sleeves spread); this band was over 3 times."""
+    rows, cols = mask.any(axis=1).nonzero()[0], mask.any(axis=0).nonzero()[0]
+    if rows.size == 0:
+        return False
+    height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    at_side = max(float(mask[:, 0].mean()), float(mask[:, -1].mean())) >= EDGE_COVER
+    return at_side and width >= BAND_ASPECT * height
 
 
 def _refused(kind: str) -> PhotoAnalysis:
