@@ -4,8 +4,8 @@ The walk is web/e2e/customer.spec.ts, one test each:
 1. a Starter subscriber (subscribed through the API with the test card) switches to Pro on
    /subscription: the plan is Pro, the upgrade was paid once, for the amount and with the
    credits the dialog showed;
-2. a partner's visitor (/?dbId=DIST9) uploads from a second tab: the guest and its upload are
-   DIST9's;
+2. a partner's visitor (/?dbId=DIST9) opens the site (which starts no guest) and uploads from a
+   second tab: the guest that upload starts, and the upload, are DIST9's;
 3. an admin's lookup shows a generation its owner deleted through the API;
 4. with one free guest a day per address (used up here through the API), a new browser's guest
    is told so under Generate and offered the sign-up;

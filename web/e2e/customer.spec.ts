@@ -228,23 +228,10 @@ test('1. a Starter subscriber switches to Pro on /subscription; Credit rises, Bi
 
 test(`2. a partner's visitor (/?dbId=${DISTRIBUTOR}) uploads from a new tab of the same browser`, async ({ walk }) => {
   const page = await walk.newPage({ path: `/?dbId=${DISTRIBUTOR}` })
-  step(`the home page with dbId=${DISTRIBUTOR} starts a guest session of that partner`)
-  await expectInPage(
-    page,
-    (want) => {
-      const token = localStorage.getItem('mm:guestToken')
-      if (!token) return false
-      try {
-        const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')
-        return JSON.parse(atob(part.padEnd(part.length + ((4 - (part.length % 4)) % 4), '='))).did === want
-      } catch {
-        return false
-      }
-    },
-    DISTRIBUTOR,
-    `no guest session of ${DISTRIBUTOR} was started on /?dbId=${DISTRIBUTOR}`,
-  )
-  const fingerprint = await page.evaluate(() => localStorage.getItem('mm:fingerprint'))
+  step(`the home page with dbId=${DISTRIBUTOR} starts no guest session (a visit spends no free grant)`)
+  await page.locator('#main').waitFor()
+  await page.waitForLoadState('networkidle')
+  if (await page.evaluate(() => localStorage.getItem('mm:guestToken'))) fail('opening the home page started a guest session')
 
   step('a new tab of the same browser opens /upload-images (no dbId) and uploads a photo')
   const tab = await page.context().newPage()
@@ -257,6 +244,23 @@ test(`2. a partner's visitor (/?dbId=${DISTRIBUTOR}) uploads from a new tab of t
   await tab.getByTestId('upload-input').waitFor({ state: 'attached' })
   await uploadPhoto(tab, UPLOAD_IMAGE)
   if (await tab.getByText('This session belongs to another site').count()) fail('the new tab says "This session belongs to another site"')
+  step(`the upload started the guest session, and it is ${DISTRIBUTOR}'s`)
+  await expectInPage(
+    tab,
+    (want) => {
+      const token = localStorage.getItem('mm:guestToken')
+      if (!token) return false
+      try {
+        const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')
+        return JSON.parse(atob(part.padEnd(part.length + ((4 - (part.length % 4)) % 4), '='))).did === want
+      } catch {
+        return false
+      }
+    },
+    DISTRIBUTOR,
+    `the guest session the new tab started is not ${DISTRIBUTOR}'s`,
+  )
+  const fingerprint = await tab.evaluate(() => localStorage.getItem('mm:fingerprint'))
   await screenshot(tab, path.join(SCREENSHOT_DIR, 'partner-new-tab-upload.png'))
   if (errors.length) fail(`errors in the new tab: ${errors.join(' | ')}`)
   console.log(`PARTNER_GUEST ${fingerprint}`)

@@ -4,6 +4,7 @@ import { BUILD_ENV } from './env'
 export const STORAGE_KEYS = {
   stepsFlow: 'mm:stepsflow', // sessionStorage
   distributorId: 'mm:distributorId', // sessionStorage
+  referredBy: 'mm:referredBy', // localStorage: a partner link's dbId, until this browser has a session
   fingerprint: 'mm:fingerprint', // localStorage
   guestToken: 'mm:guestToken', // localStorage
   guestFreeWithheld: 'mm:guestFreeWithheld', // localStorage: '1' when the guest login granted no free credits

@@ -43,6 +43,21 @@ describe('which distributor a tab speaks for', () => {
     expect(getDistributorId()).toBe('DIST3')
   })
 
+  it("gives a second tab the partner whose link an earlier tab followed before any session", () => {
+    captureQueryParams('?dbId=DIST9')
+    sessionStorage.clear() // a new tab: its own sessionStorage, the same localStorage
+    captureQueryParams('')
+    expect(getDistributorId()).toBe('DIST9')
+  })
+
+  it("lets a held session's partner win over a link remembered before it", () => {
+    captureQueryParams('?dbId=DIST9')
+    setGuestToken(tokenFor({ sub: 'a', did: 'DIST3' }))
+    sessionStorage.clear()
+    captureQueryParams('')
+    expect(getDistributorId()).toBe('DIST3')
+  })
+
   it('falls back to the default with no session and no link', () => {
     captureQueryParams('')
     expect(getDistributorId()).toBe(DEFAULT_DISTRIBUTOR_ID)

@@ -133,14 +133,20 @@ export function sessionDistributor(): string | null {
  * Reads the `dbId` and `leadId` query parameters once at start-up.
  * dbId → sessionStorage (per tab, as in the spec); leadId → localStorage. A tab opened
  * without dbId (a new tab of the same browser) takes the distributor of the session the
- * browser already holds: it is the same visitor, from the same partner.
+ * browser already holds: it is the same visitor, from the same partner. A visit starts no
+ * guest session, so a partner link followed before any session exists is also remembered
+ * browser-wide (mm:referredBy): the guest a later tab starts is still that partner's.
  */
 export function captureQueryParams(search: string): void {
   const params = new URLSearchParams(search)
   const dbId = params.get('dbId')?.trim()
-  if (dbId) writeItem('session', STORAGE_KEYS.distributorId, dbId)
-  else if (!readItem('session', STORAGE_KEYS.distributorId)) {
-    writeItem('session', STORAGE_KEYS.distributorId, sessionDistributor() ?? DEFAULT_DISTRIBUTOR_ID)
+  const held = sessionDistributor()
+  if (dbId) {
+    writeItem('session', STORAGE_KEYS.distributorId, dbId)
+    if (!held) writeItem('local', STORAGE_KEYS.referredBy, dbId)
+  } else if (!readItem('session', STORAGE_KEYS.distributorId)) {
+    const referred = held ? null : readItem('local', STORAGE_KEYS.referredBy)
+    writeItem('session', STORAGE_KEYS.distributorId, held ?? referred ?? DEFAULT_DISTRIBUTOR_ID)
   }
   const leadId = params.get('leadId')?.trim()
   if (leadId) writeItem('local', STORAGE_KEYS.leadId, leadId)
