@@ -38,6 +38,7 @@ describe('ApiDocsPage', () => {
   it('covers test mode, errors and limits', () => {
     renderPage()
     const text = screen.getByTestId('api-docs').textContent ?? ''
+    expect(text).toContain('an endpoint added with a test key is a test endpoint')
     for (const part of ['mm_test_', '"livemode": false', 'RateLimit-Remaining', 'Retry-After', 'starting_after']) {
       expect(text).toContain(part)
     }

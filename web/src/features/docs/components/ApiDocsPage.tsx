@@ -122,7 +122,10 @@ export function ApiDocsPage() {
           A key created with the “Test key” box starts with <code>mm_test_</code>. It runs the same pipeline for free:
           no credits are held or charged, its results carry a visible “TEST” watermark, and its generations have{' '}
           <code>"livemode": false</code>. Test and live are kept apart: test keys see only test generations, live keys
-          and the web app never see them (nor are they in My Images or your usage).
+          and the web app never see them (nor are they in My Images or your usage). Webhook endpoints have a mode
+          too: an endpoint added with a test key is a test endpoint (<code>"livemode": false</code>) and receives only
+          test events; endpoints added with a live key or in the web app receive only live ones. A key sees, changes and
+          resends only the endpoints of its own mode.
         </p>
       </section>
 
