@@ -174,6 +174,11 @@ class Settings(BaseSettings):
     # Threads that run engine work in the worker; CPU-bound, so about one per core.
     imaging_concurrency: int = 2
     imaging_heartbeat_timeout_seconds: float = 30.0
+    # How long a worker told to stop (SIGTERM: a deploy, a scale-down, compose's `stop`) keeps
+    # finishing the activities it holds before Temporal's shutdown cancels them: it polls no new
+    # work meanwhile. A render cancelled halfway is retried from the start on another worker, so
+    # draining saves that work; compose gives the containers a longer stop_grace_period.
+    worker_drain_seconds: float = Field(default=120.0, ge=0, le=3600)
 
     # Payments: "local" is the embedded test-mode provider (checkout hosted by this app at
     # /pay/test/{session}, test cards only). Webhooks are signed with PAYMENT_WEBHOOK_SECRET

@@ -145,6 +145,8 @@ def build_workers(
     def activities_of(queue: Queue) -> list[Callable[..., Any]]:
         return [fn for reg in registrations() if reg.queue == queue for fn in reg.build(deps)]
 
+    # On SIGTERM (main below) a worker stops polling and lets what it holds finish first.
+    drain = timedelta(seconds=settings.worker_drain_seconds)
     workers = []
     if Queue.ORCHESTRATION in queues:
         workers.append(
@@ -156,6 +158,7 @@ def build_workers(
                 activity_executor=ThreadPoolExecutor(16, thread_name_prefix="steps"),
                 interceptors=[ActivityObserver(), ActivityMetrics()],
                 max_concurrent_activities=16,
+                graceful_shutdown_timeout=drain,
             )
         )
     if Queue.IMAGING in queues:
@@ -170,6 +173,7 @@ def build_workers(
                 ),
                 max_concurrent_activities=settings.imaging_slots,
                 interceptors=[ActivityObserver(), ActivityMetrics()],
+                graceful_shutdown_timeout=drain,
             )
         )
     return workers

@@ -1,11 +1,12 @@
-"""The imaging worker is killed with SIGKILL in the middle of the imaging activity and restarted.
-
-The generation must still complete, and the guest must be charged exactly once.
+"""The imaging worker stops in the middle of the imaging activity: told to (SIGTERM, as a deploy
+or a scale-down does), it finishes the render it holds before it exits; killed (SIGKILL), its
+render is retried elsewhere. Either way the generation completes and is charged exactly once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Iterator
 
@@ -23,7 +24,7 @@ from tests.support.api_client import Guest
 from tests.support.paths import FIXTURES, fixture_images
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     # A short heartbeat timeout so the dead worker's activity is noticed in seconds.
     settings = private_settings(tmp_path_factory.mktemp("crash"),
@@ -60,6 +61,48 @@ async def _imaging_attempts(settings: Settings, workflow_id: str) -> list[int]:
     return attempts
 
 
+def _wait_mid_render(settings: Settings, task_ids: list[str]) -> list[Task]:
+    """Wait until the engine is at work on some image (between its first and last stage)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        tasks = _tasks(settings, task_ids)
+        if any(t.status == "running" and 10 < t.progress < 95 for t in tasks):
+            return tasks
+        time.sleep(0.02)
+    pytest.fail("the engine never started")
+
+
+def test_sigterm_mid_imaging_finishes_the_render_before_exiting(stack: Stack) -> None:
+    settings = stack.settings
+    guest = Guest(settings.app_url)
+    keys = [guest.upload(p.read_bytes()) for p in fixture_images("people")[:3]]
+    submitted = guest.submit("bodySwap", keys, modelId="model-2", backgroundId="bg-2")
+    assert submitted.status_code == 200, submitted.text
+    service_id = submitted.json()["data"]["serviceId"]
+    task_ids = submitted.json()["data"]["taskIds"]
+    rendering = [t.id for t in _wait_mid_render(settings, task_ids)
+                 if t.status == "running" and 10 < t.progress < 95]
+
+    # SIGTERM, as `docker compose stop` or a scale-down sends: the worker polls nothing more and
+    # drains what it holds (worker_drain_seconds) instead of cancelling it halfway.
+    worker = stack.processes.pop("imaging")
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=90) == 0, "the imaging worker did not exit cleanly"
+    done = {t.id: t.status for t in _tasks(settings, task_ids)}
+    assert [done[t] for t in rendering] == ["completed"] * len(rendering), done
+    # The worker took no new render while draining (one slot): the others are still waiting.
+    assert sum(status == "completed" for status in done.values()) == len(rendering), done
+
+    stack.start_imaging("imaging")
+    finished = guest.wait(task_ids, timeout=240)
+    assert [t["status"] for t in finished] == ["completed"] * 3, finished
+    assert guest.wait_service(service_id)["status"] == "completed"
+    # No render was started twice: the drained one finished on its first attempt.
+    attempts = asyncio.run(_imaging_attempts(settings, service_id))
+    assert attempts == [1, 1, 1], attempts
+    assert guest.credits() == guest.start_credits - 3
+
+
 def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stack) -> None:
     settings = stack.settings
     people = fixture_images("people")[:3]
@@ -69,15 +112,7 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
     assert submitted.status_code == 200, submitted.text
     task_ids = submitted.json()["data"]["taskIds"]
 
-    # Wait until the engine is at work on some image (between its first and last stage).
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        tasks = _tasks(settings, task_ids)
-        if any(t.status == "running" and 10 < t.progress < 95 for t in tasks):
-            break
-        time.sleep(0.02)
-    else:
-        pytest.fail("the engine never started")
+    tasks = _wait_mid_render(settings, task_ids)
     assert not all(t.status == "completed" for t in tasks)
 
     # Both worker processes die at once: the one rendering and the one running the workflow.
@@ -94,7 +129,8 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
 
     engine = make_engine(settings.resolved_database_url)
     with make_session_factory(engine)() as session:
-        generation = session.execute(select(Generation)).scalar_one()
+        generation = session.get(Generation, submitted.json()["data"]["serviceId"])
+        assert generation is not None
         charges = session.execute(
             select(LedgerEntry).where(LedgerEntry.reference == generation.id)
         ).scalars().all()
