@@ -61,11 +61,12 @@ eval: deps
 
 deps: $(PY_STAMP) $(WEB_STAMP)
 
-# Exact versions of every Python package (transitive too) are pinned in requirements.lock.
-$(PY_STAMP): requirements.lock pyproject.toml
+# Exact versions of every Python package (transitive too): requirements.lock is what the app
+# runs (the container images install only it), requirements-dev.lock adds the test and lint tools.
+$(PY_STAMP): requirements.lock requirements-dev.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements.lock
+	$(BIN)/python -m pip install -q -r requirements-dev.lock
 	# The project itself, editable and without dependencies (all pinned above): its console
 	# script `metamodel` (cli/).
 	$(BIN)/python -m pip install -q --no-deps -e .
@@ -75,10 +76,12 @@ $(PY_STAMP): requirements.lock pyproject.toml
 # $(VENV). Our packages go in without their dependencies, so that `ops` and `engine` import.
 imaging: $(IMAGING_STAMP)
 
-$(IMAGING_STAMP): requirements-imaging.txt requirements.lock pyproject.toml
+# The dev lock too: `make test` runs tests/imaging with this environment's pytest (the imaging
+# image installs requirements-imaging.txt alone).
+$(IMAGING_STAMP): requirements-imaging.txt requirements.lock requirements-dev.lock pyproject.toml
 	test -x $(IMAGING_BIN)/python || $(PYTHON) -m venv $(IMAGING_VENV)
 	$(IMAGING_BIN)/python -m pip install -q --upgrade pip
-	$(IMAGING_BIN)/python -m pip install -q -r requirements-imaging.txt
+	$(IMAGING_BIN)/python -m pip install -q -r requirements-imaging.txt -r requirements-dev.lock
 	$(IMAGING_BIN)/python -m pip install -q --no-deps -e .
 	touch $@
 
