@@ -5,7 +5,7 @@
 # local stand-ins built from Debian's packages where no registry can be reached. Nothing else
 # differs between the two.
 ARG NODE_BASE=node:20-bookworm-slim
-ARG NGINX_BASE=nginx:1.27-bookworm
+ARG NGINX_BASE=nginx:1.27-alpine
 
 FROM ${NODE_BASE} AS build
 WORKDIR /web
