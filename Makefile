@@ -14,7 +14,7 @@ WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts
 
 .PHONY: run test lint deps web bench eval chromium clean
 .PHONY: imaging tiny-weights
-.PHONY: openapi web-check
+.PHONY: openapi web-check deploy-check
 
 # `make run ENGINE=diffusion ENGINE_WEIGHTS_DIR=DIR` runs the generative engine (its imaging
 # environment is built first); `make tiny-weights DIR=...` writes a set of small random models.
@@ -58,6 +58,14 @@ bench: deps
 
 eval: deps
 	$(BIN)/python -m ops.eval
+
+# Issue 34: the production shape, built and run. Builds the images (ops/deploy/build-images.sh)
+# and stand-ins for the third-party ones, runs docker-compose.yml under podman-compose
+# (ops/deploy/compose.check.yml), drives it through nginx (generations, scaling, killed
+# containers, the ledger and the reconciliation), then removes it, volumes included.
+# Needs podman: `bash ops/deploy/podman-setup.sh` (as root). Figures in out/deploy-check.json.
+deploy-check: deps
+	$(BIN)/python ops/deploy/check.py
 
 deps: $(PY_STAMP) $(WEB_STAMP)
 
