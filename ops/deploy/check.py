@@ -261,12 +261,22 @@ class Guest:
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}", "x-fingerprint-id": self.fingerprint}
 
-    def upload(self, data: bytes, filename: str) -> str:
-        """Presigned URL from the API, then a PUT straight to storage, as the browser does."""
+    def upload(self, data: bytes, filename: str, preflight: bool = False) -> str:
+        """Presigned URL from the API, then a PUT straight to storage, as the browser does
+        (`preflight`: first the CORS preflight the browser sends, which must allow the web
+        app's origin)."""
         response = self.http.get("/api/v1/request/presignedUrl", headers=self.headers, params={
             "filename": filename, "mimeType": "image/jpeg", "requestType": "burstreplace"})
         response.raise_for_status()
         target = response.json()["data"]
+        if preflight:
+            allowed = httpx.options(target["url"], headers={
+                "Origin": BASE_URL, "Access-Control-Request-Method": "PUT",
+                "Access-Control-Request-Headers": "content-type"})
+            origin = allowed.headers.get("access-control-allow-origin")
+            if allowed.status_code >= 300 or origin not in (BASE_URL, "*"):
+                raise CheckFailed(f"storage refuses the browser's upload from {BASE_URL}: "
+                                  f"{allowed.status_code}, allow-origin {origin!r}")
         put = httpx.put(target["url"], content=data,
                         headers={"Content-Type": "image/jpeg", "Origin": BASE_URL})
         put.raise_for_status()
@@ -312,11 +322,11 @@ def photos() -> list[bytes]:
     return [path.read_bytes() for path in paths]
 
 
-def start_generation(pictures: list[bytes]) -> Generation:
+def start_generation(pictures: list[bytes], preflight: bool = False) -> Generation:
     guest = Guest()
     if guest.credits < len(pictures):
         raise CheckFailed(f"a new guest got {guest.credits} credits")
-    keys = [guest.upload(data, f"photo-{i}.jpg") for i, data in enumerate(pictures)]
+    keys = [guest.upload(data, f"photo-{i}.jpg", preflight) for i, data in enumerate(pictures)]
     data = guest.submit(keys)
     if len(data["taskIds"]) != len(pictures):
         raise CheckFailed(f"{len(pictures)} photos made {len(data['taskIds'])} tasks")
@@ -442,7 +452,8 @@ def scenario(compose: Compose, figures: Figures) -> None:
     everything: list[Generation] = []
 
     # 1. One guest, one generation of 4 images, one imaging container.
-    first = start_generation(pictures)
+    web_app()
+    first = start_generation(pictures, preflight=True)
     follow([first], 300)
     require_complete([first])
     everything.append(first)
@@ -498,6 +509,20 @@ def scenario(compose: Compose, figures: Figures) -> None:
     figures.put("images", sum(g.images for g in everything))
     figures.put("reconciliation", {k: report["reconciliation"][k] for k in
                                    ("clean", "accounts_checked", "generations_checked")})
+
+
+def web_app() -> None:
+    """nginx serves the built web app (a client-side route gets index.html) and its hashed
+    assets gzip'd; the Temporal UI answers on its port."""
+    page = httpx.get(f"{BASE_URL}/generate")
+    if page.status_code != 200 or "<div id=\"root\"" not in page.text:
+        raise CheckFailed(f"the web app's page: {page.status_code} {page.text[:200]!r}")
+    script = page.text.split('src="/assets/', 1)[1].split('"', 1)[0]
+    asset = httpx.get(f"{BASE_URL}/assets/{script}", headers={"Accept-Encoding": "gzip"})
+    if asset.status_code != 200 or asset.headers.get("content-encoding") != "gzip":
+        raise CheckFailed(f"asset {script}: {asset.status_code} {dict(asset.headers)}")
+    if httpx.get("http://localhost:8233/").status_code != 200:
+        raise CheckFailed("the Temporal UI does not answer on port 8233")
 
 
 def observability(figures: Figures) -> None:
