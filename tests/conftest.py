@@ -22,11 +22,17 @@ from core.settings import Settings
 from core.storage import Storage
 from ops.stack import Stack, migrate, private_settings
 from tests.support.paths import POSTGRES_URL
-from tests.support.stacks import sessions_for
+from tests.support.stacks import running_stack, sessions_for
+from tests.support.timing import register as register_module_timer
 
 # tests/imaging needs torch, which only the imaging environment has: `make test` runs that folder
 # with .venv-imaging's Python after the main run (torch must never enter .venv).
 collect_ignore = [] if importlib.util.find_spec("torch") else ["imaging"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # MM_MODULE_TIMES=1: per-module wall time to out/module-times.txt (tests/support/timing.py).
+    register_module_timer(config)
 
 
 @pytest.fixture(scope="session")
@@ -40,6 +46,17 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         yield settings
     finally:
         stack.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One whole embedded stack with the default test settings, started when a module first asks
+    for it and kept for the run: the modules (integration and browser) whose tests each make
+    their own guest, account or generation and look only at those share it, instead of each
+    booting a stack of its own. A module that needs other settings, a clean database, an empty
+    showcase or catalog, or kills a process keeps its own stack."""
+    with running_stack(tmp_path_factory.mktemp("shared-stack")) as running:
+        yield running
 
 
 @pytest.fixture
@@ -110,12 +127,6 @@ def fresh_postgres_database() -> Iterator[str]:
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh PostgreSQL database for one test."""
-    yield from fresh_postgres_database()
-
-
-@pytest.fixture(scope="module")
-def postgres_url_module() -> Iterator[str]:
-    """A fresh PostgreSQL database shared by one module's tests (e.g. a whole stack on it)."""
     yield from fresh_postgres_database()
 
 
