@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from PIL import Image
 from sqlalchemy import select
 
@@ -28,6 +29,13 @@ from tests.support.paths import REPO, fixture_images
 from tests.support.stacks import sessions_for
 
 SCREENS = REPO / "out" / "admin-showcase"
+
+
+@pytest.fixture(scope="module")
+def own_stack() -> bool:
+    """The walk starts from an empty public showcase and leaves one curated: not the shared
+    stack, where tests/integration/test_library.py counts the showcase."""
+    return True
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -5,15 +5,16 @@ database session factory and an HTTP client for that stack."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import contextmanager
 
 import httpx
 import pytest
 
 from core.db import SessionFactory
 from core.settings import Settings
+from tests.conftest import fresh_postgres_database
 from tests.support.local_services import UserInfoServer
-from tests.support.stacks import database_setting, running_stack, sessions_for
+from tests.support.stacks import DatabaseStacks, sessions_for
 
 
 @pytest.fixture(scope="module")
@@ -28,19 +29,23 @@ def api(stack: Settings) -> Iterator[httpx.Client]:
         yield client
 
 
-@pytest.fixture(scope="module")
-def google() -> Iterator[UserInfoServer]:
-    """Google's user-info endpoint, locally: it knows none of the tokens a fuzzer sends."""
-    server = UserInfoServer({}).start()
-    yield server
-    server.stop()
+@pytest.fixture(scope="session")
+def database_stacks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DatabaseStacks]:
+    """The run's stacks on SQLite and on PostgreSQL (tests/support/stacks.py), Google's
+    user-info endpoint beside them knowing none of the tokens a fuzzer sends."""
+    google = UserInfoServer({}).start()
+    stacks = DatabaseStacks(tmp_path_factory.mktemp("on-each-database"), google.url,
+                            contextmanager(fresh_postgres_database))
+    try:
+        yield stacks
+    finally:
+        stacks.stop()
+        google.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def stack_on_each_database(
-    request: pytest.FixtureRequest, tmp_path: Path, google: UserInfoServer
-) -> Iterator[Settings]:
-    """A stack of a test's own, once on SQLite and once on PostgreSQL (the fuzz tests)."""
-    overrides = {"google_userinfo_url": google.url, **database_setting(request, "postgres_url")}
-    with running_stack(tmp_path / "stack", **overrides) as running:
-        yield running.settings
+    request: pytest.FixtureRequest, database_stacks: DatabaseStacks
+) -> Settings:
+    """The run's stack on SQLite, then on PostgreSQL (the fuzz tests)."""
+    return database_stacks.on(request).settings

@@ -4,27 +4,20 @@ a message a person understands."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from core.settings import Settings
 from tests.support.api_client import Guest
-from tests.support.local_services import UserInfoServer
-from tests.support.stacks import database_setting, running_stack
+from tests.support.stacks import DatabaseStacks
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def stack(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Settings]:
-    google = UserInfoServer({}).start()
-    overrides = {"google_userinfo_url": google.url,
-                 **database_setting(request, "postgres_url_module")}
-    with running_stack(tmp_path_factory.mktemp(f"bad-{request.param}"), **overrides) as running:
-        yield running.settings
-    google.stop()
+def stack(request: pytest.FixtureRequest, database_stacks: DatabaseStacks) -> Settings:
+    """The run's stack on SQLite, then on PostgreSQL (tests/integration/conftest.py), whose
+    Google user-info endpoint knows no token."""
+    return database_stacks.on(request).settings
 
 
 def assert_refused(response: httpx.Response, status: int = 422) -> None:

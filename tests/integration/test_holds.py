@@ -18,9 +18,9 @@ from core.models.accounts import Account, CreditHold, LedgerEntry
 from core.storage import Storage
 from ops.stack import Stack
 from tests.support.api_client import Guest
-from tests.support.holds import account_of, start_stack
+from tests.support.holds import account_of
 from tests.support.paths import fixture_images
-from tests.support.stacks import sessions_for
+from tests.support.stacks import DatabaseStacks, sessions_for
 
 # The ledger rules alone (fast)
 
@@ -89,10 +89,9 @@ def test_concurrent_holds_then_concurrent_posts_and_voids_settle_each_hold_once(
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def running(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    yield from start_stack(request, tmp_path_factory, "holds")
+def running(request: pytest.FixtureRequest, database_stacks: DatabaseStacks) -> Stack:
+    """The run's stack on SQLite, then on PostgreSQL (tests/integration/conftest.py)."""
+    return database_stacks.on(request)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ import io
 import re
 import uuid
 import zipfile
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -26,16 +25,17 @@ from core.models.messages import ContactMessage, OutboxMessage
 from core.settings import Settings
 from core.storage import Storage
 from ops.admin import set_role
+from ops.stack import Stack
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    with running_stack(tmp_path_factory.mktemp("library")) as running:
-        yield running.settings
+def stack(shared_stack: Stack) -> Settings:
+    """The run's shared stack (tests/conftest.py): each test here makes its own guests and
+    accounts and looks only at those."""
+    return shared_stack.settings
 
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +20,16 @@ from core.keys import thumbnail_key
 from core.models.generations import Generation, Task
 from core.settings import Settings
 from core.storage import Storage
+from ops.stack import Stack
 from tests.support.accounts import sign_up
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    with running_stack(tmp_path_factory.mktemp("library-images")) as running:
-        yield running.settings
+def stack(shared_stack: Stack) -> Settings:
+    """The run's shared stack (tests/conftest.py): each test here makes its own guests and
+    accounts and looks only at those."""
+    return shared_stack.settings
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +14,11 @@ import httpx
 import pytest
 
 from core.settings import Settings
+from ops.stack import Stack
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import sessions_for
 
 # The stack's log files, by the name ops/stack.py gives each child.
 PROCESSES = {"api": "api", "worker": "orchestration-worker", "imaging": "imaging-worker"}
@@ -26,9 +26,10 @@ FIELDS = ("timestamp", "level", "process", "logger", "message")
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    with running_stack(tmp_path_factory.mktemp("logs")) as running:
-        yield running.settings
+def stack(shared_stack: Stack) -> Settings:
+    """The run's shared stack (tests/conftest.py): each test here makes its own guests and
+    accounts and looks only at those."""
+    return shared_stack.settings
 
 
 def json_lines(path: Path) -> list[dict[str, Any]]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -25,10 +24,10 @@ from core.models.catalog import CatalogItem
 from core.models.generations import Generation, UploadedFile
 from core.settings import Settings
 from core.tone_match import TONE_TOO_FAR
+from ops.stack import Stack
 from tests.integration.test_upload_analysis import analysed, photo
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
-from tests.support.stacks import running_stack
 
 DARK, LIGHT = ("people", "07966_00.jpg"), ("people", "01008_00.jpg")
 MODELS = {f"model-{n}" for n in range(1, 7)}
@@ -36,9 +35,10 @@ FAR_FROM_DARK = MODELS - {"model-4"}
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    with running_stack(tmp_path_factory.mktemp("model-fit")) as running:
-        yield running.settings
+def stack(shared_stack: Stack) -> Settings:
+    """The run's shared stack (tests/conftest.py): each test here makes its own guests and
+    accounts and looks only at those."""
+    return shared_stack.settings
 
 
 def fitted(client: Guest | httpx.Client, *uploads: str, headers: dict[str, str] | None = None,

@@ -27,15 +27,16 @@ from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
 from tests.support.holds import account_of
 from tests.support.paths import fixture_images
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import sessions_for
 from workflows.generation import GenerationWorkflow
 from workflows.subscription import SubscriptionWorkflow
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory.mktemp("operator-view")) as running:
-        yield running
+def stack(shared_stack: Stack) -> Stack:
+    """The run's shared stack (tests/conftest.py): each test here makes its own guests and
+    accounts and looks only at those."""
+    return shared_stack
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Iterator
 
 import httpx
 import jwt
@@ -22,16 +21,13 @@ from core.models.generations import Generation, Task
 from core.settings import Settings
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
-from tests.support.stacks import database_setting, running_stack
+from tests.support.stacks import DatabaseStacks
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def stack(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Settings]:
-    overrides = database_setting(request, "postgres_url_module")
-    with running_stack(tmp_path_factory.mktemp(f"polls-{request.param}"), **overrides) as running:
-        yield running.settings
+def stack(request: pytest.FixtureRequest, database_stacks: DatabaseStacks) -> Settings:
+    """The run's stack on SQLite, then on PostgreSQL (tests/integration/conftest.py)."""
+    return database_stacks.on(request).settings
 
 
 def exact(stack: Settings) -> bool:

@@ -16,20 +16,20 @@ import httpx
 import pytest
 
 from core.settings import Settings
+from ops.stack import Stack
 from tests.support.nginx import compose_nginx
 from tests.support.paths import REPO
-from tests.support.stacks import running_stack
 
 DIST = REPO / "web" / "dist"
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+def stack(shared_stack: Stack) -> Settings:
+    """The run's shared stack (tests/conftest.py), serving web/dist."""
     if not (DIST / "index.html").is_file():
         pytest.fail("web/dist is not built (make test builds it)")
-    with running_stack(tmp_path_factory.mktemp("static")) as running:
-        yield running.settings
+    return shared_stack.settings
 
 
 @pytest.fixture(scope="module")

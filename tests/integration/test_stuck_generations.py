@@ -25,17 +25,16 @@ from core.models.generations import Generation, Task
 from ops.stack import Stack
 from ops.worker import sweeper_schedule_id
 from tests.support.api_client import Guest
-from tests.support.holds import account_of, backdate, record_without_starting, start_stack
+from tests.support.holds import account_of, backdate, record_without_starting
 from tests.support.paths import fixture_images
-from tests.support.stacks import sessions_for
+from tests.support.stacks import DatabaseStacks, sessions_for
 from workflows.sweeper import SWEEPER_WORKFLOW
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def running(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    yield from start_stack(request, tmp_path_factory, "stuck")
+def running(request: pytest.FixtureRequest, database_stacks: DatabaseStacks) -> Stack:
+    """The run's stack on SQLite, then on PostgreSQL (tests/integration/conftest.py)."""
+    return database_stacks.on(request)
 
 
 @pytest.fixture(scope="module")

@@ -1,13 +1,10 @@
-"""Helpers for the tests of credits reserved at submit and of generations never started: a whole
-embedded stack on SQLite or PostgreSQL, and what the API leaves behind when it dies between
-recording a generation and starting its workflow."""
+"""Helpers for the tests of credits reserved at submit and of generations never started: what
+the API leaves behind when it dies between recording a generation and starting its workflow."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
-import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -18,19 +15,7 @@ from core.generations.submit import SubmitRequest, request_hash
 from core.models.accounts import Account
 from core.models.base import new_id, utcnow
 from core.models.generations import Generation, Task
-from ops.stack import Stack
 from tests.support.api_client import Guest
-from tests.support.stacks import database_setting, running_stack
-
-
-def start_stack(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str
-) -> Iterator[Stack]:
-    """The whole stack (Temporal, S3, API, both workers) on the database named by
-    request.param ("sqlite" or "postgres"), for one module."""
-    overrides = database_setting(request, "postgres_url_module")
-    with running_stack(tmp_path_factory.mktemp(f"{name}-{request.param}"), **overrides) as stack:
-        yield stack
 
 
 def account_of(db: SessionFactory, guest: Guest) -> str:

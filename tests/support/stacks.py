@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,37 @@ def database_setting(request: pytest.FixtureRequest, fixture: str) -> dict[str, 
     if request.param == "postgres":
         return {"database_url": request.getfixturevalue(fixture)}
     return {}
+
+
+class DatabaseStacks:
+    """One stack on SQLite and one on PostgreSQL, each started when a module first asks for its
+    database and kept for the run: the modules that check one rule on both databases with the
+    default settings (bad input, holds, poll cache, stuck generations, the fuzzers) share them,
+    each test with guests and accounts of its own. Google's user-info endpoint is a local one
+    that knows no token (tests/support/local_services.py)."""
+
+    def __init__(self, root: Path, google_userinfo_url: str,
+                 postgres: Callable[[], AbstractContextManager[str]]) -> None:
+        self.root = root
+        self.google_userinfo_url = google_userinfo_url
+        self.postgres = postgres  # a fresh PostgreSQL database's URL, dropped on exit
+        self.started: dict[str, Stack] = {}
+        self.exits = ExitStack()
+
+    def on(self, request: pytest.FixtureRequest) -> Stack:
+        """The stack on request.param's database ("sqlite" or "postgres")."""
+        database: str = request.param
+        if database not in self.started:
+            overrides = {"google_userinfo_url": self.google_userinfo_url}
+            if database == "postgres":
+                # Entered before the stack, so dropped after it stops.
+                overrides["database_url"] = self.exits.enter_context(self.postgres())
+            self.started[database] = self.exits.enter_context(
+                running_stack(self.root / database, **overrides))
+        return self.started[database]
+
+    def stop(self) -> None:
+        self.exits.close()
 
 
 @contextmanager
