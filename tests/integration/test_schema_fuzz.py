@@ -75,6 +75,10 @@ def admin_token(stack: Settings) -> str:
     return token
 
 
+class BudgetSpent(Exception):
+    """Ends an operation's Hypothesis run once its share of the time budget is spent."""
+
+
 @dataclass
 class Tally:
     tried: int = 0
@@ -132,8 +136,10 @@ def fuzz_operation(
     @seed(SEED)
     def run(case: schemathesis.Case) -> None:
         # Past its share of the time budget a run stops, but never before its first case.
+        # It stops by raising: returning would let Hypothesis go on drawing the rest of its
+        # EXAMPLES only to discard them, minutes of a run spent drawing cases never sent.
         if time.monotonic() > stop_at and (operation.label, mode.value) in tally.covered:
-            return
+            raise BudgetSpent
         tally.covered.add((operation.label, mode.value))
         send(case, mode.value)
         # Schemathesis's fuzzing almost never draws a NUL, the character PostgreSQL cannot
@@ -167,6 +173,8 @@ def fuzz_operation(
 
     try:
         run()
+    except BudgetSpent:
+        pass
     except Unsatisfiable:
         # Nothing invalid can be sent to an operation without parameters or body (e.g. health).
         assert mode is GenerationMode.NEGATIVE, operation.label
