@@ -396,6 +396,16 @@ def kill_and_recover(compose: Compose, container: str, figures: Figures, name: s
                 else "podman start (policy did not restart a killed container)")
 
 
+def crash_and_wait_for_policy(container: str, figures: Figures) -> None:
+    pid = podman("inspect", "--format", "{{.State.Pid}}", container)
+    restarts = int(podman("inspect", "--format", "{{.RestartCount}}", container))
+    os.kill(int(pid), 9)
+    crashed_at = time.monotonic()
+    wait_until(f"{container} restarted by its restart policy", lambda: int(podman(
+        "inspect", "--format", "{{.RestartCount}}", container)) > restarts, 30)
+    figures.put("api_crash_restarted_by_policy_s", round(time.monotonic() - crashed_at, 1))
+
+
 def in_full_swing(generations: list[Generation]) -> bool:
     """Images of these generations are being rendered and many are still waiting: every
     imaging container holds renders now (each takes IMAGING_CONCURRENCY, 2, at a time)."""
@@ -503,6 +513,10 @@ def scenario(compose: Compose, figures: Figures) -> None:
     follow([before, after], 300)
     require_complete([before, after])
     everything += [before, after]
+    # A crash rather than a kill: the API's process dies by itself (as by the OOM killer), and
+    # compose's `restart: unless-stopped` must bring the container back without anyone.
+    crash_and_wait_for_policy(api, figures)
+    wait_until("API back through nginx after its crash", api_ready, 120)
 
     report = audit(compose, everything)
     figures.put("generations", len(everything))
