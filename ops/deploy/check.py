@@ -51,6 +51,8 @@ FIXTURES = Path(
 )
 INFRA = ["postgres", "minio", "temporal", "temporal-ui", "otel-collector", "jaeger"]
 OURS = ["api", "worker", "imaging", "web", "prometheus"]
+# What docker-compose.yml publishes on the host.
+HOST_PORTS = (8080, 9000, 9001, 7233, 8233, 9090, 16686)
 IMAGES_PER_GENERATION = 4
 CONCURRENT_GENERATIONS = 10
 
@@ -219,6 +221,9 @@ def up(compose: Compose, figures: Figures) -> None:
     does this from depends_on's conditions; podman-compose 1.6 on podman 4.3 ignores
     service_healthy (it needs podman >= 4.6) and service_completed_successfully only waits for
     the exit, so the order is kept here."""
+    taken = [port for port in HOST_PORTS if port_open(port)]
+    if taken:
+        raise CheckFailed(f"host ports {taken} are taken; compose publishes {HOST_PORTS}")
     start = time.monotonic()
     compose("up", "-d", "--no-deps", *INFRA)
     (postgres,) = compose.containers("postgres")
