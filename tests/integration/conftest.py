@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from core.db import SessionFactory
 from core.settings import Settings
 from tests.conftest import fresh_postgres_database
+from tests.integration.test_weights import require_imaging, weights
 from tests.support.local_services import UserInfoServer
 from tests.support.stacks import DatabaseStacks, sessions_for
 
@@ -49,3 +51,15 @@ def stack_on_each_database(
 ) -> Settings:
     """The run's stack on SQLite, then on PostgreSQL (the fuzz tests)."""
     return database_stacks.on(request).settings
+
+
+@pytest.fixture(scope="session")
+def tiny_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny random-weight set (`python -m ops.weights tiny`), built once for the run and read
+    by the weights, diffusion engine and engine bench modules; a test that damages the set
+    damages a copy."""
+    require_imaging()
+    root = tmp_path_factory.mktemp("weights") / "tiny"
+    done = weights("tiny", root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return root

@@ -48,7 +48,7 @@ from engine.diffusion.masks import tryon_mask
 from engine.digital_model import digital_model
 from engine.swap_garment import classify_garment
 from ops.stack import Stack, free_port
-from tests.integration.test_weights import IMAGING_PYTHON, require_imaging, weights
+from tests.integration.test_weights import IMAGING_PYTHON
 from tests.support import histories
 from tests.support.api_client import Guest
 from tests.support.paths import REPO, fixture_images
@@ -60,12 +60,9 @@ EDGE = 32  # pixels kept away from the repainted region when comparing JPEGs (4 
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_imaging()
-    root = tmp_path_factory.mktemp("diffusion-weights") / "tiny"
-    done = weights("tiny", root)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return root
+def tiny(tiny_weights: Path) -> Path:
+    """The run's tiny set (tests/integration/conftest.py); read only here."""
+    return tiny_weights
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,10 @@ from tests.integration.test_weights import IMAGING_PYTHON, require_imaging
 from tests.support.paths import FIXTURES, REPO, fixture_images
 
 
-def test_the_engine_bench_writes_every_figure(tmp_path: Path) -> None:
+def test_the_engine_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path) -> None:
     require_imaging()
     fixture_images("scenes")  # the end-to-end calls read fixture photos (skips without)
-    weights = tmp_path / "tiny"
-    built = subprocess.run([str(IMAGING_PYTHON), "-m", "ops.weights", "tiny", str(weights)],
-                           cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr[-3000:]
+    weights = tiny_weights  # built, and its build checked, once (tests/integration/conftest.py)
     out = tmp_path / "bench.json"
     done = subprocess.run(
         [str(IMAGING_PYTHON), "-m", "ops.engine_bench", "--engine", "diffusion",
@@ -55,14 +52,13 @@ def test_the_engine_bench_writes_every_figure(tmp_path: Path) -> None:
 
 
 
-def test_the_engine_bench_says_why_a_whole_call_was_not_measured(tmp_path: Path) -> None:
+def test_the_engine_bench_says_why_a_whole_call_was_not_measured(
+    tmp_path: Path, tiny_weights: Path
+) -> None:
     """On a bare GPU box the fixture photos or the analysis's packages may be missing: the
     denoising figures still come, and the report names what stopped the whole calls."""
     require_imaging()
-    weights = tmp_path / "tiny"
-    built = subprocess.run([str(IMAGING_PYTHON), "-m", "ops.weights", "tiny", str(weights)],
-                           cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr[-3000:]
+    weights = tiny_weights  # built, and its build checked, once (tests/integration/conftest.py)
     out = tmp_path / "bench.json"
     empty = tmp_path / "no-photos"
     empty.mkdir()

@@ -36,12 +36,9 @@ def weights(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_imaging()
-    root = tmp_path_factory.mktemp("weights") / "tiny"
-    done = weights("tiny", root)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return root
+def tiny(tiny_weights: Path) -> Path:
+    """The run's tiny set, built (and its build checked) once (tests/integration/conftest.py)."""
+    return tiny_weights
 
 
 @pytest.fixture
