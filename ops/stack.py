@@ -55,6 +55,9 @@ def _ephemeral_floor() -> int:
 
 IMAGING_PYTHON = REPO / ".venv-imaging" / "bin" / "python"
 
+# The children that serve the others (stopped after them).
+SERVERS = frozenset({"temporal", "storage", "prometheus"})
+
 
 def imaging_python(settings: Settings) -> Path:
     """The interpreter of the imaging worker: this one, or for the generative engine the imaging
@@ -369,16 +372,23 @@ class Stack:
         return self
 
     def stop_process(self, name: str, timeout: float = 15) -> None:
+        self.stop_processes([name], timeout)
+
+    def stop_processes(self, names: list[str], timeout: float = 15) -> None:
+        """SIGTERM to all of `names` at once, then wait for each (SIGKILL past `timeout`): each
+        drains on its own, so together they take as long as the slowest, not the sum."""
         with self._lock:
-            proc = self.processes.pop(name, None)
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            procs = [self.processes.pop(name, None) for name in names]
+        running = [proc for proc in procs if proc is not None and proc.poll() is None]
+        for proc in running:
+            proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for proc in running:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
     def kill_process(self, name: str) -> None:
         """SIGKILL, no goodbye: for crash tests."""
@@ -391,8 +401,11 @@ class Stack:
         with self._lock:
             # No respawn after this point (see `respawn`).
             self._stopping = True
-        for name in list(reversed(self.processes)):
-            self.stop_process(name)
+        # Ours (the API, the workers) first, together, each finishing its work with Temporal,
+        # storage and the database still there; then the servers.
+        names = list(reversed(self.processes))
+        self.stop_processes([name for name in names if name not in SERVERS])
+        self.stop_processes([name for name in names if name in SERVERS])
         with self._lock:
             for handle in self._logs.values():
                 handle.close()
