@@ -41,7 +41,8 @@ def test_every_route_for_every_role_at_three_widths(stack: Settings) -> None:
     result = walk("routes.spec.ts", {"BASE_URL": stack.app_url,
                                      "USER_EMAIL": user_email, "USER_PASSWORD": PASSWORD,
                                      "ADMIN_EMAIL": admin_email, "ADMIN_PASSWORD": PASSWORD,
-                                     "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=900)
+                                     "SCREENSHOT_DIR": str(empty_dir(SCREENS))},
+                  timeout=900, workers=3)  # one per role: the spec walks the roles at once
     assert result.returncode == 0, f"route walk failed:\n{result.output}"
     assert result.summary == "9 passed, 0 failed", result.output
     shots = list(SCREENS.glob("*.png"))

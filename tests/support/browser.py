@@ -86,16 +86,16 @@ def _counts(report_file: Path) -> dict[str, Any]:
     }
 
 
-def walk(spec: str, env: dict[str, str], timeout: float = 600) -> WalkResult:
+def walk(spec: str, env: dict[str, str], timeout: float = 600, workers: int = 1) -> WalkResult:
     """Runs web/e2e/<spec> with Playwright (web/playwright.config.ts) and this environment
     (plus CHROMIUM_PATH) and returns its result; the caller asserts on the exit code, the counts
     (`result.summary == "4 passed, 0 failed"`) and the lines the walk printed. Over `timeout`
     seconds the whole run (Playwright, its worker and Chromium) is killed and the test fails with
-    what it printed so far."""
+    what it printed so far. `workers` > 1 only for a spec whose describes may run at once."""
     with tempfile.TemporaryDirectory(prefix="walk-") as tmp:
         report = Path(tmp) / "report.json"
         process = subprocess.Popen(
-            [str(PLAYWRIGHT), "test", f"e2e/{spec}"],
+            [str(PLAYWRIGHT), "test", f"e2e/{spec}", f"--workers={workers}"],
             cwd=WEB,
             env={**os.environ, "CHROMIUM_PATH": CHROMIUM, **env,
                  "PLAYWRIGHT_JSON_OUTPUT_FILE": str(report)},

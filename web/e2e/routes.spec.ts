@@ -6,7 +6,9 @@
 //     SCREENSHOT_DIR=out/screens npx playwright test e2e/routes.spec.ts
 //
 // One test per role and width (9); each lists every problem it found when it fails. Each role
-// logs in once (beforeAll) and keeps its page for its three widths.
+// logs in once (beforeAll) and keeps its page for its three widths. The three roles walk at
+// once, one Playwright worker each (tests/e2e/test_routes_browser.py passes --workers 3): most
+// of a page's time is waiting for the network to settle, which the roles overlap.
 import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { BASE_URL, STEP_TIMEOUT_MS, fail, logIn, newVisitor, overflowOf, screenshotDir, test, watchErrors } from './support'
@@ -171,8 +173,12 @@ async function wrappingProblems(page: Page): Promise<string[]> {
   })
 }
 
+// The roles in parallel, each role's widths in order on its one page.
+test.describe.configure({ mode: 'parallel' })
+
 for (const role of ROLES) {
   test.describe(role.name, () => {
+    test.describe.configure({ mode: 'default' })
     let page: Page
     let errors: string[]
 
