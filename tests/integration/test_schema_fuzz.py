@@ -221,7 +221,8 @@ def test_no_generated_request_gets_a_server_error(stack_on_each_database: Settin
           f"{len(tally.failures)} failed, {elapsed:.0f} s; statuses {dict(tally.statuses)}; "
           f"never 2xx: {sorted(set(tally.labels) - tally.succeeded)}")
     # Every operation is fuzzed in both modes; how many cases fit in the time budget depends on
-    # the machine (418 to 674 seen here), so it is printed above, not asserted.
+    # the machine (4,301 on SQLite and 5,863 on PostgreSQL seen here), so it is printed above,
+    # not asserted.
     runs = {(label, mode) for label in tally.labels for mode in ("positive", "negative")}
     untried = sorted(runs - tally.covered)
     # An operation without parameters or body has nothing invalid to send (see fuzz_operation).
