@@ -13,6 +13,10 @@ browser would:
    generations at once while an imaging and a worker container are `podman kill`ed mid-way
    (their Temporal histories must show a render retried);
 3. the api container killed between two submits and started again;
+4. README "Several machines": compose's imaging containers stopped, ONE imaging node started
+   by hand with `podman run` as the README tells an operator (the app image, an env file, the
+   services' addresses, on the compose network as another machine would reach them), and a
+   generation rendered by it alone (its identity in the Temporal history);
 and checks that every generation completed with all its images, each charged exactly once, and
 that the reconciliation (core/reconciliation.py, run in the app container by ops.ledger_audit)
 is clean; also that Prometheus scrapes the API and both workers, and that spans reach the trace
@@ -31,6 +35,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -56,6 +61,10 @@ OURS = ["api", "worker", "imaging", "web", "prometheus"]
 HOST_PORTS = (8080, 9000, 9001, 7233, 8233, 9090, 16686)
 IMAGES_PER_GENERATION = 4
 CONCURRENT_GENERATIONS = 10
+APP_IMAGE = "localhost/metamodel-app:latest"
+NETWORK = f"{PROJECT}_default"
+# The imaging node started by hand as README "Several machines" says, outside compose.
+HAND_NODE = f"{PROJECT}-hand-imaging-node"
 
 
 class CheckFailed(Exception):
@@ -145,6 +154,7 @@ class Compose:
         podman-compose's `down` stops one container after another, and only the first replica
         of a scaled service: stop them all first, ours before what they depend on (a worker
         whose Temporal is gone waits out its whole stop timeout), each group in parallel."""
+        podman("rm", "-f", "-t", "20", HAND_NODE, check=False, quiet=True)
         ours = [c for service in ["migrate", *OURS] for c in self.project_containers(service)]
         for group in (ours, self.project_containers()):
             if group:
@@ -525,11 +535,85 @@ def scenario(compose: Compose, figures: Figures) -> None:
     crash_and_wait_for_policy(api, figures)
     wait_until("API back through nginx after its crash", api_ready, 120)
 
+    # 4. An imaging node on "another machine", started by hand as the README says.
+    everything.append(hand_started_node(compose, pictures, figures))
+
     report = audit(compose, everything)
     figures.put("generations", len(everything))
     figures.put("images", sum(g.images for g in everything))
     figures.put("reconciliation", {k: report["reconciliation"][k] for k in
                                    ("clean", "accounts_checked", "generations_checked")})
+
+
+def production_env_file(compose: Compose, directory: Path) -> Path:
+    """The operator's prod.env: what README "Settings a deployment must give" lists, and
+    ENVIRONMENT=production, which docker-compose.yml sets for its own services (without it a
+    hand-started worker would run as development). The same secrets as the stack's."""
+    settings = ["ENVIRONMENT=production", "ENGINE=cpu"] + [
+        f"{name}={compose.env[name]}"
+        for name in ("JWT_SECRET", "CODE_SECRET", "S3_SECRET_KEY", "PAYMENT_WEBHOOK_SECRET")
+    ]
+    path = directory / "prod.env"
+    path.write_text("\n".join(settings) + "\n")
+    path.chmod(0o600)
+    return path
+
+
+def renders_by(compose: Compose, generation: Generation, hostname: str) -> tuple[int, int]:
+    """(renders the generation's history scheduled on the imaging queue, how many of them
+    were started by the worker on `hostname`: temporalio's identity is pid@hostname)."""
+    events = temporal(compose, "workflow", "show", "-w", generation.service_id)["events"]
+    imaging = {
+        str(event.get("eventId")) for event in events
+        if event.get("activityTaskScheduledEventAttributes", {}).get("taskQueue", {})
+        .get("name") == "imaging"
+    }
+    started = [event["activityTaskStartedEventAttributes"] for event in events
+               if "activityTaskStartedEventAttributes" in event]
+    ours = [s for s in started if str(s.get("scheduledEventId")) in imaging
+            and str(s.get("identity", "")).endswith(f"@{hostname}")]
+    return len(imaging), len(ours)
+
+
+def hand_started_node(compose: Compose, pictures: list[bytes], figures: Figures) -> Generation:
+    """README "Several machines", a CPU imaging node: compose's imaging containers stopped,
+    one started with plain `podman run` as the README's `docker run` line (an env file, the
+    three addresses by the names another machine would use: here the compose network's
+    service names), and a generation that only it can render."""
+    step_start = time.monotonic()
+    imaging = compose.containers("imaging")
+    podman("stop", "-t", "20", *imaging)
+    figures.put("compose_imaging_stopped_s", round(time.monotonic() - step_start, 1))
+    with tempfile.TemporaryDirectory() as directory:
+        env_file = production_env_file(compose, Path(directory))
+        start = time.monotonic()
+        podman(
+            "run", "-d", "--name", HAND_NODE, "--network", NETWORK,
+            "--restart", "unless-stopped", "--stop-timeout", "130", "--env-file", str(env_file),
+            "-e", "TEMPORAL_ADDRESS=temporal:7233",
+            "-e", "DATABASE_URL=postgresql+psycopg://metamodel:metamodel@postgres:5432/metamodel",
+            "-e", "S3_ENDPOINT=minio:9000",
+            APP_IMAGE, "python", "-m", "ops.worker", "--queues", "imaging",
+        )
+    try:
+        generation = start_generation(pictures)
+        follow([generation], 120)
+        require_complete([generation])
+        figures.put("hand_started_node_generation_s", round(time.monotonic() - start, 1))
+        hostname = podman("inspect", "--format", "{{.Config.Hostname}}", HAND_NODE)
+        scheduled, by_node = renders_by(compose, generation, hostname)
+        figures.put("hand_started_node_renders", f"{by_node} of {scheduled}")
+        if scheduled < generation.images or by_node != scheduled:
+            raise CheckFailed(f"the hand-started node rendered {by_node} of {scheduled} renders")
+    except CheckFailed:
+        print(podman("logs", "--tail", "30", HAND_NODE, check=False, quiet=True), flush=True)
+        raise
+    finally:
+        podman("rm", "-f", "-t", "20", HAND_NODE, check=False)
+        # compose's imaging back, as `up` left it.
+        podman("start", *imaging, check=False)
+    figures.put("hand_started_node_step_s", round(time.monotonic() - step_start, 1))
+    return generation
 
 
 def web_app() -> None:
