@@ -104,7 +104,10 @@ def test_three_renewals_grant_three_times(stack: Stack, subscriber: Subscriber) 
     times = [e.created_at for e in subscriber.grants()]
     gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
     print(f"renewal gaps (s): {[round(g, 3) for g in gaps]}")
-    assert all(PERIOD * 0.8 < gap < PERIOD + 1.5 for gap in gaps), gaps
+    # Each renewal comes once per period: never a second one right after (a double grant is a
+    # gap near 0), never a period skipped. A grant recorded late (a loaded machine) shortens the
+    # gap after it by as much (1.59 s was seen at a load of 15), hence half a period below.
+    assert all(PERIOD * 0.5 < gap < PERIOD + 1.5 for gap in gaps), gaps
     time.sleep(PERIOD * 1.5)
     assert len(subscriber.period_grants(sub_id)) == granted
     balance_paid = sum(e.delta_paid for e in subscriber.grants())
