@@ -79,17 +79,25 @@ export function UploadPage() {
         <p className={styles.dropzoneHint} id={hintId}>
           JPG, PNG or WebP, up to {formatBytes(maxBytes)} each. You can add several at once.
         </p>
-        <button type="button" className="btn btn--secondary" onClick={() => inputRef.current?.click()}>
+        <button
+          type="button"
+          className="btn btn--secondary"
+          onClick={() => inputRef.current?.click()}
+          aria-describedby={hintId}
+          data-testid="upload-choose"
+        >
           Choose files
         </button>
+        {/* Only the button above opens it: out of the tab order and of the accessibility tree,
+            so keyboard and screen-reader users meet one control, not an invisible second. */}
         <input
           ref={inputRef}
           className="visually-hidden"
           type="file"
           multiple
           accept={ACCEPTED_IMAGE_TYPES.join(',')}
-          aria-label="Choose images to upload"
-          aria-describedby={hintId}
+          tabIndex={-1}
+          aria-hidden="true"
           data-testid="upload-input"
           onChange={(e) => {
             if (e.target.files?.length) addLocalFiles(Array.from(e.target.files))
