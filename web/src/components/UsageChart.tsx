@@ -5,7 +5,7 @@ import styles from './UsageChart.module.css'
 // SVG attributes take plain colours (the palette of styles/global.css).
 const ACCENT = '#4f46e5'
 const SUCCESS = '#15803d'
-const MUTED = '#6b6e78'
+const MUTED = '#60636c' // --muted (global.css)
 const BORDER = '#e4e4e8'
 
 /**
