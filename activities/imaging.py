@@ -15,6 +15,7 @@ output without rendering again.
 from __future__ import annotations
 
 import contextvars
+import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +50,8 @@ from core.models.generations import Generation, Task, UploadedFile
 from core.observability.metrics import ImagingMetrics
 from core.observability.tracing import StageSpans, in_current_context, tag_current_span
 from core.photo_analysis import analysis_from_json, analysis_to_json
+from core.provenance.manifest import Ingredient, ProvenanceFacts, action_of, xmp_packet
+from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings
 from core.storage import Storage
 from core.tasks import IMAGING_RANGE, complete_task, set_task_progress
@@ -84,12 +87,16 @@ class ImagingActivities:
         engine: ImageEngine,
         settings: Settings,
         heartbeat_interval: float = 2.0,
+        provenance: Provenance | None = None,
     ) -> None:
         self.sessions = sessions
         self.storage = storage
         self.engine = engine
         self.settings = settings
         self.heartbeat_interval = heartbeat_interval
+        # The worker builds it at start (a chain that cannot sign stops the worker there);
+        # made on first use for an instance built without one (tests).
+        self._provenance = provenance
         self._catalog_cache: dict[str, Image.Image] = {}
         self._io = ThreadPoolExecutor(4, thread_name_prefix="imaging-io")
         self._progress_writer = ThreadPoolExecutor(1, thread_name_prefix="imaging-progress")
@@ -108,6 +115,12 @@ class ImagingActivities:
             while len(self._catalog_cache) > CATALOG_CACHE_SIZE:
                 self._catalog_cache.pop(next(iter(self._catalog_cache)))
         return image
+
+    @property
+    def provenance(self) -> Provenance:
+        if self._provenance is None:
+            self._provenance = provenance_from_settings(self.settings)
+        return self._provenance
 
     def _background(self, kind: str | None, key: str | None) -> Background | None:
         if kind is None:
@@ -178,10 +191,11 @@ class ImagingActivities:
                 non_retryable=not error.retryable,
             ) from None
 
-    def _checked_input(self, inp: ImagingInput) -> Image.Image:
+    def _checked_input(self, inp: ImagingInput) -> tuple[Image.Image, Ingredient]:
         """The input, decoded only once it is known to be the very object checked at submit
         (size and ETag), a JPEG, PNG or WebP, and within the byte and pixel limits: anything
-        else fails the task at once, without a retry, and the task is refunded."""
+        else fails the task at once, without a retry, and the task is refunded. With it, the
+        photo as the output's Content Credentials name it: by its hash, never its bytes."""
         try:
             checked = check_stored_image(
                 self.storage,
@@ -196,7 +210,15 @@ class ImagingActivities:
                 # 12-megapixel PNG or WebP).
                 decode=False,
             )
-            return decode_rgb(checked.data)
+            ingredient = Ingredient(
+                kind="photo",
+                title="Uploaded photo",
+                identifier="sha256:" + hashlib.sha256(checked.data).hexdigest(),
+                # A background replace edits the photo; a model swap makes a new person from it.
+                relationship="parentOf" if inp.service == Service.BURST_REPLACE else "inputTo",
+                format=checked.info.mime_type,
+            )
+            return decode_rgb(checked.data), ingredient
         except DomainError as error:
             raise ApplicationError(
                 error.message, type=FailureType.INPUT_REJECTED, non_retryable=True
@@ -240,13 +262,66 @@ class ImagingActivities:
         if self.storage.stat(key) is None:
             self.storage.put_bytes(key, thumbnail_jpeg(photo), "image/jpeg")
 
-    def _store(self, inp: ImagingInput, result: Image.Image) -> tuple[str, str, str]:
-        """Encode and upload the output and its thumbnail side by side: both encoders and the
-        uploads release the interpreter lock, and the person is waiting for exactly this."""
-        encoded = self._io.submit(encode_output, result)
+    def _provenance_facts(self, inp: ImagingInput, photo: Ingredient) -> ProvenanceFacts:
+        """What the output's Content Credentials say: the generation's catalog choices and
+        mode, and for a re-render the image it was made from (by its signed hash)."""
+        ingredients = [photo]
+        rerender_of: str | None = None
+        with self.sessions() as session:
+            row = session.execute(
+                select(
+                    Generation.model_id, Generation.background_id, Generation.livemode,
+                    Task.source_task_id,
+                )
+                .join(Task, Task.generation_id == Generation.id)
+                .where(Task.id == inp.task_id)
+            ).first()
+            source = None
+            if row is not None and row.source_task_id:
+                source = session.execute(
+                    select(Task.content_credentials).where(Task.id == row.source_task_id)
+                ).scalar_one_or_none()
+        if row is not None:
+            if inp.service == Service.BODY_SWAP and row.model_id:
+                ingredients.append(
+                    Ingredient("model", "Digital model", f"catalog:{row.model_id}", "inputTo")
+                )
+            if row.background_id:
+                ingredients.append(Ingredient(
+                    "background", "Background", f"catalog:{row.background_id}", "componentOf"
+                ))
+            if row.source_task_id:
+                rerender_of = row.source_task_id
+                digest = (source or {}).get("content_sha256")
+                ingredients.append(Ingredient(
+                    "source", "Image it was rendered again from",
+                    f"sha256:{digest}" if digest else f"task:{row.source_task_id}", "inputTo",
+                ))
+        return ProvenanceFacts(
+            generation_id=inp.generation_id,
+            task_id=inp.task_id,
+            service=inp.service,
+            engine=self.provenance.engine,
+            product_version=self.provenance.product_version,
+            test_mode=not row.livemode if row is not None else inp.watermark,
+            ingredients=tuple(ingredients),
+            rerender_of=rerender_of,
+        )
+
+    def _store(
+        self, inp: ImagingInput, result: Image.Image, facts: ProvenanceFacts
+    ) -> tuple[str, str, str, dict[str, Any]]:
+        """Encode, sign and upload the output, and its thumbnail beside it: the encoders and
+        the uploads release the interpreter lock, and the person is waiting for exactly this.
+        The output is signed here, once, on its final bytes (core/provenance/signing.py):
+        the watermark of a test image is already in them, and nothing re-encodes them after."""
+        _, source_type = action_of(facts)
+        encoded = self._io.submit(encode_output, result, xmp_packet(source_type))
         # The thumbnail from the image in hand, so storing needs no second download.
         thumbnail = self._io.submit(thumbnail_jpeg, result)
-        data, content_type, extension = encoded.result()
+        unsigned, content_type, extension = encoded.result()
+        signed = self.provenance.signer.sign(unsigned, content_type, facts)
+        data = signed.data
         key = output_key(inp.generation_id, inp.task_id, extension)
         thumb_key = thumbnail_key(key)
         uploads = [
@@ -260,7 +335,7 @@ class ImagingActivities:
         ]
         for upload in uploads:
             upload.result()
-        return key, thumb_key, content_type
+        return key, thumb_key, content_type, signed.summary.to_json()
 
     def _record_first_progress(self, inp: ImagingInput, metrics: ImagingMetrics) -> None:
         """How long after the submit the task's first progress showed (the first service
@@ -326,7 +401,11 @@ class ImagingActivities:
                 )
 
         with heartbeating(self.heartbeat_interval):
-            photo = self._checked_input(inp)
+            photo, photo_ingredient = self._checked_input(inp)
+            # Read beside the engine: the output's credentials need it only once it is made.
+            facts = self._io.submit(
+                in_current_context(self._provenance_facts), inp, photo_ingredient
+            )
             # The input's thumbnail for the progress view and My Images (the browser usually
             # made it already, a public API upload sent by URL has none), beside the engine
             # rather than before it; made before the analysis's refusal too, so that a refused
@@ -347,12 +426,13 @@ class ImagingActivities:
                 metrics.close()
             if inp.watermark:
                 result = test_watermark(result)
-            key, thumb_key, content_type = self._store(inp, result)
+            key, thumb_key, content_type, credentials = self._store(inp, result, facts.result())
             input_thumbnail.result()
         for write in writes:
             write.result()  # surfaces a failed write (the activity is retried) rather than lose it
         complete_task(
-            self.sessions, inp.task_id, key, thumb_key, note=" ".join(notes)[:NOTE_LIMIT] or None
+            self.sessions, inp.task_id, key, thumb_key, note=" ".join(notes)[:NOTE_LIMIT] or None,
+            credentials=credentials,
         )
         return ImagingOutput(output_key=key, content_type=content_type)
 
@@ -364,6 +444,7 @@ def _imaging_activities(deps: WorkerDeps) -> list[Callable[..., Any]]:
         deps.require_engine(),
         deps.settings,
         heartbeat_interval=max(0.5, deps.settings.imaging_heartbeat_timeout_seconds / 4),
+        provenance=deps.provenance,
     )
     return [imaging.run_imaging]
 

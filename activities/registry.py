@@ -17,6 +17,7 @@ from typing import Any
 from core.contracts.subscription import ChargeOutcome
 from core.db import SessionFactory
 from core.engine import ImageEngine
+from core.provenance.setup import Provenance
 from core.settings import Settings
 from core.storage import Storage
 
@@ -43,6 +44,9 @@ class WorkerDeps:
     # Only in a process that serves the imaging queue.
     engine: ImageEngine | None = None
     card_charger: CardCharger | None = None
+    # Content Credentials' chain, signer and reader: in a process that serves the imaging queue
+    # (built at start, so a chain that cannot sign stops the worker before it takes work).
+    provenance: Provenance | None = None
 
     def require_engine(self) -> ImageEngine:
         if self.engine is None:

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from api.schemas.common import Output, Placement, ServiceView, ShowcasePage, ShowcasePair, TaskView
+from api.schemas.common import (
+    ContentCredentials,
+    CredentialsIngredient,
+    Output,
+    Placement,
+    ServiceView,
+    ShowcasePage,
+    ShowcasePair,
+    TaskView,
+)
 from core.enums import GenerationStatus, Rating, Service
 from core.keys import thumbnail_key
 from core.models.generations import Generation, Task
+from core.provenance.manifest import CredentialsSummary
 from core.showcase import Pair, PairPage
 from core.storage import Storage
 
@@ -52,6 +62,34 @@ def task_view(
         comment=feedback[1] if feedback else "",
         sourceTaskId=task.source_task_id,
         placement=placement_view(task),
+        contentCredentials=credentials_view(task.content_credentials) if images else None,
+    )
+
+
+def credentials_view(stored: Mapping[str, object] | None) -> ContentCredentials | None:
+    """The stored summary of an output's Content Credentials (tasks.content_credentials) or a
+    summary read from a file (core.provenance.verify), as the API shows it."""
+    if not stored:
+        return None
+    return summary_view(CredentialsSummary.from_json(dict(stored)))
+
+
+def summary_view(summary: CredentialsSummary) -> ContentCredentials:
+    return ContentCredentials(
+        aiGenerated=summary.ai_generated,
+        action=summary.action,
+        digitalSourceType=summary.digital_source_type,
+        claimGenerator=summary.claim_generator,
+        engine=summary.engine,
+        generationId=summary.generation_id,
+        taskId=summary.task_id,
+        testMode=summary.test_mode,
+        signer=summary.signer,
+        issuer=summary.issuer,
+        signedAt=summary.signed_at,
+        manifestLabel=summary.manifest_label,
+        ingredients=[CredentialsIngredient(**item) for item in summary.ingredients],
+        sha256=summary.content_sha256,
     )
 
 

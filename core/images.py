@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageDraw, ImageFont, ImageOps, PngImagePlugin, UnidentifiedImageError
 
 from core.errors import InvalidInput
 
@@ -112,20 +112,26 @@ def decode_rgb(data: bytes) -> Image.Image:
     return image.convert("RGB")
 
 
-def encode_jpeg(image: Image.Image, quality: int = 92) -> bytes:
+def encode_jpeg(image: Image.Image, quality: int = 92, xmp: bytes | None = None) -> bytes:
     out = io.BytesIO()
     # No `optimize`: its extra Huffman pass costs more time than the bytes it saves are worth.
-    image.convert("RGB").save(out, "JPEG", quality=quality)
+    extra = {"xmp": xmp} if xmp else {}
+    image.convert("RGB").save(out, "JPEG", quality=quality, **extra)
     return out.getvalue()
 
 
-def encode_output(image: Image.Image) -> tuple[bytes, str, str]:
-    """Bytes, content type and file extension for an engine result (PNG when it has alpha)."""
+def encode_output(image: Image.Image, xmp: bytes | None = None) -> tuple[bytes, str, str]:
+    """Bytes, content type and file extension for an engine result (PNG when it has alpha),
+    with `xmp` (an XMP packet) in the file's metadata when given."""
     if image.mode == "RGBA":
         out = io.BytesIO()
-        image.save(out, "PNG", optimize=False, compress_level=6)
+        info = None
+        if xmp:
+            info = PngImagePlugin.PngInfo()
+            info.add_itxt("XML:com.adobe.xmp", xmp.decode())
+        image.save(out, "PNG", optimize=False, compress_level=6, pnginfo=info)
         return out.getvalue(), "image/png", "png"
-    return encode_jpeg(image), "image/jpeg", "jpg"
+    return encode_jpeg(image, xmp=xmp), "image/jpeg", "jpg"
 
 
 def thumbnail_from_bytes(data: bytes, long_side: int = THUMBNAIL_LONG_SIDE) -> bytes:

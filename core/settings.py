@@ -68,6 +68,15 @@ class Settings(BaseSettings):
     # Key for the one-time codes' hashes, apart from the token key so that leaking one does not
     # give away the other. Empty: a random key kept in data_dir/code-secret.
     code_secret: str = ""
+
+    # Content Credentials (C2PA, core/provenance): every delivered image is signed with this
+    # chain (PEM: the signing certificate, then its CA) and key (PEM, unencrypted). Production
+    # requires both; empty in development means a development chain kept in data_dir/c2pa,
+    # which nobody else trusts. Earlier roots (after a rotation) may go in the anchors file, so
+    # images signed before still verify as ours.
+    c2pa_cert_chain_file: Path | None = None
+    c2pa_private_key_file: Path | None = None
+    c2pa_trust_anchors_file: Path | None = None
     guest_token_ttl_seconds: int = 30 * 24 * 3600
     default_distributor_id: str = "metamodel"
     guest_free_credits: int = 5
@@ -266,6 +275,11 @@ class Settings(BaseSettings):
             problems.append("ENGINE=remote needs ENGINE_URL")
         if self.engine == "diffusion" and not self.engine_weights_dir:
             problems.append("ENGINE=diffusion needs ENGINE_WEIGHTS_DIR")
+        if self.c2pa_cert_chain_file is None or self.c2pa_private_key_file is None:
+            problems.append(
+                "C2PA_CERT_CHAIN_FILE and C2PA_PRIVATE_KEY_FILE must be set: every image is "
+                "signed with Content Credentials"
+            )
         if self.webhook_allow_private:
             problems.append("WEBHOOK_ALLOW_PRIVATE=true would let webhooks reach this network")
         if problems:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from sqlalchemy import case, select, update
 from sqlalchemy.exc import IntegrityError
@@ -70,9 +71,11 @@ def complete_task(
     output_key: str,
     output_thumbnail_key: str,
     note: str | None = None,
+    credentials: dict[str, Any] | None = None,
 ) -> None:
-    """Record a task's stored output and the engine's note on it, if any (e.g. "Framed from
-    the knees up: …"); once completed, a task never changes again."""
+    """Record a task's stored output, the engine's note on it, if any (e.g. "Framed from the
+    knees up: …"), and the summary of the Content Credentials signed into it; once completed,
+    a task never changes again."""
     with sessions.begin() as session:
         changed = session.execute(
             update(Task)
@@ -85,6 +88,7 @@ def complete_task(
                 note=note,
                 output_key=output_key,
                 output_thumbnail_key=output_thumbnail_key,
+                content_credentials=credentials,
                 updated_at=utcnow(),
             )
         )

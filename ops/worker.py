@@ -43,6 +43,7 @@ from core.engine import ImageEngine
 from core.observability.logs import configure_logging
 from core.observability.metrics import ActivityMetrics, record_engine_load, worker_runtime
 from core.observability.setup import setup_observability, temporal_interceptors
+from core.provenance.setup import provenance_from_settings
 from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
 from core.storage import Storage
@@ -140,6 +141,7 @@ def build_workers(
         settings=settings,
         engine=engine,
         card_charger=card_charger(settings),
+        provenance=provenance_from_settings(settings) if engine is not None else None,
     )
 
     def activities_of(queue: Queue) -> list[Callable[..., Any]]:

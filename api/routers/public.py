@@ -38,7 +38,7 @@ from api.schemas.public import (
     PublicGeneration,
     UploadView,
 )
-from api.views import output_view
+from api.views import credentials_view, output_view
 from core import credits as account_credits
 from core.db import SessionFactory
 from core.enums import GenerationStatus, LedgerKind
@@ -148,6 +148,7 @@ def generation_view(storage: Storage, generation: Generation, tasks: list[Task],
                 outputs=[output_view(storage, task.output_key, task.output_thumbnail_key)]
                 if images and task.status == GenerationStatus.COMPLETED and task.output_key
                 else [],
+                contentCredentials=credentials_view(task.content_credentials) if images else None,
             )
             for task in tasks
             if task.source_task_id is None  # re-renders are the web app's versions

@@ -82,6 +82,42 @@ class Placement(Schema):
     scale: float = Field(1.0, ge=PLACEMENT_SCALE_RANGE[0], le=PLACEMENT_SCALE_RANGE[1])
 
 
+class CredentialsIngredient(Schema):
+    """One thing an image was made from, as its Content Credentials name it."""
+
+    # photo | model | background | source (a re-render's original image)
+    kind: str
+    title: str
+    # "sha256:<hex>" for an uploaded photo or an image, "catalog:<id>" for a model or background.
+    identifier: str
+    # C2PA's relationship: parentOf (the photo a background replace edits), inputTo, componentOf.
+    relationship: str
+
+
+class ContentCredentials(Schema):
+    """The Content Credentials (C2PA) signed into an image: what made it and from what. The
+    file itself carries them; this is their summary. `digitalSourceType` is IPTC's term
+    (trainedAlgorithmicMedia or compositeWithTrainedAlgorithmicMedia)."""
+
+    aiGenerated: bool = True
+    # c2pa.created (a model swap) or c2pa.edited (a background replace, a retouch)
+    action: str
+    digitalSourceType: str
+    claimGenerator: str
+    engine: str
+    generationId: str
+    taskId: str
+    testMode: bool
+    # Who signed: the certificate's name and organisation.
+    signer: str
+    issuer: str
+    signedAt: str | None
+    manifestLabel: str
+    ingredients: list[CredentialsIngredient]
+    # SHA-256 of the signed file as delivered.
+    sha256: str
+
+
 class TaskView(Schema):
     taskId: str
     status: GenerationStatus
@@ -103,6 +139,8 @@ class TaskView(Schema):
     # A re-render with the user's placement: the original task and the placement used.
     sourceTaskId: str | None = None
     placement: Placement | None = None
+    # The Content Credentials signed into the output (null for images made before signing).
+    contentCredentials: ContentCredentials | None = None
 
 
 class ServiceView(Schema):

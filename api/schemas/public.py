@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from api.schemas.common import Credits, Output, Schema
+from api.schemas.common import ContentCredentials, Credits, Output, Schema
 from core.enums import ApiKeyMode, BodyType, Gender, GenerationStatus, Service, SkinTone
 
 METADATA_KEYS = 20
@@ -85,6 +85,8 @@ class ImageView(Schema):
     # Signed links, valid for a while (fetch the generation again for fresh ones).
     outputs: list[Output]
     error: str | None
+    # The Content Credentials (C2PA) signed into the output file: a summary of its manifest.
+    contentCredentials: ContentCredentials | None = None
 
 
 class GenerationCredits(Schema):

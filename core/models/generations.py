@@ -134,6 +134,10 @@ class Task(Base):
     placement_x: Mapped[float | None] = mapped_column(Float, nullable=True)
     placement_y: Mapped[float | None] = mapped_column(Float, nullable=True)
     placement_scale: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The Content Credentials signed into the output (core/provenance: CredentialsSummary's
+    # JSON, with the signed file's sha256): what the viewer and the API show. Null for outputs
+    # stored before credentials were signed.
+    content_credentials: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # On a source task: how many re-renders were asked of it (bounded: they are free).
     rerenders: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Deleted by its owner, alone (the trash icon on one image): its objects are gone from

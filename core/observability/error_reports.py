@@ -41,7 +41,8 @@ def _git_commit() -> str | None:
     return commit if done.returncode == 0 and commit else None
 
 
-def _package_version() -> str:
+def package_version() -> str:
+    """The installed package's version (pyproject's, in a checkout without an install)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -60,7 +61,7 @@ def release_name(settings: Settings) -> str:
     if settings.release:
         return settings.release
     commit = _git_commit()
-    return f"metamodel@{commit[:12] if commit else _package_version()}"
+    return f"metamodel@{commit[:12] if commit else package_version()}"
 
 
 def scrub_event(event: Any, _hint: Any = None) -> Any:

@@ -2072,6 +2072,45 @@ export interface components {
          * @enum {string}
          */
         ContactTopic: "general" | "billing" | "technical" | "appointment";
+        /**
+         * ContentCredentials
+         * @description The Content Credentials (C2PA) signed into an image: what made it and from what. The
+         *     file itself carries them; this is their summary. `digitalSourceType` is IPTC's term
+         *     (trainedAlgorithmicMedia or compositeWithTrainedAlgorithmicMedia).
+         */
+        ContentCredentials: {
+            /** Action */
+            action: string;
+            /**
+             * Aigenerated
+             * @default true
+             */
+            aiGenerated: boolean;
+            /** Claimgenerator */
+            claimGenerator: string;
+            /** Digitalsourcetype */
+            digitalSourceType: string;
+            /** Engine */
+            engine: string;
+            /** Generationid */
+            generationId: string;
+            /** Ingredients */
+            ingredients: components["schemas"]["CredentialsIngredient"][];
+            /** Issuer */
+            issuer: string;
+            /** Manifestlabel */
+            manifestLabel: string;
+            /** Sha256 */
+            sha256: string;
+            /** Signedat */
+            signedAt: string | null;
+            /** Signer */
+            signer: string;
+            /** Taskid */
+            taskId: string;
+            /** Testmode */
+            testMode: boolean;
+        };
         /** Cost */
         Cost: {
             /** Credits */
@@ -2130,6 +2169,20 @@ export interface components {
             status: "enabled" | "disabled";
             /** Url */
             url: string;
+        };
+        /**
+         * CredentialsIngredient
+         * @description One thing an image was made from, as its Content Credentials name it.
+         */
+        CredentialsIngredient: {
+            /** Identifier */
+            identifier: string;
+            /** Kind */
+            kind: string;
+            /** Relationship */
+            relationship: string;
+            /** Title */
+            title: string;
         };
         /**
          * CreditLedgerEntry
@@ -2658,6 +2711,7 @@ export interface components {
          * @description One input image of a generation and what became of it.
          */
         ImageView: {
+            contentCredentials?: components["schemas"]["ContentCredentials"] | null;
             /** Error */
             error: string | null;
             /** Id */
@@ -3299,6 +3353,7 @@ export interface components {
              * @default
              */
             comment: string;
+            contentCredentials?: components["schemas"]["ContentCredentials"] | null;
             edited?: components["schemas"]["Output"] | null;
             /** Error */
             error: string | null;
