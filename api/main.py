@@ -26,6 +26,7 @@ from api.routers import (
     billing,
     catalog,
     costs,
+    crawlers,
     guests,
     hosted_checkout,
     inquiries,
@@ -134,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (costs.router, []),
         (catalog.router, []),
         (site.router, []),
+        (crawlers.router, []),
         (admin.router, []),
         (admin_catalog.router, []),
         # Before services.router, whose /imageedit/service/{id} would take these paths.
