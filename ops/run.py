@@ -11,6 +11,7 @@ import threading
 
 from core.observability.error_reports import setup_error_reports
 from core.observability.logs import configure_logging
+from core.provenance.chain import CredentialsError, describe, load_credentials
 from core.settings import get_settings
 from ops.stack import Stack
 from ops.supervise import Supervisor
@@ -25,6 +26,14 @@ def main() -> None:
     stopping = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    # Made here, before the children start (they would race to make it), and said once.
+    try:
+        credentials = load_credentials(
+            settings.c2pa_cert_chain_file, settings.c2pa_private_key_file, settings.data_dir,
+            settings.c2pa_trust_anchors_file,
+        )
+    except CredentialsError as error:
+        raise SystemExit(f"Content Credentials cannot be signed: {error}") from None
     print("Starting Temporal, storage, database, workers and API ...", flush=True)
     with stack:
         stack.start()
@@ -43,6 +52,7 @@ def main() -> None:
             f"  Temporal UI: http://127.0.0.1:{settings.temporal_ui_port}\n"
             f"  API docs:    {settings.app_url}/docs\n"
             f"  Logs:        {(settings.data_dir / 'logs').resolve()}\n"
+            f"  Content Credentials: {describe(credentials, settings.data_dir)}\n"
             f"{observing}"
             "\nPress Ctrl-C to stop.",
             flush=True,

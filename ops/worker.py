@@ -43,6 +43,7 @@ from core.engine import ImageEngine
 from core.observability.logs import configure_logging
 from core.observability.metrics import ActivityMetrics, record_engine_load, worker_runtime
 from core.observability.setup import setup_observability, temporal_interceptors
+from core.provenance.chain import describe
 from core.provenance.setup import provenance_from_settings
 from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
@@ -143,6 +144,9 @@ def build_workers(
         card_charger=card_charger(settings),
         provenance=provenance_from_settings(settings) if engine is not None else None,
     )
+    if deps.provenance is not None:
+        log.info("content credentials: %s",
+                 describe(deps.provenance.credentials, settings.data_dir))
 
     def activities_of(queue: Queue) -> list[Callable[..., Any]]:
         return [fn for reg in registrations() if reg.queue == queue for fn in reg.build(deps)]

@@ -229,3 +229,14 @@ def _read(path: Path, setting: str) -> bytes:
 def _name(name: x509.Name, oid: ObjectIdentifier) -> str:
     values = name.get_attributes_for_oid(oid)
     return str(values[0].value) if values else ""
+
+
+def describe(credentials: SigningCredentials, data_dir: Path) -> str:
+    """One line for the start-up banner and logs: who signs, and whether anyone trusts it."""
+    if credentials.development:
+        folder = (data_dir / DEVELOPMENT_FOLDER).resolve()
+        return (
+            f"signed with a development chain in {folder}: valid, but untrusted outside this "
+            "installation (set C2PA_CERT_CHAIN_FILE and C2PA_PRIVATE_KEY_FILE for production)"
+        )
+    return f"signed by {credentials.signer} ({credentials.organisation})"
