@@ -12,10 +12,11 @@ from core.settings import Settings
 from engine import CpuEngine, build_engine
 from ops.seed_showcase import ShowcaseSeeder
 from ops.worker import diffusion_settings
+from tests.support.provenance import c2pa_files
 
 PRODUCTION: dict[str, Any] = {
     "environment": "production", "jwt_secret": "x" * 40, "code_secret": "y" * 40,
-    "s3_secret_key": "z" * 40, "payment_webhook_secret": "w" * 40,
+    "s3_secret_key": "z" * 40, "payment_webhook_secret": "w" * 40, **c2pa_files(),
 }
 
 

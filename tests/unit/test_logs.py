@@ -24,6 +24,7 @@ from core.observability.logs import (
     resolved_format,
 )
 from core.settings import Settings
+from tests.support.provenance import c2pa_files
 
 EMAIL = "alice.smith+shop@example.co.uk"
 
@@ -159,6 +160,7 @@ def test_auto_format_is_json_unless_a_terminal_in_development() -> None:
         code_secret="c" * 40,
         s3_secret_key="s" * 40,
         payment_webhook_secret="w" * 40,
+        **c2pa_files(),
     )
     assert resolved_format(production, Tty()) == "json"
 

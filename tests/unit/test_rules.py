@@ -15,6 +15,7 @@ from core.errors import InvalidInput, NotAuthenticated, NotFound, Refused, Unava
 from core.images import ImageRejected
 from core.ratelimit import RateLimited
 from core.settings import Settings
+from tests.support.provenance import c2pa_files
 from workflows.generation import GENERIC_FAILURE, failure_reason
 
 
@@ -111,6 +112,7 @@ def test_production_refuses_default_and_placeholder_secrets() -> None:
         code_secret="y" * 40,
         s3_secret_key="z" * 40,
         payment_webhook_secret="w" * 40,
+        **c2pa_files(),
     )
     assert ok.environment == "production"
     # Development keeps working with the embedded defaults.

@@ -15,6 +15,7 @@ from core.billing.provider import CheckoutOrder
 from core.billing.signature import InvalidSignature
 from core.settings import Settings
 from payments.stripe import StripeProvider, checkout_params
+from tests.support.provenance import c2pa_files
 from tests.support.stripe_server import sign
 
 SECRET = "whsec_unit_test_secret"
@@ -217,7 +218,7 @@ def test_a_monthly_plan_is_a_subscription_mode_session() -> None:
 def production(**values: Any) -> Settings:
     base: dict[str, Any] = {
         "environment": "production", "jwt_secret": "j" * 40, "code_secret": "c" * 40,
-        "s3_secret_key": "s" * 40, "payment_webhook_secret": "w" * 40,
+        "s3_secret_key": "s" * 40, "payment_webhook_secret": "w" * 40, **c2pa_files(),
     }
     return Settings(_env_file=None, **{**base, **values})  # type: ignore[arg-type]
 

@@ -12,12 +12,13 @@ import pytest
 from core import webhook_targets as targets
 from core.errors import InvalidInput
 from core.settings import Settings
+from tests.support.provenance import c2pa_files
 from tests.support.webhook_receiver import WebhookReceiver
 
 PUBLIC = "93.184.216.34"
 PRODUCTION: dict[str, object] = {
     "environment": "production", "jwt_secret": "x" * 40, "code_secret": "y" * 40,
-    "s3_secret_key": "z" * 40, "payment_webhook_secret": "w" * 40,
+    "s3_secret_key": "z" * 40, "payment_webhook_secret": "w" * 40, **c2pa_files(),
 }
 
 
