@@ -124,6 +124,14 @@ class Compose:
             "CODE_SECRET": secrets.token_urlsafe(48),
             "PAYMENT_WEBHOOK_SECRET": "whsec_" + secrets.token_urlsafe(32),
         })
+        # The Content Credentials chain production refuses to start without: a private CA made
+        # for this run as README "Content Credentials" says (python -m ops.c2pa_chain make); the
+        # key readable by the containers' user (uid 10001) through the read-only mount.
+        self.c2pa_dir = Path(tempfile.mkdtemp(prefix="metamodel-check-c2pa-"))
+        self.c2pa_dir.chmod(0o755)
+        run([sys.executable, "-m", "ops.c2pa_chain", "make", str(self.c2pa_dir),
+             "--organisation", "MetaModel deploy check", "--key-mode", "644"])
+        self.env["C2PA_DIR"] = str(self.c2pa_dir)
         executable = Path(sys.executable).parent / "podman-compose"
         self.command = [str(executable) if executable.exists()
                         else shutil.which("podman-compose") or "podman-compose"]
@@ -549,7 +557,9 @@ def production_env_file(compose: Compose, directory: Path) -> Path:
     """The operator's prod.env: what README "Settings a deployment must give" lists, and
     ENVIRONMENT=production, which docker-compose.yml sets for its own services (without it a
     hand-started worker would run as development). The same secrets as the stack's."""
-    settings = ["ENVIRONMENT=production", "ENGINE=cpu"] + [
+    settings = ["ENVIRONMENT=production", "ENGINE=cpu",
+                "C2PA_CERT_CHAIN_FILE=/run/secrets/c2pa/chain.pem",
+                "C2PA_PRIVATE_KEY_FILE=/run/secrets/c2pa/key.pem"] + [
         f"{name}={compose.env[name]}"
         for name in ("JWT_SECRET", "CODE_SECRET", "S3_SECRET_KEY", "PAYMENT_WEBHOOK_SECRET")
     ]
@@ -590,6 +600,7 @@ def hand_started_node(compose: Compose, pictures: list[bytes], figures: Figures)
         podman(
             "run", "-d", "--name", HAND_NODE, "--network", NETWORK,
             "--restart", "unless-stopped", "--stop-timeout", "130", "--env-file", str(env_file),
+            "-v", f"{compose.c2pa_dir}:/run/secrets/c2pa:ro",
             "-e", "TEMPORAL_ADDRESS=temporal:7233",
             "-e", "DATABASE_URL=postgresql+psycopg://metamodel:metamodel@postgres:5432/metamodel",
             "-e", "S3_ENDPOINT=minio:9000",
@@ -675,6 +686,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep:
             with figures.timed("down_s"):
                 compose.down()
+            shutil.rmtree(compose.c2pa_dir, ignore_errors=True)
         figures.put("total_s", round(time.monotonic() - figures.started, 1))
         figures.put("passed", ok)
         out = REPO / "out"

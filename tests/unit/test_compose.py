@@ -18,7 +18,7 @@ NOT_SETTINGS = {"PYTHONUNBUFFERED", "OTEL_EXPORTER_OTLP_ENDPOINT"}
 
 # What an operator would put in the .env beside the compose file.
 OPERATOR_ENV = {"JWT_SECRET": "j" * 48, "CODE_SECRET": "c" * 48, "S3_SECRET_KEY": "s" * 40,
-                "PAYMENT_WEBHOOK_SECRET": "w" * 40}
+                "PAYMENT_WEBHOOK_SECRET": "w" * 40, "C2PA_DIR": "/srv/metamodel/c2pa"}
 
 
 def interpolate(text: str, env: dict[str, str]) -> str:
@@ -59,6 +59,20 @@ def test_secrets_must_be_supplied_and_production_accepts_them() -> None:
     assert env["ENVIRONMENT"] == "production"
     settings = settings_from(env)
     assert settings.jwt_secret == OPERATOR_ENV["JWT_SECRET"]
+
+
+def test_every_app_container_signs_with_the_mounted_chain() -> None:
+    """Production refuses to start without the Content Credentials chain: every service that
+    runs our code gets the settings and the folder they point into."""
+    services = load()["services"]
+    for name in ("migrate", "api", "worker", "imaging", "imaging-gpu"):
+        service = services[name]
+        settings = settings_from(service["environment"])
+        assert settings.c2pa_cert_chain_file is not None, name
+        mounts = {v.split(":")[1]: v.split(":")[0] for v in service["volumes"]}
+        assert mounts.get("/run/secrets/c2pa") == OPERATOR_ENV["C2PA_DIR"], name
+        assert str(settings.c2pa_cert_chain_file).startswith("/run/secrets/c2pa/"), name
+        assert str(settings.c2pa_private_key_file).startswith("/run/secrets/c2pa/"), name
 
 
 def host(value: str) -> str:

@@ -326,3 +326,19 @@ def test_the_banner_says_a_development_chain_is_untrusted(tmp_path: Path) -> Non
     line = describe(load_credentials(None, None, tmp_path), tmp_path)
     assert "development chain" in line and "untrusted" in line
     assert str((tmp_path / "c2pa").resolve()) in line
+
+
+def test_an_operator_makes_and_checks_a_chain_with_the_command(tmp_path: Path, capsys) -> None:
+    from ops.c2pa_chain import main
+
+    assert main(["make", str(tmp_path / "c2pa"), "--organisation", "A shop"]) == 0
+    chain, key = tmp_path / "c2pa" / "chain.pem", tmp_path / "c2pa" / "key.pem"
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    assert main(["check", str(chain), str(key)]) == 0
+    assert "O=A shop" in capsys.readouterr().out
+    # An existing key is never overwritten (images signed with it must stay verifiable).
+    before = key.read_bytes()
+    assert main(["make", str(tmp_path / "c2pa")]) == 1
+    assert key.read_bytes() == before
+    assert main(["check", str(key), str(key)]) == 1
+    assert "not PEM certificates" in capsys.readouterr().err
