@@ -67,7 +67,8 @@ Figures = dict[str, Any]
 # The second, lighter load of the capacity section (see noop_section).
 FEW_CLIENTS = 2
 
-SECTIONS = ("singles", "burst", "images20", "capacity", "polls", "scale", "floor", "engine")
+SECTIONS = ("singles", "burst", "images20", "capacity", "polls", "scale", "floor", "engine",
+            "provenance")
 
 
 @dataclass(frozen=True)
@@ -475,6 +476,12 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run(
             ["taskset", "-c", "0", sys.executable, "-m", "ops.bench.engine"], env=env, check=True
         )
+
+    if "provenance" in sections:
+        print("\nContent Credentials, per image:", flush=True)
+        repeats = ["--repeats", "3", "--photos", "2"] if args.tiny else []
+        subprocess.run([sys.executable, "-m", "ops.bench.provenance", *repeats,
+                        "--out", str(args.out.parent / "bench-provenance.json")], check=True)
 
 
 if __name__ == "__main__":

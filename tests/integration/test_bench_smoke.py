@@ -95,6 +95,11 @@ def test_tiny_bench_writes_every_figure(tmp_path: Path) -> None:
                 "images20_cpu_per_image_P", "longpoll_api_rss_mb", "poll_rps_uncached",
                 "floor_single_p50_ms", "floor_cpu_per_workflow_P"):  # fmt: skip
         assert number(figures, key) > 0, key
+    # Content Credentials' cost per image, beside encoding (ops/bench/provenance.py).
+    provenance = json.loads((tmp_path / "bench-provenance.json").read_text())
+    for kind in ("jpeg", "png"):
+        assert number(provenance[kind], "sign_p50_ms") > 0, kind
+        assert number(provenance[kind], "bytes_added_median") > 1000, kind
     # End to end includes the engine's work, so it cannot beat the engine alone by much.
     assert number(figures, "single_ratio_bodySwap") > 0.5
     assert number(figures, "single_ratio_burstreplace") > 0.5
