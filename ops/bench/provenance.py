@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PIL import Image
@@ -72,11 +73,11 @@ def bench(photos: list[Path], repeats: int) -> dict[str, dict[str, float]]:
             xmp = xmp_packet(action_of(facts)[1])
             data, mime, _ = encode_output(image, xmp)
             signer.sign(data, mime, facts)  # warm
-            encode += _ms(lambda image=image, xmp=xmp: encode_output(image, xmp), repeats)
-            sign += _ms(lambda d=data, m=mime, f=facts: signer.sign(d, m, f), repeats)
+            encode += _ms(partial(encode_output, image, xmp), repeats)
+            sign += _ms(partial(signer.sign, data, mime, facts), repeats)
             signed = signer.sign(data, mime, facts).data
             added.append(len(signed) - len(data))
-            read += _ms(lambda s=signed: reader.check(s), repeats)
+            read += _ms(partial(reader.check, signed), repeats)
             assert reader.check(signed).verdict == Verdict.VERIFIED
         results[label] = {
             "encode_p50_ms": round(statistics.median(encode), 2),
