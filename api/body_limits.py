@@ -11,6 +11,8 @@ at once and counts the bytes of a chunked body, so no over-cap body reaches the 
   plus MULTIPART_MARGIN for the other fields and the part headers. A generation's submit
   (/imageedit/service/...) may carry its photos inline, up to MAX_INPUTS of them, so it gets
   that many uploads' worth.
+- An image sent as the raw body (Content-Type image/...) to the one route that takes it that
+  way, the Content Credentials check (POST /api/v1/provenance): the upload limit.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ MAX_BODY_BYTES = 1024 * 1024
 MULTIPART_MARGIN = 1024 * 1024
 # Routes whose multipart body may hold a whole generation's photos.
 MANY_UPLOADS_PREFIX = "/imageedit/service/"
+# The route that takes an image as the raw request body (api/routers/provenance.py).
+RAW_IMAGE_PATHS = ("/api/v1/provenance",)
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,13 @@ def _mb(size: int) -> str:
 
 def body_cap(path: str, content_type: str, max_upload_bytes: int) -> BodyCap:
     """The most body bytes a request to `path` with this Content-Type may send."""
-    if not content_type.strip().lower().startswith("multipart/form-data"):
+    kind = content_type.strip().lower()
+    if kind.startswith("image/") and path.rstrip("/") in RAW_IMAGE_PATHS:
+        return BodyCap(
+            max_upload_bytes,
+            f"The image is too large: at most {_mb(max_upload_bytes)} is accepted.",
+        )
+    if not kind.startswith("multipart/form-data"):
         return BodyCap(
             MAX_BODY_BYTES,
             f"The request body is too large: at most {_mb(MAX_BODY_BYTES)} is accepted. "

@@ -38,6 +38,7 @@ from core.library import Library
 from core.models.accounts import User
 from core.observability.logs import bind_log_context
 from core.photo_check import PhotoAnalyser, photo_analyser
+from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings
 from core.showcase import Showcase
 from core.storage import Storage
@@ -90,12 +91,18 @@ class AppContext:
         )  # fmt: skip
 
     @cached_property
+    def provenance(self) -> Provenance:
+        # Content Credentials' chain, signer and reader; the lifespan builds it at start, so a
+        # chain that cannot sign stops the API there with the reason (CredentialsError).
+        return provenance_from_settings(self.settings)
+
+    @cached_property
     def library(self) -> Library:
         return Library(self.sessions, self.storage)
 
     @cached_property
     def showcase(self) -> Showcase:
-        return Showcase(self.sessions, self.storage, self.settings)
+        return Showcase(self.sessions, self.storage, self.settings, self.provenance)
 
     @cached_property
     def catalog_admin(self) -> CatalogAdmin:
@@ -190,6 +197,7 @@ GenerationsDep = Annotated[Generations, _from_context("generations")]
 SubmissionsDep = Annotated[Submissions, _from_context("submissions")]
 ApiKeysDep = Annotated[ApiKeys, _from_context("api_keys")]
 WebhooksDep = Annotated[Webhooks, _from_context("webhooks")]
+ProvenanceDep = Annotated[Provenance, _from_context("provenance")]
 
 
 # Async, so that a token verified moments ago (core/auth/recent.py), the common case of a

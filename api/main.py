@@ -32,6 +32,7 @@ from api.routers import (
     inquiries,
     library,
     payments,
+    provenance,
     public,
     public_models,
     services,
@@ -89,6 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             poll_cache=poll_cache,
             payment_providers=_payment_provider,
         )
+        # Content Credentials (issue 37): a chain that cannot sign fails start-up, not a check.
+        _ = app.state.context.provenance
         # What start-up built lives as long as the process: out of the collector's way, or
         # its full passes walk all of it again and again under load (seen in profiles).
         gc.freeze()
@@ -150,6 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (api_keys.router, []),
         (public.router, []),
         (public_models.router, []),
+        (provenance.router, []),
         (webhooks.router, []),
     ):
         app.include_router(router, dependencies=extra)

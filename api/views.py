@@ -63,6 +63,8 @@ def task_view(
         sourceTaskId=task.source_task_id,
         placement=placement_view(task),
         contentCredentials=credentials_view(task.content_credentials) if images else None,
+        editedCredentials=credentials_view(task.edited_credentials)
+        if images and task.edited_key else None,
     )
 
 

@@ -8,6 +8,7 @@ consent or deleting the generation takes a pair off at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Select, func, select
 
@@ -21,6 +22,9 @@ from core.keys import extension_for, thumbnail_key
 from core.models.accounts import User
 from core.models.base import utcnow
 from core.models.generations import Generation, Task
+from core.provenance.manifest import EngineIdentity, Ingredient, ProvenanceFacts
+from core.provenance.setup import Provenance
+from core.provenance.signing import SigningError
 from core.settings import Settings
 from core.storage import Storage
 
@@ -62,11 +66,49 @@ def _shared_pairs(service: Service | None) -> Select[Task, Generation]:
     return query
 
 
+# The formats Content Credentials are signed into here (c2pa-python embeds in more, but these
+# are the ones the product delivers and its reader checks); a WebP retouch is stored unsigned.
+SIGNED_FORMATS = ("image/jpeg", "image/png")
+
+
+def retouch_facts(
+    provenance: Provenance, generation: Generation, task: Task
+) -> ProvenanceFacts:
+    """What a retouched version's credentials say: an edit (by an operator's tools, not an
+    engine of ours) of the delivered output, its parent ingredient by the output's signed hash
+    (or by task id for an output signed before hashes were recorded). The operator's upload is
+    what is signed, not an ingredient of it."""
+    digest = (task.content_credentials or {}).get("content_sha256")
+    output_format = "image/png" if (task.output_key or "").endswith(".png") else "image/jpeg"
+    parent = Ingredient(
+        "source", "The generated image it retouches",
+        f"sha256:{digest}" if digest else f"task:{task.id}", "parentOf", output_format,
+    )
+    return ProvenanceFacts(
+        generation_id=generation.id,
+        task_id=task.id,
+        service=Service(generation.service),
+        engine=EngineIdentity("retouch", provenance.product_version, ""),
+        product_version=provenance.product_version,
+        test_mode=not generation.livemode,
+        ingredients=(parent,),
+        retouched=True,
+    )
+
+
 class Showcase:
-    def __init__(self, sessions: SessionFactory, storage: Storage, settings: Settings) -> None:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        storage: Storage,
+        settings: Settings,
+        provenance: Provenance | None = None,
+    ) -> None:
         self.sessions = sessions
         self.storage = storage
         self.settings = settings
+        # Signs retouched versions (attach_edit); None: they are stored as uploaded.
+        self.provenance = provenance
 
     def _page(
         self, query: Select[Task, Generation], page_number: int, page_size: int
@@ -119,7 +161,9 @@ class Showcase:
         return found
 
     def attach_edit(self, task_id: str, data: bytes) -> Task:
-        """Store a retouched version beside the generated image; the owner (a user) is mailed."""
+        """Store a retouched version beside the generated image, signed with Content
+        Credentials when it is a JPEG or PNG (a copy its owner downloads, like the output); the
+        owner (a user) is mailed."""
         settings = self.settings
         info = check_image(
             data,
@@ -137,6 +181,19 @@ class Showcase:
             owner = session.execute(
                 select(User).where(User.account_id == generation.account_id)
             ).scalar_one_or_none()
+        credentials: dict[str, Any] | None = None
+        if self.provenance is not None and info.mime_type in SIGNED_FORMATS:
+            # Signed as stored, never re-encoded after: the operator's bytes plus the manifest.
+            try:
+                signed = self.provenance.signer.sign(
+                    data, info.mime_type, retouch_facts(self.provenance, generation, task)
+                )
+            except SigningError:
+                raise InvalidInput(
+                    "The edited image decodes, but its file cannot carry Content Credentials; "
+                    "export it again as a plain JPEG or PNG."
+                ) from None
+            data, credentials = signed.data, signed.summary.to_json()
         stamp = utcnow().strftime("%Y%m%d%H%M%S")
         key = f"edits/{generation.id}/{task.id}-{stamp}.{extension_for(info.mime_type)}"
         thumb = thumbnail_key(key)
@@ -147,6 +204,7 @@ class Showcase:
             assert row is not None
             previous = [k for k in (row.edited_key, row.edited_thumbnail_key) if k]
             row.edited_key, row.edited_thumbnail_key, row.edited_at = key, thumb, utcnow()
+            row.edited_credentials = credentials
         for old in previous:
             self.storage.delete(old)
         if owner is not None:

@@ -141,6 +141,9 @@ class TaskView(Schema):
     placement: Placement | None = None
     # The Content Credentials signed into the output (null for images made before signing).
     contentCredentials: ContentCredentials | None = None
+    # The Content Credentials signed into the retouched version (`edited`): a c2pa.edited whose
+    # parent ingredient is the output above (null without one, or for a WebP retouch).
+    editedCredentials: ContentCredentials | None = None
 
 
 class ServiceView(Schema):

@@ -29,6 +29,16 @@ def test_multipart_gets_an_upload_and_a_generation_its_photos() -> None:
     assert "at most 20 images of up to 20 MB each" in many.message
 
 
+def test_the_provenance_check_takes_a_raw_image_of_upload_size_only() -> None:
+    for content_type in ("image/jpeg", "image/png", "Image/PNG"):
+        cap = body_cap("/api/v1/provenance", content_type, UPLOAD)
+        assert cap.limit == UPLOAD and "at most 20 MB" in cap.message
+    # A raw image anywhere else, or JSON to the check, keeps the 1 MiB cap.
+    assert body_cap("/api/v1/uploads", "image/jpeg", UPLOAD).limit == MAX_BODY_BYTES
+    assert body_cap("/api/v1/provenance", "application/json", UPLOAD).limit == MAX_BODY_BYTES
+    assert body_cap("/api/v1/provenance", MULTIPART, UPLOAD).limit == UPLOAD + 1024 * 1024
+
+
 def test_content_length_is_read_only_when_it_is_a_number() -> None:
     assert declared_length(b"104857600") == 104857600
     assert declared_length(b" 12 ") == 12

@@ -894,6 +894,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an image's Content Credentials
+         * @description Check an image's Content Credentials (C2PA): whether this MetaModel service signed it,
+         *     which generation and task made it, whether it is a test-mode image, and whether the file
+         *     changed since it was signed (`verdict` altered). No login is needed; at most 60 checks a
+         *     minute per address (429 beyond). The same check works offline with the C2PA tools
+         *     (`c2patool image.jpg`, or https://contentcredentials.org/verify), which report our
+         *     development chain as untrusted but the manifest as valid.
+         */
+        post: operations["check_provenance_api_v1_provenance_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/request/costPublic": {
         parameters: {
             query?: never;
@@ -2448,6 +2473,10 @@ export interface components {
         Envelope_Pricing_: {
             data: components["schemas"]["Pricing"];
         };
+        /** Envelope[ProvenanceCheckView] */
+        Envelope_ProvenanceCheckView_: {
+            data: components["schemas"]["ProvenanceCheckView"];
+        };
         /** Envelope[PublicGeneration] */
         Envelope_PublicGeneration_: {
             data: components["schemas"]["PublicGeneration"];
@@ -3034,6 +3063,51 @@ export interface components {
             /** Rateinfo */
             rateInfo: components["schemas"]["RateInfo"][];
         };
+        /**
+         * ProvenanceCheckView
+         * @description What an image's Content Credentials say about it, judged against this service's own
+         *     signing chain (C2PA): whether MetaModel made it, and whether its pixels changed since.
+         */
+        ProvenanceCheckView: {
+            /** @description The summary of our credentials in the file (what made it, from what, who signed); null when they are not ours. */
+            credentials?: components["schemas"]["ContentCredentials"] | null;
+            /** Generationid */
+            generationId?: string | null;
+            /**
+             * Hascredentials
+             * @description The file carries a C2PA manifest at all.
+             */
+            hasCredentials: boolean;
+            /**
+             * Message
+             * @description The verdict in one sentence for a person.
+             */
+            message: string;
+            /**
+             * Ours
+             * @description Signed by this MetaModel service (verified or altered).
+             */
+            ours: boolean;
+            /**
+             * Pixelschanged
+             * @description Ours, but the bytes differ from what was signed.
+             */
+            pixelsChanged: boolean;
+            /** Taskid */
+            taskId?: string | null;
+            /**
+             * Testmode
+             * @description A test-mode (watermarked) image; null when the credentials are not ours.
+             */
+            testMode?: boolean | null;
+            /**
+             * Validationcodes
+             * @description The C2PA validation status codes the reader reported (e.g. assertion.dataHash.mismatch for a changed file).
+             */
+            validationCodes?: string[];
+            /** @description verified: our valid credentials, the file unchanged; altered: our credentials, but the file changed after signing; not_ours: valid credentials signed by someone else; invalid: credentials that do not validate; none: no credentials at all (never signed, or removed by a re-save). */
+            verdict: components["schemas"]["Verdict"];
+        };
         /** PublicGeneration */
         PublicGeneration: {
             /** Backgroundid */
@@ -3355,6 +3429,7 @@ export interface components {
             comment: string;
             contentCredentials?: components["schemas"]["ContentCredentials"] | null;
             edited?: components["schemas"]["Output"] | null;
+            editedCredentials?: components["schemas"]["ContentCredentials"] | null;
             /** Error */
             error: string | null;
             /** Inputkey */
@@ -3445,6 +3520,11 @@ export interface components {
             /** Username */
             userName: string;
         };
+        /**
+         * Verdict
+         * @enum {string}
+         */
+        Verdict: "verified" | "altered" | "not_ours" | "invalid" | "none";
         /** Verified */
         Verified: {
             /** Verified */
@@ -5951,6 +6031,99 @@ export interface operations {
             };
             /** @description Invalid request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_provenance_api_v1_provenance_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image: as the raw body, or as the multipart field `file`. */
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProvenanceCheckView_"];
+                };
+            };
+            /** @description An empty image, or a form without `file` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Larger than the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a JPEG or PNG image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many checks from this address */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
