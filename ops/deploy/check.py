@@ -28,6 +28,7 @@ exits 1 on any failure.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import secrets
@@ -380,6 +381,32 @@ def follow(generations: list[Generation], timeout: float) -> None:
     raise CheckFailed(f"generations not finished after {timeout:.0f} s: {late}")
 
 
+def content_credentials(generation: Generation, figures: Figures) -> None:
+    """Every delivered file carries Content Credentials signed with the deployment's chain
+    (the one made for this run): c2pa's own reader, trusting nothing, finds them valid with only
+    the chain's trust flagged, and the same manifest the API summarises."""
+    import c2pa
+
+    reports = []
+    for task in generation.guest.service(generation.service_id)["tasks"]:
+        data = httpx.get(task["outputs"][0]["url"]).raise_for_status().content
+        mime = "image/png" if data.startswith(b"\x89PNG") else "image/jpeg"
+        reader = c2pa.Reader(mime, io.BytesIO(data))
+        report = json.loads(reader.json())
+        manifest = report["manifests"][report["active_manifest"]]
+        codes = [item["code"] for item in report.get("validation_status") or []]
+        issuer = manifest.get("signature_info", {}).get("issuer")
+        summary = task.get("contentCredentials") or {}
+        if (reader.get_validation_state() != "Valid" or codes != ["signingCredential.untrusted"]
+                or issuer != "MetaModel deploy check"
+                or summary.get("manifestLabel") != report["active_manifest"]):
+            raise CheckFailed(f"output of task {task['taskId']} is not signed by the deployment's "
+                              f"chain: {reader.get_validation_state()}, {codes}, {issuer!r}")
+        reports.append({"state": reader.get_validation_state(), "codes": codes,
+                        "action": summary.get("action"), "bytes": len(data)})
+    figures.put("content_credentials", reports)
+
+
 def require_complete(generations: list[Generation]) -> None:
     bad = [(g.service_id, g.status, g.delivered) for g in generations
            if g.status != "completed" or g.delivered != g.images]
@@ -493,6 +520,7 @@ def scenario(compose: Compose, figures: Figures) -> None:
     require_complete([first])
     everything.append(first)
     figures.put("generation_4_images_s", first.seconds)
+    content_credentials(first, figures)
     one, rate = burst(pictures, 5)
     everything += one
     figures.put("images_per_minute_1_imaging", rate)
