@@ -1,9 +1,10 @@
 import { useRef, useState } from 'react'
-import { Link, Outlet, useLocation } from 'react-router'
+import { Outlet, useLocation } from 'react-router'
 import { IconClose, IconMenu } from '@/components/ui/icons'
 import { useFocusOnRouteChange } from '@/hooks/useFocusOnRouteChange'
 import { useFocusTrap } from '@/hooks/useFocusTrap'
 import { Sidebar } from './Sidebar'
+import { BrandLink } from '@/components/BrandLink'
 
 export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false)
@@ -29,12 +30,7 @@ export function AppLayout() {
         Skip to content
       </a>
       <header className="mobile-header">
-        <Link to="/" className="brand" aria-label="MetaModel home">
-          <span className="brand__mark" aria-hidden="true">
-            M
-          </span>
-          <span className="brand__name">MetaModel</span>
-        </Link>
+        <BrandLink />
         <button
           type="button"
           className="icon-btn"

@@ -8,6 +8,7 @@ import { ForgotPasswordFlow } from './ForgotPasswordFlow'
 import { LoginForm } from './LoginForm'
 import { SignupFlow } from './SignupFlow'
 import styles from '../auth.module.css'
+import { BrandLink } from '@/components/BrandLink'
 
 const VIEW_BY_PATH: Record<string, AuthView> = {
   '/login': 'login',
@@ -36,12 +37,7 @@ export function AuthScreen() {
   return (
     <div className={styles.authScreen} data-testid="auth-screen" data-view={view}>
       <main className={styles.authCard} aria-labelledby={titleId}>
-        <Link to="/" className="brand" aria-label="MetaModel home">
-          <span className="brand__mark" aria-hidden="true">
-            M
-          </span>
-          <span className="brand__name">MetaModel</span>
-        </Link>
+        <BrandLink />
         <AuthHeading view={view} titleId={titleId} />
         {view === 'login' && (
           <LoginForm

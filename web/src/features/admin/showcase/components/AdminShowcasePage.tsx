@@ -7,6 +7,7 @@ import { useShowcaseCandidates } from '../api/getShowcaseCandidates'
 import { CANDIDATES_PAGE_SIZE, CandidateList } from './CandidateList'
 import { GenerationLookup } from './GenerationLookup'
 import styles from '../admin-showcase.module.css'
+import { BrandLink } from '@/components/BrandLink'
 
 /**
  * /admin-showcase, for operators: curate the public showcase among the outputs their owners
@@ -19,12 +20,7 @@ export function AdminShowcasePage() {
   return (
     <div className={styles.adminPage} data-testid="admin-showcase-page">
       <header className={styles.adminHeader}>
-        <Link to="/" className={`brand ${styles.adminHeaderBrand}`} aria-label="MetaModel home">
-          <span className="brand__mark" aria-hidden="true">
-            M
-          </span>
-          <span className="brand__name">MetaModel</span>
-        </Link>
+        <BrandLink className={styles.adminHeaderBrand} />
         <span className={styles.adminHeaderTag}>Admin</span>
         <Link to="/" className={`btn btn--ghost btn--small ${styles.adminHeaderBack}`} data-testid="admin-back">
           ← Back to the app
