@@ -92,6 +92,47 @@ describe('Dialog', () => {
     expect(document.activeElement).toBe(opener)
   })
 
+  it('gives focus to the page content (#main) when the opener went away meanwhile', async () => {
+    function Swap() {
+      const [open, setOpen] = useState(false)
+      const [signedIn, setSignedIn] = useState(false)
+      return (
+        <>
+          {signedIn ? (
+            <button type="button" key="logout">
+              Logout
+            </button>
+          ) : (
+            <button type="button" key="login" onClick={() => setOpen(true)}>
+              Login
+            </button>
+          )}
+          <main id="main" tabIndex={-1}>
+            Content
+          </main>
+          {open && (
+            <Dialog title="Log in" onClose={() => setOpen(false)}>
+              <button
+                type="button"
+                onClick={() => {
+                  setSignedIn(true)
+                  setOpen(false)
+                }}
+              >
+                Sign in
+              </button>
+            </Dialog>
+          )}
+        </>
+      )
+    }
+    render(<Swap />)
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement?.id).toBe('main')
+  })
+
   it('falls back to the initialFocus selector, then to the panel itself', async () => {
     await open(<input aria-label="Only" />, 'input')
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Only' }))

@@ -90,7 +90,10 @@ export function Dialog({
     return () => {
       document.removeEventListener('keydown', onKey)
       document.body.style.overflow = overflow
-      opener?.focus?.()
+      // The opener may be gone (the sidebar's Login is Logout once the login modal has signed
+      // the user in): then the page's content, not <body>, so the next Tab goes on from there.
+      if (opener?.isConnected) opener.focus?.()
+      else document.getElementById('main')?.focus({ preventScroll: true })
     }
   }, [opener])
 
