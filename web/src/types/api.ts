@@ -19,6 +19,11 @@ export type CatalogModel = CatalogEntry
 export type Seed = CatalogEntry
 export type TaskOutput = Schemas['Output']
 export type Task = Schemas['TaskView']
+/** The summary of the Content Credentials (C2PA) signed into an output file. */
+export type ContentCredentials = Schemas['ContentCredentials']
+export type CredentialsIngredient = Schemas['CredentialsIngredient']
+/** What POST /api/v1/provenance makes of an image: its verdict and, when ours, what made it. */
+export type ProvenanceCheck = Schemas['ProvenanceCheckView']
 export type ServiceSubmitted = Schemas['Submitted']
 /** A generation (one submitted request with its tasks), as the server reports it. */
 export type Generation = Schemas['ServiceView']

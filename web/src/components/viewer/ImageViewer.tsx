@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
 import { DownloadButton } from '@/components/DownloadButton'
+import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
+import type { CatalogNames } from '@/components/credentials/credentials'
 import { Dialog } from '@/components/ui/Dialog'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
+import type { ContentCredentials } from '@/types/api'
 import { CompareSlider } from './CompareSlider'
 import { clampPan, clampZoom, containedSize, ORIGIN, TOGGLE_ZOOM, wheelZoom, zoomIn, zoomOut, type Point } from './zoom'
 import styles from './ImageViewer.module.css'
@@ -12,6 +15,8 @@ export interface ViewerVersion {
   url: string
   /** The image's alternative text. */
   alt: string
+  /** The Content Credentials signed into this version's file (none: nothing is shown). */
+  credentials?: ContentCredentials | null
 }
 
 export interface ViewerDownload {
@@ -31,6 +36,8 @@ export interface ViewerItem {
   /** The input the image was made from: compare shows it under the output, with a slider. */
   inputUrl?: string | null
   downloads: readonly ViewerDownload[]
+  /** Catalog names the page knows, for the credentials' ingredients (ids otherwise). */
+  catalogNames?: CatalogNames
 }
 
 interface ImageViewerProps {
@@ -375,6 +382,12 @@ export function ImageViewer({ items, index, onIndexChange, onClose, testId = 'im
       </div>
 
       <div className={styles.actions} data-testid="viewer-actions">
+        <CredentialsPanel
+          key={`${item.id}-${version.url}`}
+          credentials={version.credentials}
+          catalogNames={item.catalogNames}
+          className={styles.credentials}
+        />
         {item.downloads.map((d) => (
           <DownloadButton key={d.fileBaseName} url={d.url} storageKey={d.storageKey} fileBaseName={d.fileBaseName} label={d.label} text={d.text} />
         ))}

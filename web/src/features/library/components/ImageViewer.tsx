@@ -10,8 +10,12 @@ function viewerItem(image: LibraryImage, number: number): ViewerItem {
     id: task.taskId,
     title: `${SERVICE_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`,
     versions: [
-      ...(output ? [{ label: 'Generated', url: output.url, alt: `Generated image ${number}, full size` }] : []),
-      ...(edited ? [{ label: 'Edited', url: edited.url, alt: `Edited image ${number}, full size` }] : []),
+      ...(output
+        ? [{ label: 'Generated', url: output.url, alt: `Generated image ${number}, full size`, credentials: task.contentCredentials }]
+        : []),
+      ...(edited
+        ? [{ label: 'Edited', url: edited.url, alt: `Edited image ${number}, full size`, credentials: task.editedCredentials }]
+        : []),
     ],
     inputUrl: task.inputThumbnailUrl || null,
     downloads: [

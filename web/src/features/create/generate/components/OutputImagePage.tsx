@@ -1,9 +1,11 @@
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { DownloadButton } from '@/components/DownloadButton'
 import { ZipDownloadButton } from '@/components/ZipDownloadButton'
+import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
+import type { CatalogNames } from '@/components/credentials/credentials'
 import { ImageViewer, type ViewerItem } from '@/components/viewer/ImageViewer'
 import { Alert } from '@/components/ui/Alert'
 import { ProgressBar } from '@/components/ui/ProgressBar'
@@ -13,8 +15,9 @@ import { ApiError, errorMessage } from '@/lib/api'
 import { failedImageNote, failureSummary } from '@/lib/failures'
 import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
+import { BUILTIN_LABELS, backgroundLabel } from '@/features/create/background/labels'
 import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
-import type { Generation, Task, TaskOutput } from '@/types/api'
+import type { ContentCredentials, Generation, Task, TaskOutput } from '@/types/api'
 import { useService } from '../api/getService'
 import { rememberTasks } from '../api/pollTasks'
 import { downloadImages, isTerminal } from '../generations'
@@ -67,28 +70,56 @@ function AdjustButton({ label, onClick }: { label: string; onClick: () => void }
   )
 }
 
+/**
+ * The names of the catalog entries this tab chose (the flow's model and background) and of the
+ * built-in backgrounds, for the credentials' ingredients: an entry known by id only shows its id.
+ */
+function useCatalogNames(): CatalogNames {
+  const flow = useAtomValue(stepsFlowAtom)
+  const model = flow.stepSelectModel.selectedModel
+  const background = flow.stepSelectBackground.selectedBackground
+  return useMemo(
+    () => ({
+      ...BUILTIN_LABELS,
+      ...(model ? { [model._id]: model.name } : {}),
+      ...(background ? { [background._id]: backgroundLabel(background) } : {}),
+    }),
+    [model, background],
+  )
+}
+
 /** A finished image of the page as the viewer shows it (one item per tile, in the page's order). */
-function viewerItem(id: string, title: string, output: TaskOutput, alt: string, inputUrl: string, fileBaseName: string, label: string, text: string): ViewerItem {
+function viewerItem(
+  id: string,
+  title: string,
+  output: TaskOutput,
+  credentials: ContentCredentials | null | undefined,
+  alt: string,
+  inputUrl: string,
+  fileBaseName: string,
+  label: string,
+  text: string,
+): ViewerItem {
   return {
     id,
     title,
-    versions: [{ label: 'Generated', url: output.url, alt }],
+    versions: [{ label: 'Generated', url: output.url, alt, credentials }],
     inputUrl: inputUrl || null,
     downloads: [{ url: output.url, storageKey: output.key, fileBaseName, label, text }],
   }
 }
 
-function viewerItems(service: Generation, groups: ReturnType<typeof groupVersions>): ViewerItem[] {
+function viewerItems(service: Generation, groups: ReturnType<typeof groupVersions>, catalogNames: CatalogNames): ViewerItem[] {
   const name = SERVICE_TEXT[service.service]
   return groups.flatMap(({ original: task, number, versions }) => {
     const output = task.outputs[0]
     if (task.status !== 'completed' || !output) return []
     const items = [
-      viewerItem(task.taskId, `${name} · image ${number}`, output, `Generated image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}`, `Download generated image ${number}`, 'Download'),
+      viewerItem(task.taskId, `${name} · image ${number}`, output, task.contentCredentials, `Generated image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}`, `Download generated image ${number}`, 'Download'),
     ]
     if (task.edited) {
       items.push(
-        viewerItem(`${task.taskId}-edited`, `${name} · image ${number}, edited`, task.edited, `Edited image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}-edited`, `Download the edited image ${number}`, 'Download edited'),
+        viewerItem(`${task.taskId}-edited`, `${name} · image ${number}, edited`, task.edited, task.editedCredentials, `Edited image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}-edited`, `Download the edited image ${number}`, 'Download edited'),
       )
     }
     versions.forEach((version, v) => {
@@ -96,10 +127,10 @@ function viewerItems(service: Generation, groups: ReturnType<typeof groupVersion
       if (version.status !== 'completed' || !result) return
       const label = `image ${number}, version ${v + 2}`
       items.push(
-        viewerItem(version.taskId, `${name} · ${label}`, result, `Generated ${label}, full size`, version.inputThumbnailUrl || task.inputThumbnailUrl, `metamodel-${version.taskId}`, `Download ${label}`, 'Download'),
+        viewerItem(version.taskId, `${name} · ${label}`, result, version.contentCredentials, `Generated ${label}, full size`, version.inputThumbnailUrl || task.inputThumbnailUrl, `metamodel-${version.taskId}`, `Download ${label}`, 'Download'),
       )
     })
-    return items
+    return items.map((item) => ({ ...item, catalogNames }))
   })
 }
 
@@ -120,7 +151,8 @@ function Results({ service }: { service: Generation }) {
   // Failed re-renders have no tile of their own (their image keeps its other versions).
   const failedRerenders = failed.filter((t) => t.sourceTaskId)
   // Every tile opens the large viewer, which walks through the page's images in order.
-  const items = viewerItems(service, groups)
+  const catalogNames = useCatalogNames()
+  const items = viewerItems(service, groups, catalogNames)
   const viewingIndex = viewing ? items.findIndex((i) => i.id === viewing) : -1
 
   return (
@@ -211,6 +243,7 @@ function Results({ service }: { service: Generation }) {
                     {task.note}
                   </p>
                 )}
+                <CredentialsPanel credentials={task.contentCredentials} catalogNames={catalogNames} />
                 {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ task, original: output, label: `image ${number}` })} />}
               </li>,
             ]
@@ -231,6 +264,7 @@ function Results({ service }: { service: Generation }) {
                     label={`Download the edited image ${number}`}
                     text="Download edited"
                   />
+                  <CredentialsPanel credentials={task.editedCredentials} catalogNames={catalogNames} />
                 </li>,
               )
             }
@@ -252,6 +286,7 @@ function Results({ service }: { service: Generation }) {
                         fileBaseName={`metamodel-${version.taskId}`}
                         label={`Download ${label}`}
                       />
+                      <CredentialsPanel credentials={version.contentCredentials} catalogNames={catalogNames} />
                       {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ task: version, original: output, label })} />}
                     </>
                   ) : (
