@@ -176,6 +176,8 @@ const VISITOR_PATHS: ReadonlySet<string> = new Set<keyof paths>([
   '/api/v1/model/filters',
   '/imageedit/seed',
   '/api/v1/sample',
+  // Anyone may check an image (/verify); a visitor's check starts no guest session.
+  '/api/v1/provenance',
 ])
 
 /** The user token a request was sent with (null: the guest's, or none). */

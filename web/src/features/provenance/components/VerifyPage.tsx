@@ -1,0 +1,156 @@
+import { useMutation } from '@tanstack/react-query'
+import { useId, useRef, useState, type DragEvent } from 'react'
+import { Link } from 'react-router'
+import { checkImage } from '@/api/provenance'
+import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
+import { Alert } from '@/components/ui/Alert'
+import { Spinner } from '@/components/ui/Spinner'
+import { IconUpload } from '@/components/ui/icons'
+import { errorMessage } from '@/lib/api'
+import type { ProvenanceCheck } from '@/types/api'
+import { CHECKED_TYPES, VERDICTS } from '../verdicts'
+import styles from '../provenance.module.css'
+
+function Result({ check }: { check: ProvenanceCheck }) {
+  const look = VERDICTS[check.verdict]
+  return (
+    <div className={styles.result} data-testid="verify-result" data-verdict={check.verdict}>
+      <Alert tone={look.tone} title={look.title} testId="verify-verdict">
+        <p data-testid="verify-message">{check.message}</p>
+      </Alert>
+      {(check.generationId || check.taskId) && (
+        <dl className={styles.ids} data-testid="verify-ids">
+          {check.generationId && (
+            <>
+              <dt>Generation</dt>
+              <dd>
+                <code data-testid="verify-generation-id">{check.generationId}</code>
+              </dd>
+            </>
+          )}
+          {check.taskId && (
+            <>
+              <dt>Image</dt>
+              <dd>
+                <code data-testid="verify-task-id">{check.taskId}</code>
+              </dd>
+            </>
+          )}
+          {check.testMode && (
+            <>
+              <dt>Mode</dt>
+              <dd>Test image</dd>
+            </>
+          )}
+        </dl>
+      )}
+      <CredentialsPanel credentials={check.credentials} defaultOpen verifyLink={false} testId="verify-credentials" />
+    </div>
+  )
+}
+
+/**
+ * /verify: anyone drops or picks an image and learns whether it carries MetaModel's valid
+ * Content Credentials, which generation made it, and whether its pixels changed since.
+ */
+export function VerifyPage() {
+  const id = useId()
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [dragging, setDragging] = useState(false)
+  const [fileName, setFileName] = useState<string | null>(null)
+  const check = useMutation({ mutationFn: (file: File) => checkImage(file) })
+
+  const checkFile = (file: File | undefined) => {
+    if (!file) return
+    setFileName(file.name)
+    check.mutate(file)
+  }
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault()
+    setDragging(false)
+    checkFile(e.dataTransfer.files[0])
+  }
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Check an image</h1>
+        <p className="page-header__sub">
+          Every image MetaModel makes carries signed Content Credentials (C2PA) that say it was made with AI. Check a
+          file to see whether it still carries ours, which generation made it, and whether it changed since.
+        </p>
+      </header>
+
+      <div
+        className={dragging ? `${styles.dropzone} ${styles.dropzoneActive}` : styles.dropzone}
+        onDragOver={(e) => {
+          e.preventDefault()
+          setDragging(true)
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="verify-dropzone"
+      >
+        <span className={styles.dropzoneIcon} aria-hidden="true">
+          <IconUpload size={28} />
+        </span>
+        <p className={styles.dropzoneTitle}>Drop an image here</p>
+        <p className={styles.dropzoneHint} id={`${id}-hint`}>
+          A JPEG or PNG file as you downloaded it. It is only read for the check, never kept.
+        </p>
+        <button
+          type="button"
+          className="btn btn--secondary"
+          onClick={() => inputRef.current?.click()}
+          aria-describedby={`${id}-hint`}
+          disabled={check.isPending}
+          data-testid="verify-choose"
+        >
+          Choose an image
+        </button>
+        {/* Only the button above opens it: one control for keyboard and screen-reader users. */}
+        <input
+          ref={inputRef}
+          className="visually-hidden"
+          type="file"
+          accept={CHECKED_TYPES.join(',')}
+          tabIndex={-1}
+          aria-hidden="true"
+          data-testid="verify-input"
+          onChange={(e) => {
+            checkFile(e.target.files?.[0])
+            e.target.value = '' // the same file may be checked again
+          }}
+        />
+      </div>
+
+      <section className={styles.answer} aria-live="polite" aria-label="Result of the check">
+        {check.isPending && (
+          <p className={styles.pending} data-testid="verify-pending">
+            <Spinner label="Checking" /> Checking {fileName}…
+          </p>
+        )}
+        {check.isError && (
+          <Alert tone="error" title={`${fileName ?? 'The image'} could not be checked`} testId="verify-error">
+            {errorMessage(check.error)}
+          </Alert>
+        )}
+        {check.isSuccess && (
+          <>
+            <p className={styles.fileName}>
+              Checked: <span data-testid="verify-file-name">{fileName}</span>
+            </p>
+            <Result check={check.data} />
+          </>
+        )}
+      </section>
+
+      <p className={styles.more}>
+        Other tools read the same credentials: <code>c2patool</code> from the{' '}
+        <a href="https://github.com/contentauth/c2pa-rs">C2PA project</a>, or the Content Credentials website at{' '}
+        <a href="https://contentcredentials.org/verify">contentcredentials.org/verify</a>. Re-saving, cropping or a screenshot
+        removes them. How it works: <Link to="/docs/api#content-credentials">Content Credentials in the API docs</Link>.
+      </p>
+    </div>
+  )
+}
