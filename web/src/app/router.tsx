@@ -152,6 +152,12 @@ export const router = createBrowserRouter([
                 lazy: () => import('@/features/docs/components/ApiDocsPage').then((m) => ({ Component: m.ApiDocsPage })),
               },
               {
+                // Anyone checks an image's Content Credentials (C2PA) here; no sign-in.
+                path: 'verify',
+                lazy: () =>
+                  import('@/features/provenance/components/VerifyPage').then((m) => ({ Component: m.VerifyPage })),
+              },
+              {
                 path: 'user-setting',
                 lazy: () =>
                   import('@/features/account/components/UserSettingPage').then((m) => ({
