@@ -143,3 +143,15 @@ async def metamodel_hook(request: Request):
         ...
     return {"ok": True}  # any 2xx within 10 s counts as delivered`
 }
+
+/** Checking a downloaded image's Content Credentials: with the C2PA project's tool, and with ours. */
+export function provenanceExample(origin: string): string {
+  return `# The C2PA project's command-line tool (github.com/contentauth/c2pa-rs)
+c2patool result.jpg
+
+# This service's own check: is it ours, unchanged, and which generation made it?
+curl -X POST --data-binary @result.jpg -H 'Content-Type: image/jpeg' \\
+  ${origin}/api/v1/provenance
+# → {"data": {"verdict": "verified", "message": "This image carries valid Content Credentials from MetaModel, ...",
+#             "generationId": "GEN_ID", "taskId": "...", "testMode": false, "credentials": {...}}}`
+}

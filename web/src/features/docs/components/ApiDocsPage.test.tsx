@@ -89,6 +89,37 @@ describe('ApiDocsPage', () => {
     expect(python).toContain('.verify(body, dict(request.headers))')
   })
 
+  it('explains Content Credentials: what is signed, the API field, and how to verify a file', () => {
+    renderPage()
+    const origin = window.location.origin
+    expect(screen.getByRole('heading', { level: 2, name: 'Content Credentials' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Content Credentials' }).getAttribute('href')).toBe('#content-credentials')
+    const text = screen.getByTestId('api-docs-credentials').textContent ?? ''
+    for (const part of [
+      'c2pa.created',
+      'c2pa.edited',
+      'trainedAlgorithmicMedia',
+      'compositeWithTrainedAlgorithmicMedia',
+      'SHA-256',
+      'catalog ids',
+      'test-mode',
+      'contentCredentials',
+      'POST /api/v1/provenance',
+      'a screenshot removes them',
+    ]) {
+      expect(text).toContain(part)
+    }
+    expect(screen.getByRole('link', { name: 'Check an image' }).getAttribute('href')).toBe('/verify')
+    expect(screen.getByRole('link', { name: 'contentcredentials.org/verify' }).getAttribute('href')).toBe(
+      'https://contentcredentials.org/verify',
+    )
+    const example = screen.getByTestId('api-docs-provenance').textContent ?? ''
+    expect(example).toContain('c2patool result.jpg')
+    expect(example).toContain(
+      `curl -X POST --data-binary @result.jpg -H 'Content-Type: image/jpeg' \\\n  ${origin}/api/v1/provenance`,
+    )
+  })
+
   it('loads the reference lazily, for this origin', async () => {
     renderPage()
     expect((await screen.findByTestId('reference-stub')).textContent).toBe(`reference for ${window.location.origin}`)

@@ -4,6 +4,7 @@ import { LoadingBlock } from '@/components/ui/Spinner'
 import {
   cliExample,
   curlExample,
+  provenanceExample,
   pythonExample,
   webhookBodyExample,
   webhookCurlExample,
@@ -63,6 +64,7 @@ export function ApiDocsPage() {
         <a href={'#quickstart'}>Quickstart</a>
         <a href={'#cli'}>The metamodel command</a>
         <a href={'#test-mode'}>Test mode</a>
+        <a href={'#content-credentials'}>Content Credentials</a>
         <a href={'#webhooks'}>Webhooks</a>
         <a href={'#errors-and-limits'}>Errors and limits</a>
         <a href={'#reference'}>Reference</a>
@@ -126,6 +128,54 @@ export function ApiDocsPage() {
           too: an endpoint added with a test key is a test endpoint (<code>"livemode": false</code>) and receives only
           test events; endpoints added with a live key or in the web app receive only live ones. A key sees, changes and
           resends only the endpoints of its own mode.
+        </p>
+      </section>
+
+      <section className={`card ${styles.section}`} aria-labelledby="content-credentials" data-testid="api-docs-credentials">
+        <h2 id="content-credentials" className="card__title">
+          Content Credentials
+        </h2>
+        <p>
+          Every image MetaModel makes carries a signed C2PA manifest (the open standard behind Content Credentials) in
+          every copy you download, from the web app, the API or the <code>metamodel</code> command, so marketplaces,
+          ad platforms and anyone else can tell that it was made with AI and where it came from. The manifest states:
+        </p>
+        <ul className={styles.limits}>
+          <li>
+            the action: <code>c2pa.created</code> for a model swap, <code>c2pa.edited</code> for a background replace,
+            with the IPTC digital source type <code>trainedAlgorithmicMedia</code> or{' '}
+            <code>compositeWithTrainedAlgorithmicMedia</code> (also written in the file's XMP);
+          </li>
+          <li>
+            its ingredients, by reference only: your uploaded photo by its SHA-256 (never the photo itself), the digital
+            model and the background by their catalog ids, and for a re-render the image it was made from;
+          </li>
+          <li>
+            the generation and image ids, the engine that made it, whether it is a test-mode image, and MetaModel as the
+            claim generator, with its version.
+          </li>
+        </ul>
+        <p>
+          The API returns the manifest's summary with each image as <code>contentCredentials</code> (
+          <code>action</code>, <code>digitalSourceType</code>, <code>ingredients</code>, <code>generationId</code>,{' '}
+          <code>taskId</code>, <code>testMode</code>, <code>signer</code>, <code>issuer</code>, <code>signedAt</code>
+          …); it is <code>null</code> for images made before signing began.
+        </p>
+        <h3 className={styles.subTitle}>Verifying a downloaded image</h3>
+        <p>
+          Any C2PA reader checks the file: <code>c2patool image.jpg</code> from{' '}
+          <a href="https://github.com/contentauth/c2pa-rs">github.com/contentauth/c2pa-rs</a>, the Content Credentials website's verify
+          tool at <a href="https://contentcredentials.org/verify">contentcredentials.org/verify</a>, or our own{' '}
+          <Link to="/verify">Check an image</Link> page. Programs send the file to <code>POST /api/v1/provenance</code>{' '}
+          (no key needed): the answer's <code>verdict</code> is <code>verified</code> (ours, unchanged),{' '}
+          <code>altered</code> (ours, but the file changed since), <code>not_ours</code>, <code>invalid</code> or{' '}
+          <code>none</code>, with a <code>message</code> and, when the credentials are ours, the generation that made
+          it.
+        </p>
+        <CodeBlock label="Content Credentials check example" code={provenanceExample(origin)} testId="api-docs-provenance" />
+        <p className={styles.note}>
+          The credentials live in the file: re-saving it in an editor, cropping, resizing, or a screenshot removes them
+          (the check then answers <code>none</code>). Publish the file as you downloaded it.
         </p>
       </section>
 

@@ -38,6 +38,12 @@ describe('HelpPage', () => {
     vi.unstubAllGlobals()
   })
 
+  it('links to the image check (/verify)', () => {
+    renderHelp()
+    expect(screen.getByRole('heading', { level: 2, name: 'Is an image from MetaModel?' })).toBeTruthy()
+    expect(screen.getByTestId('help-verify').getAttribute('href')).toBe('/verify')
+  })
+
   it("quotes the server's limits and filters on question and answer text", async () => {
     renderHelp()
     await screen.findByText(/up to 20 MB and 40 megapixels each/)

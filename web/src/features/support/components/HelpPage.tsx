@@ -96,6 +96,23 @@ export function HelpPage() {
         })
       )}
 
+      <section className={`card ${styles.helpContact}`} aria-labelledby={`${id}-verify`}>
+        <div>
+          <h2 id={`${id}-verify`} className="card__title">
+            Is an image from MetaModel?
+          </h2>
+          <p className="muted">
+            Every image we make carries signed Content Credentials that say it was made with AI. Check a file to see
+            whether it still carries ours, which generation made it, and whether it changed since.
+          </p>
+        </div>
+        <div className={styles.helpContactActions}>
+          <Link to="/verify" className="btn btn--secondary" data-testid="help-verify">
+            Check an image <IconArrowRight size={16} />
+          </Link>
+        </div>
+      </section>
+
       <section className={`card ${styles.helpContact}`} aria-labelledby={`${id}-contact`}>
         <div>
           <h2 id={`${id}-contact`} className="card__title">
