@@ -8,8 +8,9 @@ carries the IPTC digital source type; and POST /api/v1/provenance says it is our
 generation made it. Then the check's other verdicts: a changed byte, a re-saved copy, another
 signer's credentials, and what is not an image.
 
-Two generations of the web app (a model swap of two photos) and the CLI (a background replace)
-and one with a test key cover every path, on the run's shared stack.
+A model swap of two photos in the web app, a background replace by the CLI, one with a test
+key and a transparent one (a PNG) through the public API cover every path, on the run's shared
+stack.
 """
 
 from __future__ import annotations
@@ -251,6 +252,34 @@ def test_the_public_api_with_a_live_key_and_the_cli(
     assert generation["livemode"] is True
     assert_signed(api, cli_run["output"], image["contentCredentials"], EDITED,
                   white_ingredients(cli_run["photo"]), cli_run["generationId"], image["id"])
+
+
+def test_a_transparent_background_is_a_signed_png(
+    api: httpx.Client, shop: dict[str, Any]
+) -> None:
+    """A cut-out on a transparent background is delivered as a PNG: signed the same way, its
+    XMP in an iTXt chunk, and a changed byte in its pixel data is found."""
+    photo = fixture_images("people")[3].read_bytes()
+    sent = api.post("/api/v1/uploads", headers=bearer(shop["live"]),
+                    files={"file": ("cutout.jpg", photo, "image/jpeg")})
+    assert sent.status_code == 201, sent.text
+    made = api.post("/api/v1/generations", headers=bearer(shop["live"]), json={
+        "service": "burstreplace", "inputs": [sent.json()["data"]["key"]],
+        "backgroundId": "transparent"})
+    assert made.status_code == 201, made.text
+    done = wait_done(api, shop["live"], made.json()["data"]["id"])
+    (image,) = done["images"]
+    assert image["status"] == "completed", done
+    data = fetch(image["outputs"][0]["url"])
+    assert mime_of(data) == "image/png"
+    assert_signed(api, data, image["contentCredentials"], EDITED,
+                  {("photo", f"sha256:{sha256(photo)}", "parentOf"),
+                   ("background", "catalog:transparent", "componentOf")},
+                  done["id"], image["id"])
+    changed = bytearray(data)
+    changed[len(changed) // 2] ^= 0x01  # inside the IDAT data (the manifest sits before it)
+    verdict = verdict_of(api, bytes(changed))
+    assert verdict["verdict"] == "altered" and verdict["pixelsChanged"] is True, verdict
 
 
 def test_a_test_keys_image_is_signed_as_test_mode_with_its_watermark(
