@@ -149,7 +149,8 @@ export function VerifyPage() {
         Other tools read the same credentials: <code>c2patool</code> from the{' '}
         <a href="https://github.com/contentauth/c2pa-rs">C2PA project</a>, or the Content Credentials website at{' '}
         <a href="https://contentcredentials.org/verify">contentcredentials.org/verify</a>. Re-saving, cropping or a screenshot
-        removes them. How it works: <Link to="/docs/api#content-credentials">Content Credentials in the API docs</Link>.
+        removes them. How it works: the Content Credentials section of the{' '}
+        <Link to="/docs/api">API documentation</Link>.
       </p>
     </div>
   )
