@@ -20,10 +20,10 @@ function viewerItem(image: LibraryImage, number: number): ViewerItem {
     inputUrl: task.inputThumbnailUrl || null,
     downloads: [
       ...(output
-        ? [{ url: output.url, storageKey: output.key, fileBaseName: `metamodel-${task.taskId}`, label: 'Download the original', text: 'Download original' }]
+        ? [{ url: output.url, storageKey: output.key, fileBaseName: `metamodel-${task.taskId}`, label: 'Download original', text: 'Download original' }]
         : []),
       ...(edited
-        ? [{ url: edited.url, storageKey: edited.key, fileBaseName: `metamodel-${task.taskId}-edited`, label: 'Download the edited version', text: 'Download edited' }]
+        ? [{ url: edited.url, storageKey: edited.key, fileBaseName: `metamodel-${task.taskId}-edited`, label: 'Download edited version', text: 'Download edited' }]
         : []),
     ],
   }

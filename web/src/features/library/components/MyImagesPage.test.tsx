@@ -94,7 +94,7 @@ describe('My Images with a failed image', () => {
     await userEvent.keyboard('c')
     expect(within(viewer).getByTestId('viewer-compare-image-before').getAttribute('src')).toBe('http://s3/in/t-1')
     expect(within(viewer).getByTestId('viewer-compare-image-after').getAttribute('src')).toBe('http://s3/o/t-1')
-    expect(within(viewer).getByRole('button', { name: 'Download the original' })).toBeTruthy()
+    expect(within(viewer).getByRole('button', { name: 'Download original' })).toBeTruthy()
     await userEvent.keyboard('{Escape}')
     expect(screen.queryByTestId('image-viewer')).toBeNull()
   })

@@ -64,7 +64,7 @@ interface Adjusting {
 
 function AdjustButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" className={`btn btn--secondary btn--small ${styles.adjust}`} onClick={onClick} aria-label={`Adjust the placement of ${label}`} data-testid="adjust-placement">
+    <button type="button" className={`btn btn--secondary btn--small ${styles.adjust}`} onClick={onClick} aria-label={`Adjust placement of ${label}`} data-testid="adjust-placement">
       Adjust placement
     </button>
   )

@@ -176,8 +176,8 @@ describe('OutputImagePage with re-renders', () => {
     expect(screen.getByTestId('version-image').getAttribute('alt')).toBe('Generated image 1, version 2')
     const buttons = screen.getAllByTestId('adjust-placement')
     expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual([
-      'Adjust the placement of image 1',
-      'Adjust the placement of image 1, version 2',
+      'Adjust placement of image 1',
+      'Adjust placement of image 1, version 2',
     ])
 
     await userEvent.click(buttons[0]!)
