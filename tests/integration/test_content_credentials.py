@@ -5,8 +5,8 @@ by c2pa's own reader with its default context (which trusts none of our chains):
 validates, the only status is the development chain's untrusted signer, and it states the right
 action, digital source type and ingredients; the API's summary names that very file; the XMP
 carries the IPTC digital source type; and POST /api/v1/provenance says it is ours and which
-generation made it. Then the check's other verdicts: a changed byte, a re-saved copy, another
-signer's credentials, and what is not an image.
+generation made it. Then the check's other verdicts: a changed byte, a rewritten generation id, a
+re-saved copy, another signer's credentials, and what is not an image.
 
 A model swap of two photos in the web app, a background replace by the CLI, one with a test
 key and a transparent one (a PNG) through the public API cover every path, on the run's shared
@@ -421,6 +421,21 @@ def test_a_changed_byte_is_reported_as_altered(
     assert verdict["verdict"] == "altered" and verdict["pixelsChanged"] is True, verdict
     assert verdict["ours"] is True and "assertion.dataHash.mismatch" in verdict["validationCodes"]
     assert "changed after it was signed" in verdict["message"]
+
+
+def test_a_generation_id_rewritten_in_our_manifest_is_invalid(
+    api: httpx.Client, signed_output: bytes, swap: dict[str, Any]
+) -> None:
+    """Someone edits the generation named in our credentials: the signature no longer covers
+    the assertion, and the check names no generation at all."""
+    at = signed_output.rfind(swap["serviceId"].encode())
+    assert at > 0
+    forged = bytearray(signed_output)
+    forged[at] ^= 0x01
+    verdict = verdict_of(api, bytes(forged))
+    assert verdict["verdict"] == "invalid" and verdict["ours"] is False, verdict
+    assert verdict["generationId"] is None and verdict["credentials"] is None
+    assert "assertion.hashedURI.mismatch" in verdict["validationCodes"]
 
 
 def test_a_resaved_copy_has_no_credentials(api: httpx.Client, signed_output: bytes) -> None:
