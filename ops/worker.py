@@ -43,8 +43,8 @@ from core.engine import ImageEngine
 from core.observability.logs import configure_logging
 from core.observability.metrics import ActivityMetrics, record_engine_load, worker_runtime
 from core.observability.setup import setup_observability, temporal_interceptors
-from core.provenance.chain import describe
-from core.provenance.setup import provenance_from_settings
+from core.provenance.chain import CredentialsError, describe
+from core.provenance.setup import Provenance, provenance_from_settings
 from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
 from core.storage import Storage
@@ -135,6 +135,7 @@ def build_workers(
     settings: Settings,
     engine: ImageEngine | None,
     queues: tuple[str, ...] = ("orchestration", "imaging"),
+    provenance: Provenance | None = None,
 ) -> list[Worker]:
     deps = WorkerDeps(
         sessions=make_session_factory(make_engine(settings.resolved_database_url)),
@@ -142,7 +143,9 @@ def build_workers(
         settings=settings,
         engine=engine,
         card_charger=card_charger(settings),
-        provenance=provenance_from_settings(settings) if engine is not None else None,
+        provenance=provenance or (
+            provenance_from_settings(settings) if engine is not None else None
+        ),
     )
     if deps.provenance is not None:
         log.info("content credentials: %s",
@@ -281,7 +284,13 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
     role = "metamodel-imaging" if queues == ("imaging",) else "metamodel-worker"
     setup_observability(role, settings)
     engine: ImageEngine | None = None
+    provenance: Provenance | None = None
     if "imaging" in queues:
+        # The signing chain first: it is checked in milliseconds, the engine loads for longer.
+        try:
+            provenance = provenance_from_settings(settings)
+        except CredentialsError as error:
+            raise EngineStartError(f"Content Credentials cannot be signed: {error}") from None
         engine = build_engine(settings)
         # Load the engine's models before taking work, so no user's first image waits for them.
         warm_up = getattr(engine, "warm_up", None)
@@ -300,7 +309,7 @@ async def serve(settings: Settings, queues: tuple[str, ...]) -> None:
         runtime=runtime,
         interceptors=temporal_interceptors(settings),
     )
-    workers = build_workers(client, settings, engine, queues)
+    workers = build_workers(client, settings, engine, queues, provenance)
     if "orchestration" in queues:
         await ensure_search_attributes(client, settings.temporal_namespace)
         await ensure_mail_and_cleanup_schedules(client, settings)

@@ -58,6 +58,10 @@ def test_the_compose_nginx_caps_bodies_as_the_api_does() -> None:
                                                                   UPLOAD).limit
     assert megabytes(r"location /api/v1/admin/") == body_cap("/api/v1/admin/catalog", MULTIPART,
                                                              UPLOAD).limit
+    # The Content Credentials check: a raw image or one multipart file (the larger of the two).
+    assert megabytes(r"location = /api/v1/provenance") == max(
+        body_cap("/api/v1/provenance", "image/jpeg", UPLOAD).limit,
+        body_cap("/api/v1/provenance", MULTIPART, UPLOAD).limit)
     assert megabytes(r"location /imageedit/service/ ") == body_cap(
         "/imageedit/service/burstreplace", MULTIPART, UPLOAD).limit
     messages = [json.loads(m)["message"] for m in re.findall(r"'(\{\"message\".*?\})'", site)]
