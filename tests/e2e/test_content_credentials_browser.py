@@ -4,7 +4,8 @@ Through the public API first, with a key of the walk's account: a background rep
 one photo. The walk then sees "Content Credentials: AI-generated with MetaModel" on the output
 page and in the viewer, opens the details with the keyboard (signer, ingredients, the development
 note; axe-clean), downloads the image from the viewer and checks it on /verify: valid Content
-Credentials from MetaModel, naming this generation; an unsigned fixture photo carries none.
+Credentials from MetaModel, naming this generation; an unsigned fixture photo carries none. At
+390 px the opened details stay inside the window.
 Afterwards, here: the downloaded file is byte for byte the signed file the API describes (its
 SHA-256 is contentCredentials.sha256).
 """
@@ -86,5 +87,6 @@ def test_credentials_in_the_viewer_and_the_download_verified(
     assert len(downloaded) == 1, result.stdout
     # What the browser saved is the very file that was signed, not a re-encoded copy.
     assert hashlib.sha256(Path(downloaded[0]).read_bytes()).hexdigest() == credentials["sha256"]
-    for shot in ("credentials-viewer", "verify-verified", "verify-none"):
+    for shot in ("credentials-viewer", "verify-verified", "verify-none", "credentials-tile-390",
+                 "credentials-viewer-390"):
         assert (tmp_path / f"{shot}.png").is_file(), f"{shot}.png"

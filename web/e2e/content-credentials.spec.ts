@@ -11,9 +11,12 @@
 //     axe finds nothing in the viewer with the details open;
 //  3. the image downloaded from the viewer, checked on /verify, carries "valid Content
 //     Credentials from MetaModel" and names the generation; an unsigned photo carries none;
-//     axe finds nothing on /verify with the answer shown.
+//     axe finds nothing on /verify with the answer shown;
+//  4. at 390 px, the output page's tile and the viewer keep the line and its opened details
+//     inside the window, without sideways scrolling.
 // Prints "DOWNLOADED <path>" and "VERIFIED <generationId>" for the caller to check.
-// Screenshots (SCREENSHOT_DIR): credentials-viewer.png, verify-verified.png, verify-none.png.
+// Screenshots (SCREENSHOT_DIR): credentials-viewer.png, verify-verified.png, verify-none.png,
+// credentials-tile-390.png, credentials-viewer-390.png.
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
@@ -25,6 +28,7 @@ import {
   expectVisible,
   fail,
   logIn,
+  overflowOf,
   requireEnv,
   requireFile,
   screenshot,
@@ -131,4 +135,26 @@ test('Content Credentials in the viewer, and the downloaded image checked on /ve
   await expect(page.getByTestId('verify-credentials')).toHaveCount(0)
   await expect(page.getByTestId('verify-ids')).toHaveCount(0)
   await screenshot(page, path.join(SCREENSHOT_DIR, 'verify-none.png'))
+
+  step('390 px: the tile and the viewer keep the opened credentials inside the window')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`${BASE_URL}/output-image?serviceId=${encodeURIComponent(SERVICE_ID)}`, { waitUntil: 'domcontentloaded' })
+  const phoneTile = page.getByTestId('output-item').first()
+  await phoneTile.getByTestId('credentials-toggle').click()
+  await expectVisible(phoneTile.getByTestId('credentials-details'), 'the tile’s opened details')
+  const overflow = await overflowOf(page)
+  if (overflow > 1) fail(`the output page is ${overflow} px wider than a 390 px window with the details open`)
+  await phoneTile.screenshot({ path: path.join(SCREENSHOT_DIR, 'credentials-tile-390.png') })
+  await phoneTile.getByTestId('output-open').click()
+  await expectVisible(viewer, 'the viewer at 390 px')
+  await viewer.getByTestId('credentials-toggle').click()
+  const phoneDetails = viewer.getByTestId('credentials-details')
+  await expectVisible(phoneDetails, 'the viewer’s opened details at 390 px')
+  for (const [what, locator] of [['the line', viewer.getByTestId('credentials-toggle')], ['the details', phoneDetails]] as const) {
+    const box = await locator.boundingBox()
+    if (!box || box.x < 0 || box.x + box.width > 390 + 1) fail(`${what} at ${JSON.stringify(box)}: outside a 390 px window`)
+  }
+  const sideways = await phoneDetails.evaluate((el) => el.scrollWidth - el.clientWidth)
+  if (sideways > 1) fail(`the viewer's details scroll ${sideways} px sideways at 390 px`)
+  await screenshot(page, path.join(SCREENSHOT_DIR, 'credentials-viewer-390.png'))
 })

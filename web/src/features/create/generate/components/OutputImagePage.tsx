@@ -243,7 +243,7 @@ function Results({ service }: { service: Generation }) {
                     {task.note}
                   </p>
                 )}
-                <CredentialsPanel credentials={task.contentCredentials} catalogNames={catalogNames} />
+                <CredentialsPanel credentials={task.contentCredentials} catalogNames={catalogNames} className={styles.credentials} />
                 {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ task, original: output, label: `image ${number}` })} />}
               </li>,
             ]
@@ -264,7 +264,7 @@ function Results({ service }: { service: Generation }) {
                     label={`Download the edited image ${number}`}
                     text="Download edited"
                   />
-                  <CredentialsPanel credentials={task.editedCredentials} catalogNames={catalogNames} />
+                  <CredentialsPanel credentials={task.editedCredentials} catalogNames={catalogNames} className={styles.credentials} />
                 </li>,
               )
             }
@@ -286,7 +286,7 @@ function Results({ service }: { service: Generation }) {
                         fileBaseName={`metamodel-${version.taskId}`}
                         label={`Download ${label}`}
                       />
-                      <CredentialsPanel credentials={version.contentCredentials} catalogNames={catalogNames} />
+                      <CredentialsPanel credentials={version.contentCredentials} catalogNames={catalogNames} className={styles.credentials} />
                       {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ task: version, original: output, label })} />}
                     </>
                   ) : (
