@@ -27,7 +27,7 @@ function credentials(extra: Partial<ContentCredentials> = {}): ContentCredential
     ingredients: [
       { kind: 'photo', title: 'Uploaded photo', identifier: `sha256:${PHOTO_HASH}`, relationship: 'inputTo' },
       { kind: 'model', title: 'Digital model', identifier: 'catalog:model-7', relationship: 'inputTo' },
-      { kind: 'background', title: 'Background', identifier: 'catalog:white', relationship: 'componentOf' },
+      { kind: 'background', title: 'Background', identifier: 'catalog:bg-street-3', relationship: 'componentOf' },
     ],
     sha256: 'ab'.repeat(32),
     ...extra,
@@ -85,7 +85,7 @@ describe('CredentialsPanel', () => {
     expect(ingredients).toContain('Uploaded photo: SHA-256 9f86d081…0a08')
     // A known catalog entry by its name, an unknown one by its id.
     expect(ingredients).toContain('Digital model: Ava, studio')
-    expect(ingredients).toContain('Background: white')
+    expect(ingredients).toContain('Background: bg-street-3')
     expect(screen.getByTestId('credentials-hash').getAttribute('title')).toBe(PHOTO_HASH)
     const date = screen.getByTestId('credentials-date')
     expect(date.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-28T06:30:00Z')
@@ -160,6 +160,10 @@ describe('credentials words', () => {
     expect(shortHash('abc')).toBe('abc')
     const source = ingredientLine({ kind: 'source', title: 'x', identifier: 'task:t-9', relationship: 'inputTo' })
     expect(source).toEqual({ label: 'Source image (re-render)', value: 'image t-9' })
+    // The built-in backgrounds by their labels, whatever the page knows.
+    expect(ingredientLine({ kind: 'background', title: 'Background', identifier: 'catalog:white', relationship: 'componentOf' }).value).toBe(
+      'Pure white',
+    )
     const other = ingredientLine({ kind: 'thing', title: 'Something', identifier: 'urn:x', relationship: 'inputTo' })
     expect(other.label).toBe('Something')
   })

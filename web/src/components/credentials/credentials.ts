@@ -3,6 +3,7 @@
  * returns with each output (core/provenance/manifest.py CredentialsSummary) turned into the
  * lines the credentials panel shows.
  */
+import { BUILTIN_BACKGROUND_LABELS } from '@/lib/backgrounds'
 import type { ContentCredentials, CredentialsIngredient } from '@/types/api'
 
 /** The one-line label every signed image shows. */
@@ -76,14 +77,18 @@ const KIND_LABELS: Record<string, string> = {
   source: 'Source image (re-render)',
 }
 
-/** Catalog names the page knows, by catalog id (a digital model's, a background's). */
+/** Catalog names the page knows, by catalog id (a digital model's, a background's); the
+ *  built-in backgrounds are always known. */
 export type CatalogNames = Readonly<Record<string, string>>
 
 export function ingredientLine(ingredient: CredentialsIngredient, names: CatalogNames = {}): IngredientLine {
   const label = KIND_LABELS[ingredient.kind] ?? (ingredient.title || ingredient.kind || 'Ingredient')
   const { scheme, value } = parseIdentifier(ingredient.identifier)
   if (scheme === 'sha256') return { label, value: `SHA-256 ${shortHash(value)}`, hash: value }
-  if (scheme === 'catalog') return { label, value: names[value] ?? value }
+  if (scheme === 'catalog') {
+    const builtin = ingredient.kind === 'background' ? BUILTIN_BACKGROUND_LABELS[value] : undefined
+    return { label, value: names[value] ?? builtin ?? value }
+  }
   if (scheme === 'task') return { label, value: `image ${value}` }
   return { label, value: ingredient.identifier }
 }

@@ -1,8 +1,7 @@
+import { BUILTIN_BACKGROUND_LABELS } from '@/lib/backgrounds'
+
 /** The two built-in backgrounds get fixed, descriptive names. */
-export const BUILTIN_LABELS: Record<string, string> = {
-  transparent: 'Transparent PNG',
-  white: 'Pure white',
-}
+export const BUILTIN_LABELS = BUILTIN_BACKGROUND_LABELS
 
 export function backgroundLabel(bg: { _id: string; name: string; builtin: boolean }): string {
   return (bg.builtin && BUILTIN_LABELS[bg._id]) || bg.name

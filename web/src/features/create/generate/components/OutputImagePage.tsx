@@ -15,7 +15,7 @@ import { ApiError, errorMessage } from '@/lib/api'
 import { failedImageNote, failureSummary } from '@/lib/failures'
 import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
-import { BUILTIN_LABELS, backgroundLabel } from '@/features/create/background/labels'
+import { backgroundLabel } from '@/features/create/background/labels'
 import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
 import type { ContentCredentials, Generation, Task, TaskOutput } from '@/types/api'
 import { useService } from '../api/getService'
@@ -71,8 +71,8 @@ function AdjustButton({ label, onClick }: { label: string; onClick: () => void }
 }
 
 /**
- * The names of the catalog entries this tab chose (the flow's model and background) and of the
- * built-in backgrounds, for the credentials' ingredients: an entry known by id only shows its id.
+ * The names of the catalog entries this tab chose (the flow's model and background), for the
+ * credentials' ingredients: another entry shows its id (a built-in background its label).
  */
 function useCatalogNames(): CatalogNames {
   const flow = useAtomValue(stepsFlowAtom)
@@ -80,7 +80,6 @@ function useCatalogNames(): CatalogNames {
   const background = flow.stepSelectBackground.selectedBackground
   return useMemo(
     () => ({
-      ...BUILTIN_LABELS,
       ...(model ? { [model._id]: model.name } : {}),
       ...(background ? { [background._id]: backgroundLabel(background) } : {}),
     }),
