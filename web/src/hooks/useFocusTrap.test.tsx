@@ -70,6 +70,14 @@ describe('useFocusTrap', () => {
     expect(focused()).toBe('Three')
   })
 
+  it('lets go of Tab while the drawer is not rendered (hidden by a media query at a wider window)', async () => {
+    await openDrawer()
+    screen.getByRole('dialog').style.display = 'none'
+    screen.getByRole('button', { name: 'Menu' }).focus()
+    await userEvent.tab()
+    expect(focused()).toBe('Behind')
+  })
+
   it('Escape calls onEscape and focus returns to the opener', async () => {
     const opener = await openDrawer()
     await userEvent.tab()

@@ -54,6 +54,9 @@ export function useFocusTrap(containerRef: RefObject<HTMLElement | null>, option
     else container.focus()
 
     const onKey = (e: KeyboardEvent) => {
+      // Not rendered now (a drawer hidden by a media query once the window widened, or a zoom
+      // went back to 100 %): the page is the keyboard's again.
+      if (typeof container.checkVisibility === 'function' && !container.checkVisibility()) return
       if (e.key === 'Escape') {
         if (!latest.current.onEscape) return
         e.preventDefault()
