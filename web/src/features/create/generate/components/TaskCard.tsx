@@ -1,4 +1,5 @@
 import { DownloadButton } from '@/components/DownloadButton'
+import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconAlert } from '@/components/ui/icons'
 import type { FlowFile } from '@/features/create/store'
@@ -94,6 +95,8 @@ export function TaskCard({ task, index, input }: TaskCardProps) {
               label={`Download image ${n}${task.outputs.length > 1 ? `, variant ${i + 1}` : ''}`}
             />
           ))}
+
+        {task.status === 'completed' && <CredentialsPanel credentials={task.contentCredentials} />}
       </div>
     </li>
   )
