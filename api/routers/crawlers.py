@@ -20,7 +20,7 @@ router = APIRouter()
 
 # The pages anyone may read, worth finding by search: the home page, the showcase, the plans,
 # help, contact and the public API's documentation.
-PUBLIC_PAGES = ("/", "/showcase", "/subscription", "/help", "/contact", "/docs/api")
+PUBLIC_PAGES = ("/", "/showcase", "/subscription", "/help", "/contact", "/docs/api", "/verify")
 
 # Everything else a crawler could reach: the operators' pages, the API, the account's and the
 # create flow's pages (a visitor's own images and settings; nothing to index), the auth screens

@@ -18,7 +18,7 @@ from tests.support.nginx import compose_nginx
 from tests.support.paths import REPO
 
 DIST = REPO / "web" / "dist"
-PUBLIC_PAGES = ["/", "/showcase", "/subscription", "/help", "/contact", "/docs/api"]
+PUBLIC_PAGES = ["/", "/showcase", "/subscription", "/help", "/contact", "/docs/api", "/verify"]
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
