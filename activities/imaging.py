@@ -30,6 +30,7 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration, WorkerDeps
+from core.catalog import find_background, find_model
 from core.contracts.generation import RUN_IMAGING, FailureType, ImagingInput, ImagingOutput
 from core.db import SessionFactory
 from core.engine import (
@@ -281,14 +282,21 @@ class ImagingActivities:
                 source = session.execute(
                     select(Task.content_credentials).where(Task.id == row.source_task_id)
                 ).scalar_one_or_none()
+            # Titled by their catalog names (what people recognise), identified by their ids.
+            model = find_model(session, row.model_id) if row and row.model_id else None
+            background = (
+                find_background(session, row.background_id) if row and row.background_id else None
+            )
         if row is not None:
             if inp.service == Service.BODY_SWAP and row.model_id:
-                ingredients.append(
-                    Ingredient("model", "Digital model", f"catalog:{row.model_id}", "inputTo")
-                )
+                ingredients.append(Ingredient(
+                    "model", model.name if model else "Digital model",
+                    f"catalog:{row.model_id}", "inputTo",
+                ))
             if row.background_id:
                 ingredients.append(Ingredient(
-                    "background", "Background", f"catalog:{row.background_id}", "componentOf"
+                    "background", background.name if background else "Background",
+                    f"catalog:{row.background_id}", "componentOf",
                 ))
             if row.source_task_id:
                 rerender_of = row.source_task_id

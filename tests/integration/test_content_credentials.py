@@ -100,17 +100,20 @@ def swap(shop: dict[str, Any]) -> dict[str, Any]:
     web: Guest = shop["web"]
     photos = [path.read_bytes() for path in fixture_images("people")[:2]]
     keys = [web.upload(photo) for photo in photos]
-    model_id = web.get("/api/v1/model", pageNum=1, pageSize=1,
-                       currentProduct="bodySwap").json()["data"]["items"][0]["_id"]
+    model = web.get("/api/v1/model", pageNum=1, pageSize=1,
+                    currentProduct="bodySwap").json()["data"]["items"][0]
+    model_id = model["_id"]
     backgrounds = web.get("/imageedit/seed", type="background", pagenum=1, pagesize=18)
-    background_id = backgrounds.json()["data"]["items"][2]["_id"]
+    background = backgrounds.json()["data"]["items"][2]
+    background_id = background["_id"]
     submitted = web.submit("bodySwap", keys, modelId=model_id, backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
     data = submitted.json()["data"]
     tasks = web.wait(data["taskIds"])
     assert [t["status"] for t in tasks] == ["completed", "completed"], tasks
     return {"serviceId": data["serviceId"], "tasks": tasks, "photos": photos,
-            "model": model_id, "background": background_id}
+            "model": model_id, "background": background_id,
+            "names": {"model": model["name"], "background": background["name"]}}
 
 
 def swap_ingredients(swap: dict[str, Any], index: int) -> set[tuple[str, str, str]]:
@@ -218,6 +221,9 @@ def test_the_web_apps_images_and_the_zip_carry_valid_credentials(
         files[task["taskId"]] = data
         assert_signed(api, data, task["contentCredentials"], CREATED,
                       swap_ingredients(swap, index), swap["serviceId"], task["taskId"])
+    # The catalog entries are titled by the names people chose them by.
+    titles = {i["kind"]: i["title"] for i in swap["tasks"][0]["contentCredentials"]["ingredients"]}
+    assert {kind: titles[kind] for kind in ("model", "background")} == swap["names"]
     # The generation's own view says the same.
     service = web.get(f"/imageedit/service/{swap['serviceId']}").json()["data"]
     assert {t["taskId"]: t["contentCredentials"]["sha256"] for t in service["tasks"]} == {

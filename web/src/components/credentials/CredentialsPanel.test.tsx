@@ -167,4 +167,12 @@ describe('credentials words', () => {
     const other = ingredientLine({ kind: 'thing', title: 'Something', identifier: 'urn:x', relationship: 'inputTo' })
     expect(other.label).toBe('Something')
   })
+
+  it('names a catalog entry by its signed name when the page does not know it', () => {
+    const model = { kind: 'model', title: 'Ava', identifier: 'catalog:model-7', relationship: 'inputTo' }
+    expect(ingredientLine(model)).toEqual({ label: 'Digital model', value: 'Ava' })
+    // What the page knows wins; an image signed before names were signed shows the id.
+    expect(ingredientLine(model, { 'model-7': 'Ava (studio)' }).value).toBe('Ava (studio)')
+    expect(ingredientLine({ ...model, title: 'Digital model' }).value).toBe('model-7')
+  })
 })

@@ -77,6 +77,8 @@ const KIND_LABELS: Record<string, string> = {
   source: 'Source image (re-render)',
 }
 
+const GENERIC_TITLES = new Set(['Digital model', 'Background'])
+
 /** Catalog names the page knows, by catalog id (a digital model's, a background's); the
  *  built-in backgrounds are always known. */
 export type CatalogNames = Readonly<Record<string, string>>
@@ -87,7 +89,10 @@ export function ingredientLine(ingredient: CredentialsIngredient, names: Catalog
   if (scheme === 'sha256') return { label, value: `SHA-256 ${shortHash(value)}`, hash: value }
   if (scheme === 'catalog') {
     const builtin = ingredient.kind === 'background' ? BUILTIN_BACKGROUND_LABELS[value] : undefined
-    return { label, value: names[value] ?? builtin ?? value }
+    // The signed title is the catalog entry's name when the server knew it (older images say
+    // only "Digital model" / "Background", which the label already says).
+    const signedName = ingredient.title && !GENERIC_TITLES.has(ingredient.title) ? ingredient.title : undefined
+    return { label, value: names[value] ?? builtin ?? signedName ?? value }
   }
   if (scheme === 'task') return { label, value: `image ${value}` }
   return { label, value: ingredient.identifier }
