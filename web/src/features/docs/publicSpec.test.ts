@@ -30,6 +30,7 @@ describe('filterPublicSpec', () => {
       '/api/v1/credits',
       '/api/v1/generations',
       '/api/v1/generations/{generation_id}',
+      '/api/v1/provenance',
       '/api/v1/uploads',
       '/api/v1/webhooks',
       '/api/v1/webhooks/{endpoint_id}',
@@ -40,6 +41,14 @@ describe('filterPublicSpec', () => {
     for (const path of paths) expect(PUBLIC_PATH_PREFIXES.some((p) => path.startsWith(p))).toBe(true)
     expect(filtered.paths['/api/v1/generations']).toHaveProperty('post')
     expect(filtered.paths['/api/v1/generations']).toHaveProperty('get')
+  })
+
+  it('documents the Content Credentials check as open to anyone, without a key', () => {
+    const check = filtered.paths['/api/v1/provenance']?.post as { security: unknown[] }
+    expect(check.security).toEqual([])
+    expect(filtered.components?.schemas).toHaveProperty('ProvenanceCheckView')
+    const generations = filtered.paths['/api/v1/generations']?.post as { security: unknown[] }
+    expect(generations.security).toEqual([{ apiKey: [] }])
   })
 
   it('keeps every schema the operations reach, and none of the rest', () => {

@@ -1,14 +1,18 @@
 /** The OpenAPI document cut down to what shops' programs call: the public API's operations. */
 
-// What `/docs/api` documents (api/routers/public.py, api/routers/api_keys.py and
-// api/routers/webhooks.py).
+// What `/docs/api` documents (api/routers/public.py, api/routers/api_keys.py,
+// api/routers/webhooks.py and api/routers/provenance.py).
 export const PUBLIC_PATH_PREFIXES = [
   '/api/v1/uploads',
   '/api/v1/generations',
   '/api/v1/credits',
   '/api/v1/api-keys',
   '/api/v1/webhooks',
+  '/api/v1/provenance',
 ] as const
+
+// Routes anyone may call, without a key: checking an image's Content Credentials.
+const OPEN_PATHS = new Set(['/api/v1/provenance'])
 
 // Headers the web app sends that a program never needs: the key goes in the security scheme.
 const HIDDEN_HEADERS = new Set(['authorization', 'x-distributor-id'])
@@ -45,16 +49,19 @@ function collectRefs(value: unknown, into: Set<string>): void {
 }
 
 // Keys are managed by a signed-in user (User Setting → API keys); an API key is refused there.
-function schemeFor(path: string): string {
+function schemeFor(path: string): string | null {
+  if (OPEN_PATHS.has(path)) return null
   return path === '/api/v1/api-keys' || path.startsWith('/api/v1/api-keys/') ? 'session' : 'apiKey'
 }
 
-function withoutHiddenHeaders(operation: Json, scheme: string): Json {
-  if (!isObject(operation) || !Array.isArray(operation.parameters)) return operation
+function withoutHiddenHeaders(operation: Json, scheme: string | null): Json {
+  if (!isObject(operation)) return operation
+  const security = scheme ? [{ [scheme]: [] }] : []
+  if (!Array.isArray(operation.parameters)) return { ...operation, security }
   const parameters = operation.parameters.filter(
     (p) => !(isObject(p) && p.in === 'header' && typeof p.name === 'string' && HIDDEN_HEADERS.has(p.name.toLowerCase())),
   )
-  return { ...operation, parameters, security: [{ [scheme]: [] }] }
+  return { ...operation, parameters, security }
 }
 
 /**
