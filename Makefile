@@ -12,7 +12,7 @@ IMAGING_STAMP := $(IMAGING_VENV)/.installed
 WEB_STAMP := web/node_modules/.installed
 WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: run test lint deps web bench eval chromium clean
+.PHONY: run test lint deps web bench eval chromium clean lighthouse
 .PHONY: imaging tiny-weights
 .PHONY: openapi web-check deploy-check
 
@@ -58,6 +58,13 @@ bench: deps
 
 eval: deps
 	$(BIN)/python -m ops.eval
+
+# Issue 39's figures: Lighthouse's mobile preset (simulated throttling) on /, /upload-images,
+# /subscription and /showcase, 3 runs a page, medians printed, reports in out/lighthouse/.
+# Measures the app already running at BASE_URL (default http://127.0.0.1:8000: `make run` in
+# another terminal); LIGHTHOUSE_ARGS="--runs 5 /help" for other counts or pages.
+lighthouse: deps chromium
+	cd web && node scripts/lighthouse.mjs $(LIGHTHOUSE_ARGS)
 
 # Issue 34: the production shape, built and run. Builds the images (ops/deploy/build-images.sh)
 # and stand-ins for the third-party ones, runs docker-compose.yml under podman-compose
