@@ -177,6 +177,14 @@ class Settings(BaseSettings):
     diffusion_dtype: Literal["auto", "float32", "float16", "bfloat16"] = "auto"
     diffusion_seed: int = 0
     diffusion_compile: bool = False
+    # Weights whose licence does not allow commercial use (CatVTON's, CC BY-NC-SA 4.0) or is
+    # unknown stop the imaging worker at start unless this is set, for development or research;
+    # production refuses the switch itself (engine/diffusion/weights.py check_licences).
+    allow_non_commercial_weights: bool = False
+    # "pass": the generative engine's artefact gate scores and logs each image but refuses none
+    # (engine/diffusion/gate.py), for tests and benchmarks on random weights, whose images are
+    # noise. Production refuses it: nothing generated is delivered unchecked.
+    diffusion_gate: Literal["enforce", "pass"] = "enforce"
     # The demo seed also fills the public showcase with a few pairs that the engine makes from
     # the fixture photos at seed time (ops/seed_showcase.py). Private test stacks turn it off.
     seed_showcase: bool = True
@@ -282,6 +290,13 @@ class Settings(BaseSettings):
             )
         if self.webhook_allow_private:
             problems.append("WEBHOOK_ALLOW_PRIVATE=true would let webhooks reach this network")
+        if self.allow_non_commercial_weights:
+            problems.append(
+                "ALLOW_NON_COMMERCIAL_WEIGHTS=true would load weights not licensed for "
+                "commercial use"
+            )
+        if self.diffusion_gate != "enforce":
+            problems.append("DIFFUSION_GATE=pass would deliver generated images unchecked")
         if problems:
             raise ValueError("refusing to start in production: " + "; ".join(problems))
         return self

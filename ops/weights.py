@@ -3,12 +3,14 @@
 - ``tiny DIR``   writes a complete set of small models with random weights (fixed seed) in the
   real checkpoints' layout (engine/diffusion/weights.py), built from the same diffusers and
   transformers classes, and its manifest. The tests use it; it takes seconds on a CPU.
-- ``verify DIR`` checks DIR against its manifest.json (size and sha256 of every file).
+- ``verify DIR`` checks DIR against its manifest.json (size and sha256 of every file) and prints
+  its licence table: each file's licence, whether it allows commercial use, and its source.
+- ``licences``   prints the same table for the real checkpoints, as the layout records them.
 - ``fetch DIR``  downloads the real checkpoints from Hugging Face (needs network access, which these
   machines do not have) and writes the manifest.
 
 ``tiny`` and ``fetch`` run in the imaging environment (.venv-imaging: torch, diffusers); torch and
-diffusers are imported inside them, so ``--help`` and ``verify`` run anywhere.
+diffusers are imported inside them, so ``--help``, ``verify`` and ``licences`` run anywhere.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from engine.diffusion.weights import (
     MODELS,
     WEIGHTS_FILE,
     WeightsError,
+    layout_rows,
+    licence_rows,
+    licence_table,
+    load_manifest,
     verify,
     write_manifest,
 )
@@ -167,7 +173,7 @@ def build_tiny(root: Path) -> dict[str, Any]:
                                  bos_token_id=vocab_size - 2, eos_token_id=vocab_size - 1,
                                  pad_token_id=vocab_size - 1)
     CLIPTextModel(text_config).save_pretrained(root / "relight/text_encoder")
-    return write_manifest(root)
+    return write_manifest(root, tiny=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,25 +216,37 @@ def fetch(root: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+def verify_and_print(root: Path) -> int:
+    """`verify DIR`: the licence table (whenever the manifest can be read), then "ok: N files"
+    or every bad file on stderr and exit status 1."""
+    try:
+        print(licence_table(licence_rows(load_manifest(root))))
+        count = verify(root)
+    except WeightsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"ok: {count} files")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ops.weights", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("tiny", "write the tiny random-weight set"),
-                       ("verify", "check a weights folder against its manifest.json"),
+                       ("verify", "check a weights folder against its manifest.json and print "
+                                  "its licence table"),
                        ("fetch", "download the real checkpoints (needs network)")):
         commands.add_parser(name, help=text).add_argument("dir", type=Path)
+    commands.add_parser("licences", help="print the real checkpoints' licence table")
     args = parser.parse_args(argv)
+    if args.command == "licences":
+        print(licence_table(layout_rows()))
+        return 0
     root: Path = args.dir
 
     if args.command == "verify":
-        try:
-            count = verify(root)
-        except WeightsError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
-        print(f"ok: {count} files")
-        return 0
+        return verify_and_print(root)
 
     started = time.monotonic()
     if args.command == "tiny":

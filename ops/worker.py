@@ -64,14 +64,23 @@ log = logging.getLogger("worker")
 
 
 class EngineStartError(RuntimeError):
-    """The engine cannot start with this configuration (missing or corrupt weights)."""
+    """The engine cannot start with this configuration (missing or corrupt weights, or weights
+    whose licence this deployment may not use)."""
 
 
 def build_engine(settings: Settings) -> ImageEngine:
     from engine import build_engine as build
-    from engine.diffusion.weights import WeightsError
+    from engine.diffusion.weights import WeightsError, check_licences
 
     try:
+        if settings.engine == "diffusion" and settings.engine_weights_dir:
+            # The licences first: read from the manifest in milliseconds, before any model loads.
+            production = settings.environment == "production"
+            allowed = check_licences(settings.engine_weights_dir,
+                                     settings.allow_non_commercial_weights, production)
+            for row in allowed:
+                log.warning("loading %s (%s, not licensed for commercial use): "
+                            "ALLOW_NON_COMMERCIAL_WEIGHTS is set", row.path, row.licence)
         return build(
             settings.engine,
             remote_url=settings.engine_url or None,
@@ -98,6 +107,7 @@ def diffusion_settings(settings: Settings) -> DiffusionSettings:
         dtype=settings.diffusion_dtype,
         seed=settings.diffusion_seed,
         compile=settings.diffusion_compile,
+        gate=settings.diffusion_gate,
     )
 
 

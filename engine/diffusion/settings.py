@@ -24,6 +24,10 @@ class DiffusionSettings:
     dtype: str = "auto"
     seed: int = 0
     compile: bool = False
+    # "enforce": an image the artefact gate refuses is re-sampled once with another seed, then
+    # refused and refunded. "pass": scored and logged only (tests and the bench on random
+    # weights; production settings refuse it, core/settings.py).
+    gate: str = "enforce"
 
 
 __all__ = ["DEFAULT_STEPS", "DiffusionSettings"]

@@ -18,8 +18,10 @@ folder per model (``config.json`` + ``*.safetensors``), grouped by service:
                           with text prompts (its demo always passes one), so the relight pipeline
                           encodes a prompt
 
-``manifest.json`` in the same folder lists every file's relative path, size and sha256;
-:func:`verify` checks them and names each missing or corrupt file.
+``manifest.json`` in the same folder lists every file's relative path, size and sha256, and where
+it comes from and under which licence (:class:`Licence`: SPDX id, whether it allows commercial use,
+why); :func:`verify` checks the files and names each missing or corrupt one, and
+:func:`check_licences` names each file a worker may not load for commercial use.
 """
 
 from __future__ import annotations
@@ -31,12 +33,50 @@ from pathlib import Path
 from typing import Any
 
 MANIFEST = "manifest.json"
-MANIFEST_VERSION = 1
+# 2: each file's source, licence, commercial use and note (a version-1 manifest has none, and
+# reads as "unknown, not for commercial use").
+MANIFEST_VERSION = 2
 CHUNK = 1 << 20  # bytes read at a time while hashing: the real UNets are gigabytes
 
 
 class WeightsError(RuntimeError):
     """The weights folder is not usable; the message names every missing or corrupt file."""
+
+
+class LicenceError(WeightsError):
+    """A file's licence does not let this worker load it; the message names file and licence."""
+
+
+@dataclass(frozen=True)
+class Licence:
+    """Under which terms a file may be used. `spdx` is the SPDX licence id where one exists
+    ("unknown" where nobody has established it); `commercial` is whether a shop may sell what
+    the model makes, never assumed: unknown is False."""
+
+    spdx: str
+    commercial: bool
+    note: str  # one line: why (which file or page says so)
+
+
+UNKNOWN = Licence("unknown", False, "no licence recorded for this file: not for commercial use")
+
+# Read from each model's own Hugging Face card (the `license:` metadata), as the search tool
+# stored the pages; README "The real checkpoints" has the details. Check again before launch.
+SD15_INPAINTING_LICENCE = Licence(
+    "CreativeML-OpenRAIL-M", True,
+    "the repo's card: CreativeML OpenRAIL-M allows commercial use; its use restrictions "
+    "(Attachment A) must be passed on to users")
+CATVTON_LICENCE = Licence(
+    "CC-BY-NC-SA-4.0", False,
+    "CatVTON's card and repository: CC BY-NC-SA 4.0, non-commercial")
+REALISTIC_VISION_LICENCE = Licence(
+    "CreativeML-OpenRAIL-M", True,
+    "this repo's card and its author's (SG161222/Realistic_Vision_V5.1_noVAE): CreativeML "
+    "OpenRAIL-M; its use restrictions must be passed on to users")
+RELIGHT_UNET_LICENCE = Licence(
+    "CreativeML-OpenRAIL-M", True,
+    "merged from Realistic Vision's UNet and IC-Light's fbc offsets, both CreativeML "
+    "OpenRAIL-M on their cards (IC-Light's code on GitHub is Apache-2.0)")
 
 
 @dataclass(frozen=True)
@@ -47,26 +87,48 @@ class Model:
     kind: str  # the class that loads it
     files: tuple[str, ...]  # the files it must hold, relative to `folder`
     source: str  # where `python -m ops.weights fetch` takes it from (Hugging Face repo id)
+    licence: Licence
+    origin: str = ""  # the folder inside the source repo its files come from
+    # (our file name, where it comes from) for the files not at `source`:`origin`/name
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    def source_of(self, name: str) -> str:
+        """Where file `name` of this folder comes from: "repo id:path in the repo"."""
+        for ours, theirs in self.renamed:
+            if ours == name:
+                return theirs
+        return f"{self.source}:{self.origin}/{name}" if self.origin else f"{self.source}:{name}"
 
 
 WEIGHTS_FILE = "diffusion_pytorch_model.safetensors"
 _DIFFUSERS = ("config.json", WEIGHTS_FILE)
+_SD15_INPAINTING = "stable-diffusion-v1-5/stable-diffusion-inpainting"
+_REALISTIC_VISION = "stablediffusionapi/realistic-vision-v51"
+_FP16_WEIGHTS = "diffusion_pytorch_model.fp16.safetensors"  # renamed by fetch
 
 MODELS: tuple[Model, ...] = (
-    Model("tryon/unet", "UNet2DConditionModel", _DIFFUSERS,
-          "stable-diffusion-v1-5/stable-diffusion-inpainting"),
-    Model("tryon/vae", "AutoencoderKL", _DIFFUSERS,
-          "stable-diffusion-v1-5/stable-diffusion-inpainting"),
+    Model("tryon/unet", "UNet2DConditionModel", _DIFFUSERS, _SD15_INPAINTING,
+          SD15_INPAINTING_LICENCE, "unet",
+          ((WEIGHTS_FILE, f"{_SD15_INPAINTING}:unet/{_FP16_WEIGHTS}"),)),
+    Model("tryon/vae", "AutoencoderKL", _DIFFUSERS, _SD15_INPAINTING, SD15_INPAINTING_LICENCE,
+          "vae", ((WEIGHTS_FILE, f"{_SD15_INPAINTING}:vae/{_FP16_WEIGHTS}"),)),
     Model("tryon/attention", "safetensors state dict (UNet attn1)", ("model.safetensors",),
-          "zhengchong/CatVTON"),
+          "zhengchong/CatVTON", CATVTON_LICENCE, "mix-48k-1024/attention"),
     Model("relight/unet", "UNet2DConditionModel", _DIFFUSERS,
-          "stablediffusionapi/realistic-vision-v51 + lllyasviel/ic-light"),
-    Model("relight/vae", "AutoencoderKL", _DIFFUSERS, "stablediffusionapi/realistic-vision-v51"),
+          f"{_REALISTIC_VISION} + lllyasviel/ic-light", RELIGHT_UNET_LICENCE,
+          renamed=(
+              ("config.json", f"{_REALISTIC_VISION}:unet/config.json (in_channels 12)"),
+              (WEIGHTS_FILE, f"{_REALISTIC_VISION}:unet/{WEIGHTS_FILE} + "
+                             "lllyasviel/ic-light:iclight_sd15_fbc.safetensors, merged"),
+          )),
+    Model("relight/vae", "AutoencoderKL", _DIFFUSERS, _REALISTIC_VISION,
+          REALISTIC_VISION_LICENCE, "vae"),
     Model("relight/text_encoder", "CLIPTextModel", ("config.json", "model.safetensors"),
-          "stablediffusionapi/realistic-vision-v51"),
+          _REALISTIC_VISION, REALISTIC_VISION_LICENCE, "text_encoder"),
     Model("relight/tokenizer", "CLIPTokenizer", ("tokenizer_config.json",),
-          "stablediffusionapi/realistic-vision-v51"),
+          _REALISTIC_VISION, REALISTIC_VISION_LICENCE, "tokenizer"),
 )
+TINY_SOURCE = "random stand-in (ops.weights tiny) for "
 
 # The UNets' input channels, which the engine's pipelines depend on.
 IN_CHANNELS = {"tryon/unet": 9, "relight/unet": 12}
@@ -86,20 +148,42 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def build_manifest(root: Path) -> dict[str, Any]:
+def model_of(relative: str) -> Model | None:
+    """The layout's model whose folder holds file `relative` (None for a file outside them)."""
+    for model in MODELS:
+        if relative.startswith(model.folder + "/"):
+            return model
+    return None
+
+
+def provenance(relative: str, tiny: bool = False) -> dict[str, Any]:
+    """File `relative`'s source, licence, commercial use and note, as the manifest records them.
+    The tiny set carries the licences of the files it stands in for, so that it starts (or is
+    refused) exactly as the real set would."""
+    model = model_of(relative)
+    if model is None:
+        source, licence = "not part of the layout", UNKNOWN
+    else:
+        source, licence = model.source_of(relative[len(model.folder) + 1 :]), model.licence
+    return {"source": TINY_SOURCE + source if tiny else source, "licence": licence.spdx,
+            "commercial": licence.commercial, "note": licence.note}
+
+
+def build_manifest(root: Path, tiny: bool = False) -> dict[str, Any]:
     """The manifest of every file under `root` (but the manifest itself), sorted by path."""
     files = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         relative = path.relative_to(root).as_posix()
         if relative == MANIFEST:
             continue
-        files.append({"path": relative, "size": path.stat().st_size, "sha256": sha256_of(path)})
+        files.append({"path": relative, "size": path.stat().st_size, "sha256": sha256_of(path),
+                      **provenance(relative, tiny)})
     return {"version": MANIFEST_VERSION, "files": files}
 
 
-def write_manifest(root: Path) -> dict[str, Any]:
+def write_manifest(root: Path, tiny: bool = False) -> dict[str, Any]:
     """Writes `root`/manifest.json for what `root` holds now, and returns it."""
-    manifest = build_manifest(root)
+    manifest = build_manifest(root, tiny)
     (root / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
 
@@ -140,3 +224,69 @@ def verify(root: Path | str) -> int:
     if problems:
         raise WeightsError(f"weights in {root}: " + "\n".join(problems))
     return len(entries)
+
+
+# ---------------------------------------------------------------------------------------------
+# Licences
+
+
+@dataclass(frozen=True)
+class Row:
+    """One file of the licence table."""
+
+    path: str
+    source: str
+    licence: str
+    commercial: bool
+    note: str
+
+
+def licence_rows(manifest: dict[str, Any]) -> list[Row]:
+    """Each listed file's licence record. An entry without one (a version-1 manifest) reads as
+    unknown and not for commercial use: never assumed in favour of selling."""
+    rows = []
+    for entry in manifest["files"]:
+        recorded = isinstance(entry.get("licence"), str) and entry.get("commercial") is True
+        rows.append(Row(
+            path=str(entry.get("path")),
+            source=str(entry.get("source") or "not recorded"),
+            licence=str(entry.get("licence") or UNKNOWN.spdx),
+            commercial=recorded,
+            note=str(entry.get("note") or UNKNOWN.note),
+        ))
+    return rows
+
+
+def layout_rows() -> list[Row]:
+    """The licence table of the real checkpoints as MODELS records them (no folder needed)."""
+    return [Row(f"{model.folder}/{name}", model.source_of(name), model.licence.spdx,
+                model.licence.commercial, model.licence.note)
+            for model in MODELS for name in model.files]
+
+
+def licence_table(rows: list[Row]) -> str:
+    """The table `python -m ops.weights verify` prints: file, licence, commercial, source."""
+    header = Row("file", "source", "licence", False, "")
+    lines = [(r.path, r.licence, "commercial" if r is header else ("yes" if r.commercial else "NO"),
+              r.source) for r in (header, *rows)]
+    widths = [max(len(line[i]) for line in lines) for i in range(3)]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(line[:3], widths, strict=True))
+        + "  " + line[3] for line in lines)
+
+
+def check_licences(root: Path | str, allow_non_commercial: bool, production: bool) -> list[Row]:
+    """The files in `root`'s manifest that do not allow commercial use (or whose licence is
+    unknown). A production worker loads none of them; elsewhere they need the explicit
+    ALLOW_NON_COMMERCIAL_WEIGHTS switch. Raises LicenceError naming each file and its licence
+    (one line); returns the non-commercial rows it let through."""
+    rows = [row for row in licence_rows(load_manifest(Path(root))) if not row.commercial]
+    if not rows or (allow_non_commercial and not production):
+        return rows
+    named = "; ".join(f"{row.path} is {row.licence}, not licensed for commercial use "
+                      f"({row.note})" for row in rows)
+    if production:
+        raise LicenceError(f"{named}. A production worker loads only weights whose licence "
+                           "allows commercial use")
+    raise LicenceError(f"{named}. Set ALLOW_NON_COMMERCIAL_WEIGHTS=true to load them for "
+                       "development or research (production refuses that switch)")

@@ -76,7 +76,15 @@ def test_verify_accepts_the_tiny_set(tiny: Path) -> None:
     done = weights("verify", tiny)
     assert done.returncode == 0, done.stderr
     count = len(json.loads((tiny / MANIFEST).read_text("utf-8"))["files"])
-    assert done.stdout.strip() == f"ok: {count} files"
+    lines = done.stdout.strip().splitlines()
+    assert lines[-1] == f"ok: {count} files"
+    # The licence table first: a header and one row per file; CatVTON's stand-in is the one
+    # file not for commercial use.
+    assert lines[0].split() == ["file", "licence", "commercial", "source"]
+    assert len(lines) == count + 2
+    refused = [line for line in lines[1:-1] if line.split()[2] == "NO"]
+    assert [line.split()[:2] for line in refused] == [
+        ["tryon/attention/model.safetensors", "CC-BY-NC-SA-4.0"]]
 
 
 def test_verify_names_a_missing_file(copy: Path) -> None:

@@ -1,5 +1,6 @@
 """The generative engine's settings: how many activities an imaging worker takes, production's
-refusal to start it without weights, and the worker's translation into DiffusionSettings."""
+refusal to start it without weights (or on weights not licensed for commercial use, or with the
+switches meant for development and tests), and the worker's translation into DiffusionSettings."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from typing import Any
 
 import pytest
 
+import engine
 from core.settings import Settings
 from engine import CpuEngine, build_engine
+from engine.diffusion.weights import required_files, write_manifest
+from ops import worker
 from ops.seed_showcase import ShowcaseSeeder
-from ops.worker import diffusion_settings
+from ops.worker import EngineStartError, diffusion_settings
 from tests.support.provenance import c2pa_files
 
 PRODUCTION: dict[str, Any] = {
@@ -82,3 +86,57 @@ def test_the_worker_and_the_engine_default_to_the_same_steps() -> None:
 
     assert Settings().diffusion_steps == DEFAULT_STEPS == 20
     assert diffusion_settings(Settings(engine_weights_dir="/w")).steps == DEFAULT_STEPS
+
+
+def test_production_refuses_the_switches_meant_for_development_and_tests() -> None:
+    with pytest.raises(ValueError) as caught:
+        settings(**PRODUCTION, allow_non_commercial_weights=True, diffusion_gate="pass")
+    assert ("ALLOW_NON_COMMERCIAL_WEIGHTS=true would load weights not licensed for commercial "
+            "use") in str(caught.value)
+    assert "DIFFUSION_GATE=pass would deliver generated images unchecked" in str(caught.value)
+    made = settings(allow_non_commercial_weights=True, diffusion_gate="pass")  # development
+    assert diffusion_settings(made).gate == "pass"
+    assert diffusion_settings(settings()).gate == "enforce"
+
+
+def weights_folder(root: Path) -> Path:
+    """A weights folder in the layout (small fake files), its manifest as `ops.weights tiny`
+    writes it: the tiny set carries the licences of the checkpoints it stands in for."""
+    for index, name in enumerate(required_files()):
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(f"{name}:{index}".encode())
+    write_manifest(root, tiny=True)
+    return root
+
+
+def test_a_production_worker_refuses_non_commercial_weights_naming_file_and_licence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[str] = []
+    monkeypatch.setattr(engine, "build_engine", lambda kind, **_: built.append(kind))
+    folder = str(weights_folder(tmp_path))
+    with pytest.raises(EngineStartError) as caught:
+        worker.build_engine(settings(**PRODUCTION, engine="diffusion", engine_weights_dir=folder))
+    message = str(caught.value)
+    assert message.startswith("tryon/attention/model.safetensors is CC-BY-NC-SA-4.0, not "
+                              "licensed for commercial use")
+    assert "production worker loads only weights whose licence allows commercial use" in message
+    assert "\n" not in message  # main() prints it as one line
+    assert built == []  # refused before any model loads
+
+
+def test_development_needs_the_explicit_switch_for_catvton(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    built: list[str] = []
+    monkeypatch.setattr(engine, "build_engine", lambda kind, **_: built.append(kind))
+    folder = str(weights_folder(tmp_path))
+    with pytest.raises(EngineStartError, match="Set ALLOW_NON_COMMERCIAL_WEIGHTS=true"):
+        worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder))
+    assert built == []
+    worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder,
+                                 allow_non_commercial_weights=True))
+    assert built == ["diffusion"]
+    assert "loading tryon/attention/model.safetensors (CC-BY-NC-SA-4.0, not licensed for " \
+           "commercial use)" in caplog.text

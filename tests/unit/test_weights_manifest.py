@@ -107,3 +107,129 @@ def test_fetch_keeps_one_plain_weights_file_per_model(tmp_path: Path) -> None:
     _drop_variant(tmp_path, "fp16")
     names = [p.name for p in (tmp_path / "unet").iterdir()]
     assert names == ["diffusion_pytorch_model.safetensors"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Licences (issue 35): each file's source, licence and commercial use are data.
+
+# The licences a file may carry and still be sold from; anything else (and "unknown") is not.
+COMMERCIAL_SPDX = {"CreativeML-OpenRAIL-M", "Apache-2.0", "MIT"}
+
+
+def test_every_model_records_its_licence_and_why() -> None:
+    for model in weights.MODELS:
+        licence = model.licence
+        assert licence.spdx and licence.note, model.folder
+        assert not licence.commercial or licence.spdx in COMMERCIAL_SPDX, model.folder
+        for name in model.files:
+            assert ":" in model.source_of(name), (model.folder, name)  # repo id:path
+    records = {row.path: row for row in weights.layout_rows()}
+    catvton = records["tryon/attention/model.safetensors"]
+    assert (catvton.licence, catvton.commercial) == ("CC-BY-NC-SA-4.0", False)
+    assert catvton.source == "zhengchong/CatVTON:mix-48k-1024/attention/model.safetensors"
+    base = records["tryon/unet/diffusion_pytorch_model.safetensors"]
+    assert (base.licence, base.commercial) == ("CreativeML-OpenRAIL-M", True)
+    assert base.source.endswith("unet/diffusion_pytorch_model.fp16.safetensors")  # renamed
+    relight = records["relight/unet/diffusion_pytorch_model.safetensors"]
+    assert "lllyasviel/ic-light:iclight_sd15_fbc.safetensors" in relight.source
+    assert weights.UNKNOWN.spdx == "unknown" and weights.UNKNOWN.commercial is False
+
+
+def test_the_manifest_carries_each_file_s_licence(root: Path) -> None:
+    manifest = json.loads((root / MANIFEST).read_text("utf-8"))
+    assert manifest["version"] == weights.MANIFEST_VERSION == 2
+    entries = {entry["path"]: entry for entry in manifest["files"]}
+    attention = entries["tryon/attention/model.safetensors"]
+    assert attention["licence"] == "CC-BY-NC-SA-4.0" and attention["commercial"] is False
+    assert attention["source"].startswith("zhengchong/CatVTON:") and "non-commercial" in (
+        attention["note"])
+    assert all(entry["commercial"] for path, entry in entries.items()
+               if not path.startswith("tryon/attention/"))
+
+
+def test_the_tiny_set_says_what_it_stands_in_for(tmp_path: Path) -> None:
+    (tmp_path / "tryon/attention").mkdir(parents=True)
+    (tmp_path / "tryon/attention/model.safetensors").write_bytes(b"random")
+    (tmp_path / "stray.bin").write_bytes(b"?")
+    entries = {e["path"]: e for e in write_manifest(tmp_path, tiny=True)["files"]}
+    attention = entries["tryon/attention/model.safetensors"]
+    assert attention["source"] == (weights.TINY_SOURCE
+                                   + "zhengchong/CatVTON:mix-48k-1024/attention/model.safetensors")
+    assert attention["licence"] == "CC-BY-NC-SA-4.0"  # the licence of the file it stands in for
+    stray = entries["stray.bin"]  # a file outside the layout: nobody said it may be sold
+    assert (stray["licence"], stray["commercial"]) == ("unknown", False)
+
+
+def old_manifest(root: Path) -> None:
+    """Rewrites `root`'s manifest as version 1 wrote it: path, size and sha256 only."""
+    manifest = json.loads((root / MANIFEST).read_text("utf-8"))
+    files = [{key: entry[key] for key in ("path", "size", "sha256")} for entry in manifest["files"]]
+    (root / MANIFEST).write_text(json.dumps({"version": 1, "files": files}))
+
+
+def test_a_manifest_without_licences_reads_as_unknown_and_not_commercial(root: Path) -> None:
+    old_manifest(root)
+    assert verify(root) == len(required_files())  # the files themselves still check
+    rows = weights.licence_rows(weights.load_manifest(root))
+    assert {(row.licence, row.commercial) for row in rows} == {("unknown", False)}
+    with pytest.raises(weights.LicenceError) as caught:
+        weights.check_licences(root, allow_non_commercial=False, production=True)
+    for name in required_files():
+        assert f"{name} is unknown, not licensed for commercial use" in str(caught.value)
+
+
+def test_production_refuses_non_commercial_weights_naming_file_and_licence(root: Path) -> None:
+    with pytest.raises(weights.LicenceError) as caught:
+        weights.check_licences(root, allow_non_commercial=True, production=True)
+    message = str(caught.value)
+    assert message.startswith("tryon/attention/model.safetensors is CC-BY-NC-SA-4.0, not "
+                              "licensed for commercial use")
+    assert "A production worker loads only weights whose licence allows commercial use" in message
+    assert "\n" not in message and "tryon/unet" not in message  # one line, only that file
+
+
+def test_elsewhere_non_commercial_weights_need_the_explicit_switch(root: Path) -> None:
+    with pytest.raises(weights.LicenceError, match="Set ALLOW_NON_COMMERCIAL_WEIGHTS=true"):
+        weights.check_licences(root, allow_non_commercial=False, production=False)
+    allowed = weights.check_licences(root, allow_non_commercial=True, production=False)
+    assert [(row.path, row.licence) for row in allowed] == [
+        ("tryon/attention/model.safetensors", "CC-BY-NC-SA-4.0")]
+
+
+def test_commercial_weights_start_anywhere(root: Path) -> None:
+    manifest = json.loads((root / MANIFEST).read_text("utf-8"))
+    for entry in manifest["files"]:  # as the Apache-2.0 try-on will be
+        entry.update(licence="Apache-2.0", commercial=True)
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    assert weights.check_licences(root, allow_non_commercial=False, production=True) == []
+
+
+def test_verify_prints_the_licence_table_then_its_verdict(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ops.weights import main
+
+    assert main(["verify", str(root)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["file", "licence", "commercial", "source"]
+    rows = {line.split()[0]: line.split()[1:4] for line in lines[1:-1]}
+    assert rows["tryon/attention/model.safetensors"] == [
+        "CC-BY-NC-SA-4.0", "NO", "zhengchong/CatVTON:mix-48k-1024/attention/model.safetensors"]
+    assert rows["relight/vae/config.json"][:2] == ["CreativeML-OpenRAIL-M", "yes"]
+    assert len(rows) == len(required_files()) and lines[-1] == f"ok: {len(rows)} files"
+
+    (root / "tryon/vae/config.json").write_text("{}")  # a bad file: the table, then exit 1
+    assert main(["verify", str(root)]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("file ") and "ok:" not in out
+    assert "tryon/vae/config.json is" in err
+
+
+def test_the_real_checkpoints_table_needs_no_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    from ops.weights import main
+
+    assert main(["licences"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(required_files()) + 1
+    assert [line.split()[:3] for line in lines if " NO " in line] == [
+        ["tryon/attention/model.safetensors", "CC-BY-NC-SA-4.0", "NO"]]
