@@ -46,4 +46,4 @@ def test_every_route_for_every_role_at_three_widths(stack: Settings) -> None:
     assert result.returncode == 0, f"route walk failed:\n{result.output}"
     assert result.summary == "9 passed, 0 failed", result.output
     shots = list(SCREENS.glob("*.png"))
-    assert len(shots) == 3 * 3 * 24, f"{len(shots)} screenshots"
+    assert len(shots) == 3 * 3 * 25, f"{len(shots)} screenshots"

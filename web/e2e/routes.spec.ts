@@ -43,6 +43,8 @@ const ROUTES = [
   '/digital-models',
   // The public API's documentation (issue 23), for everyone.
   '/docs/api',
+  // Checking an image's Content Credentials (issue 37), for everyone.
+  '/verify',
 ]
 // Header and sidebar are hidden on these (spec §2, Layout).
 const BARE_ROUTES = new Set(['/login', '/signup', '/forgot-password', '/admin-showcase', '/digital-models'])
