@@ -50,6 +50,32 @@ describe('SubscriptionPage (spec §2 Pricing page, §4 Buy Now)', () => {
     expect(screen.getByText('the form')).toBeTruthy()
   })
 
+  it('places the enterprise block once the plans have come, so the cards never push it down (issue 39)', async () => {
+    let answer: (response: Response) => void = () => {}
+    const answered = fetchMock.getMockImplementation() as (raw: string) => Promise<Response>
+    fetchMock.mockImplementation(async (raw: string) =>
+      raw.startsWith('/api/v1/pricing') ? new Promise<Response>((resolve) => (answer = resolve)) : answered(raw),
+    )
+    page()
+    await screen.findByText('Loading plans…')
+    expect(screen.queryByText('Enterprise Solutions')).toBeNull()
+    expect(screen.queryByText('the form')).toBeNull()
+    answer(json(200, { data: { planVersion: 2, currency: 'USD', pricingInfo: PLANS_USD } }))
+    await screen.findAllByTestId('plan-card')
+    const enterprise = screen.getByRole('region', { name: 'Enterprise Solutions' })
+    expect(within(enterprise).getByText('the form')).toBeTruthy()
+    // Below the plans in the document, as the reader meets them.
+    const grid = screen.getByTestId('plan-grid')
+    expect(grid.compareDocumentPosition(enterprise) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
+
+  it('still offers the enterprise block when the plans cannot be loaded', async () => {
+    pricingAnswer = () => json(500, { message: 'Server error.' })
+    page()
+    await screen.findByTestId('pricing-empty')
+    expect(screen.getByRole('region', { name: 'Enterprise Solutions' })).toBeTruthy()
+  })
+
   it('highlights the middle monthly plan as recommended, and only that one', async () => {
     const monthly = (id: string, name: string, value: number) => ({
       ...PLANS_USD[0]!,

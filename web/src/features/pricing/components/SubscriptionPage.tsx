@@ -164,7 +164,9 @@ export function SubscriptionPage({ enterpriseForm }: SubscriptionPageProps) {
         />
       )}
 
-      {enterpriseForm && (
+      {/* After the plans, not before: placed while they load, the block sat under the spinner
+          and jumped down a screen when the cards came (layout shift 0.58 at 390 px, issue 39). */}
+      {enterpriseForm && !pricing.isPending && (
         <section className={`section ${styles.pricingEnterprise}`} aria-labelledby="enterprise-solutions-title">
           <div>
             <h2 id="enterprise-solutions-title" className={styles.pricingEnterpriseTitle}>
