@@ -165,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         link: TemporalLink = app.state.context.temporal
         return {"status": "ok", "temporal": "up" if link.up else "down"}
 
-    _serve_web(app)
+    _serve_web(app, settings)
     return app
 
 
@@ -205,9 +205,20 @@ def _error_model() -> type:
     return ErrorBody
 
 
-def _serve_web(app: FastAPI) -> None:
+def storage_preconnect(settings: Settings) -> str:
+    """The Link header that has the browser open its connection to storage while the app's
+    scripts load: the landing page's and the showcase's largest images come from there
+    (presigned URLs), and on a phone the connection's round trips delayed them (Lighthouse:
+    'Preconnect to required origins', 150 ms; issue 39). No crossorigin: <img> fetches
+    without CORS, and a preconnect serves only requests of its own mode."""
+    scheme = "https" if settings.s3_secure else "http"
+    return f"<{scheme}://{settings.resolved_public_s3_endpoint}>; rel=preconnect"
+
+
+def _serve_web(app: FastAPI, settings: Settings) -> None:
     """Serve web/dist, with index.html for every client-side route: the hashed assets
     precompressed and immutable (api/static_assets.py), index.html revalidated each time."""
+    index_headers = {"Cache-Control": "no-cache", "Link": storage_preconnect(settings)}
     assets = WEB_DIST / "assets"
     if assets.is_dir():
         app.mount("/assets", HashedAssets(directory=assets), name="assets")
@@ -222,7 +233,7 @@ def _serve_web(app: FastAPI) -> None:
                 and candidate != index.resolve()):
             return FileResponse(candidate)
         if index.is_file():
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+            return FileResponse(index, headers=index_headers)
         return HTMLResponse(
             "<h1>The web app is not built</h1><p>Run <code>make run</code>.</p>", 503
         )

@@ -69,6 +69,11 @@ describe('HomePage', () => {
     expect(within(frame).getByAltText('Before: the garment on a digital model').getAttribute('src')).toBe('https://s3/bodySwap-in-0.jpg')
     expect(within(frame).getByAltText('After: the garment on a digital model').getAttribute('src')).toBe('https://s3/bodySwap-out-0.png')
     expect(within(frame).getByRole('slider', { name: /Compare before and after/ })).toBeTruthy()
+    // The page's largest image: fetched at once and ahead of the rest (issue 39).
+    for (const img of within(frame).getAllByRole('img')) {
+      expect(img.getAttribute('loading')).toBe('eager')
+      expect(img.getAttribute('fetchpriority')).toBe('high')
+    }
     expect(screen.getByTestId('home-create').getAttribute('href')).toBe('/upload-images')
     expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('On-model photos of your collection')
     expect(screen.getByText(NOTE)).toBeTruthy()

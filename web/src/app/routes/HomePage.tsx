@@ -51,7 +51,7 @@ function LeadImage() {
   }
   return (
     <>
-      <BeforeAfter before={pair.inputUrl} after={pair.outputUrl} label={PAIR_LABEL[pair.service]} eager testId="home-compare" />
+      <BeforeAfter before={pair.inputUrl} after={pair.outputUrl} label={PAIR_LABEL[pair.service]} priority testId="home-compare" />
       <p className={styles.caption}>
         <span>Drag to compare the photo and the result</span>
         <Link to="/showcase">More examples</Link>

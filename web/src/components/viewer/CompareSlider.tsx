@@ -10,6 +10,12 @@ export interface CompareSliderProps {
   fill?: boolean
   /** Load the images at once (the viewer, the landing page) rather than lazily (grids). */
   eager?: boolean
+  /**
+   * The page's largest image (its LCP): loaded at once and ahead of everything else the page
+   * fetches (fetchpriority="high"). Lazy, it waited for layout; at default priority, behind the
+   * page's scripts (Lighthouse: 'LCP request discovery', issue 39).
+   */
+  priority?: boolean
   testId?: string
   /** data-testid of each image: `${imageTestId}-before`, `${imageTestId}-after`. */
   imageTestId?: string
@@ -21,10 +27,20 @@ export interface CompareSliderProps {
  * laid over the whole frame so a tap or a drag anywhere moves the divider. Both images are
  * contained (never cropped), landscape and portrait alike.
  */
-export function CompareSlider({ before, after, label, fill = false, eager = false, testId, imageTestId }: CompareSliderProps) {
+export function CompareSlider({
+  before,
+  after,
+  label,
+  fill = false,
+  eager = false,
+  priority = false,
+  testId,
+  imageTestId,
+}: CompareSliderProps) {
   const [position, setPosition] = useState(50)
   const id = useId()
-  const loading = eager ? 'eager' : 'lazy'
+  const loading = eager || priority ? 'eager' : 'lazy'
+  const fetchPriority = priority ? 'high' : undefined
   return (
     <div
       className={fill ? `${styles.compare} ${styles.compareFill}` : styles.compare}
@@ -36,6 +52,7 @@ export function CompareSlider({ before, after, label, fill = false, eager = fals
         src={before}
         alt={`Before: ${label}`}
         loading={loading}
+        fetchPriority={fetchPriority}
         decoding="async"
         draggable={false}
         data-testid={imageTestId ? `${imageTestId}-before` : undefined}
@@ -45,6 +62,7 @@ export function CompareSlider({ before, after, label, fill = false, eager = fals
         src={after}
         alt={`After: ${label}`}
         loading={loading}
+        fetchPriority={fetchPriority}
         decoding="async"
         draggable={false}
         data-testid={imageTestId ? `${imageTestId}-after` : undefined}

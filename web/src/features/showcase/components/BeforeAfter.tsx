@@ -7,10 +7,12 @@ interface BeforeAfterProps {
   label: string
   /** Load the images at once (above the fold, e.g. the landing page). */
   eager?: boolean
+  /** The page's largest image: at once and first (see CompareSlider). */
+  priority?: boolean
   testId?: string
 }
 
 /** A showcase pair in one frame with a slider (the shared CompareSlider). */
-export function BeforeAfter({ before, after, label, eager = false, testId = 'showcase-compare' }: BeforeAfterProps) {
-  return <CompareSlider before={before} after={after} label={label} eager={eager} testId={testId} />
+export function BeforeAfter({ before, after, label, eager = false, priority = false, testId = 'showcase-compare' }: BeforeAfterProps) {
+  return <CompareSlider before={before} after={after} label={label} eager={eager} priority={priority} testId={testId} />
 }

@@ -88,6 +88,19 @@ describe('ShowcasePage', () => {
     expect(screen.getAllByTestId('showcase-try')[0]!.getAttribute('href')).toBe('/upload-images')
   })
 
+  it("fetches the first pair's images at once and first, the others lazily (its LCP on a phone, issue 39)", () => {
+    renderAt('/showcase')
+    const items = screen.getAllByTestId('showcase-item')
+    for (const img of items[0]!.querySelectorAll('img')) {
+      expect(img.getAttribute('loading')).toBe('eager')
+      expect(img.getAttribute('fetchpriority')).toBe('high')
+    }
+    for (const img of items[1]!.querySelectorAll('img')) {
+      expect(img.getAttribute('loading')).toBe('lazy')
+      expect(img.getAttribute('fetchpriority')).toBeNull()
+    }
+  })
+
   it('pages forward and back through the URL', async () => {
     renderAt('/showcase')
     await userEvent.click(screen.getByTestId('showcase-next'))

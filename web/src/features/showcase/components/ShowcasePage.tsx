@@ -21,11 +21,13 @@ function TryIt({ large = false }: { large?: boolean }) {
   )
 }
 
-function PairCard({ pair, index }: { pair: ShowcasePair; index: number }) {
+// `first`: the page's first pair, its largest image on a phone (one column) and in the first row
+// on a desktop: fetched at once and first, the others as they scroll near.
+function PairCard({ pair, index, first }: { pair: ShowcasePair; index: number; first: boolean }) {
   const label = `${serviceLabel(pair.service)} example ${index}`
   return (
     <li className={`card ${styles.showcaseItem}`} data-testid="showcase-item">
-      <BeforeAfter before={pair.inputThumbnailUrl} after={pair.outputThumbnailUrl} label={label} />
+      <BeforeAfter before={pair.inputThumbnailUrl} after={pair.outputThumbnailUrl} label={label} priority={first} />
       <div className={styles.showcaseMeta}>
         <span className={styles.showcaseService}>{serviceLabel(pair.service)}</span>
         <span className={`${styles.showcaseLinks} muted`}>
@@ -100,7 +102,7 @@ export function ShowcasePage() {
       <>
         <ul className={`${styles.showcaseGrid}${query.isPlaceholderData ? ` ${styles.showcaseGridStale}` : ''}`} aria-busy={query.isFetching}>
           {data.items.map((pair, i) => (
-            <PairCard key={pair.taskId} pair={pair} index={(pageNum - 1) * data.pageSize + i + 1} />
+            <PairCard key={pair.taskId} pair={pair} index={(pageNum - 1) * data.pageSize + i + 1} first={i === 0} />
           ))}
         </ul>
         {pages > 1 && (
