@@ -14,6 +14,10 @@ Each call prepares its job on the CPU in the caller's thread, hands it to the on
 (engine/diffusion/batching.py, which batches concurrent calls) and reports every denoising step
 as progress. The same request gives the same image: the noise's seed is a hash of the inputs (and
 DIFFUSION_SEED), so a retry after a crash reproduces it.
+
+Nothing generated is used unchecked: the artefact gate (engine/diffusion/gate.py) scores every
+denoised frame; a refused one is sampled once more with another seed (derived from the first, so
+that too is reproducible), and a second refusal fails the task as not retryable, refunded.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from engine.arrays import Image8, Mask
 from engine.background import apply_background
 from engine.compose import Cutout
 from engine.cpu import to_array
-from engine.diffusion import frames, masks
+from engine.diffusion import frames, gate, masks
 from engine.diffusion.batching import Batcher, Job, wait
 from engine.diffusion.settings import DiffusionSettings
 from engine.diffusion.weights import verify
@@ -129,18 +133,29 @@ class DiffusionEngine:
     # Denoising
 
     def _denoise(self, operation: str, payload: dict[str, Any], seed: int,
-                 progress: ProgressFn) -> Image8:
+                 progress: ProgressFn, box: frames.Box) -> Image8:
+        """The denoised working frame, checked by the artefact gate inside `box` (where the
+        photo sits): a refused frame is sampled again with another seed, a second refusal
+        raises gate.ArtefactRefused. With DiffusionSettings.gate "pass" it is scored only."""
         width, height = self.settings.size
         steps = self.settings.steps
-        job = Job((operation, width, height, steps), {**payload, "operation": operation},
-                  seed=seed, steps=steps)
         span = DENOISE_TO - DENOISE_FROM
+        progress = never_back(progress)  # a second sample must not move the bar back
+        attempts = (seed, seed_of(seed.to_bytes(8, "little"), b"another seed"))
+        for attempt, attempt_seed in enumerate(attempts, start=1):
+            job = Job((operation, width, height, steps), {**payload, "operation": operation},
+                      seed=attempt_seed, steps=steps)
+            stage = "denoising" if attempt == 1 else "denoising again with another seed"
 
-        def report(step: int) -> None:
-            progress(DENOISE_FROM + span * step / steps, f"denoising, step {step} of {steps}")
+            def report(step: int, stage: str = stage) -> None:
+                progress(DENOISE_FROM + span * step / steps, f"{stage}, step {step} of {steps}")
 
-        result: Image8 = wait(self.batcher.submit(job), report)
-        return result
+            result: Image8 = wait(self.batcher.submit(job), report)
+            scored = gate.check(result[box.y : box.y + box.height, box.x : box.x + box.width],
+                                operation, attempt_seed, attempt)
+            if scored.passed or self.settings.gate == "pass":
+                return result
+        raise gate.refuse(scored)
 
     def _seed(self, operation: str, *images: Image8) -> int:
         return seed_of(operation.encode(), str(self.settings.seed).encode(),
@@ -162,7 +177,7 @@ class DiffusionEngine:
         mask_frame, _ = frames.letterbox(region.astype(np.uint8), size, fill=0)
         garment_frame, _ = frames.letterbox(garment, size)
         payload = {"person": person_frame, "garment": garment_frame, "mask": mask_frame > 0}
-        generated = frames.unletterbox(self._denoise("tryon", payload, seed, progress), box,
+        generated = frames.unletterbox(self._denoise("tryon", payload, seed, progress, box), box,
                                        person.rgb.shape)
         weight = frames.inner_feather(region, FEATHER * max(region.shape))
         dressed = frames.paste_inside(person.rgb, generated, weight)
@@ -255,7 +270,7 @@ class DiffusionEngine:
                                               size)
         scene_frame, _ = frames.letterbox(placed.canvas, size)
         payload = {"subject": subject_frame, "scene": scene_frame}
-        small = self._denoise("relight", payload, seed, progress)
+        small = self._denoise("relight", payload, seed, progress, box)
         relit = frames.unletterbox(small, box, base.shape)
         relit = frames.restore_detail(relit, placed.rgb, base.shape[1] / box.width)
         return frames.paste_inside(base, relit, placed.alpha), placed
@@ -267,6 +282,17 @@ class DiffusionEngine:
         scene = np.asarray(background.image.convert("RGB"))
         image, _ = self.relit(cut, scene, placement, seed, progress)
         return Image.fromarray(image, "RGB")
+
+
+def never_back(progress: ProgressFn) -> ProgressFn:
+    """`progress` that never reports less than it already has (the stage still changes)."""
+    highest = [0.0]
+
+    def report(fraction: float, stage: str) -> None:
+        highest[0] = max(highest[0], fraction)
+        progress(highest[0], stage)
+
+    return report
 
 
 def within(progress: ProgressFn, low: float, high: float) -> ProgressFn:

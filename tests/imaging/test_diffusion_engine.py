@@ -6,6 +6,7 @@ Here the outputs are compared before any JPEG encoding, so "unchanged" means byt
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,12 +19,12 @@ import torch
 from PIL import Image
 from safetensors.torch import load_file, save_file
 
-from core.engine import Background, EngineUnavailable
+from core.engine import Background, EngineError, EngineUnavailable
 from core.images import decode_rgb
 from engine import compose
 from engine.analysis import find_subject
 from engine.cpu import to_array
-from engine.diffusion import masks
+from engine.diffusion import gate, masks
 from engine.diffusion.batching import Job, OutOfMemory
 from engine.diffusion.engine import DiffusionEngine
 from engine.diffusion.pipelines import Models, attention_modules, load_attention
@@ -45,6 +46,10 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def engine_for(weights: Path, **options: Any) -> DiffusionEngine:
+    """An engine on the tiny set. Random weights make noise, which the artefact gate refuses:
+    unless a test asks for "enforce", the gate scores but lets it through (what these tests
+    check is where the pixels go, not what they look like)."""
+    options.setdefault("gate", "pass")
     return DiffusionEngine(DiffusionSettings(weights, size=SIZE, steps=options.pop("steps", 6),
                                              **options))
 
@@ -190,3 +195,66 @@ def test_the_try_on_checkpoint_must_cover_every_self_attention(tiny: Path, tmp_p
     save_file(extra, str(tmp_path / "extra.safetensors"))
     with pytest.raises(WeightsError, match="does not have"):
         load_attention(models.tryon_unet, tmp_path / "extra.safetensors")
+
+
+def gate_scores(records: list[logging.LogRecord]) -> list[dict[str, Any]]:
+    return [record.gate for record in records if hasattr(record, "gate")]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("operation", ["tryon", "relight"])
+def test_noise_from_random_weights_is_refused_after_one_other_seed(
+    tiny: Path, operation: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 35: the tiny random weights' images are noise. Each is sampled twice (the second
+    time with another seed), refused both times by the gate, and the call fails as not
+    retryable (the workflow refunds it) with a reason in plain words."""
+    engine = engine_for(tiny, gate="enforce")
+    real = engine.batcher.runner
+    seeds: list[int] = []
+
+    def counting(jobs: Sequence[Job], on_step: Callable[[int], None]) -> list[Any]:
+        seeds.extend(job.seed for job in jobs)
+        return real(jobs, on_step)
+
+    engine.batcher.runner = counting
+    stages: list[tuple[float, str]] = []
+    caplog.set_level(logging.INFO, logger="engine.diffusion.gate")
+    try:
+        with pytest.raises(gate.ArtefactRefused) as refused:
+            if operation == "tryon":
+                engine.body_swap(photo("garments"), photo("catalog-models"), None,
+                                 lambda f, s: stages.append((f, s)))
+            else:
+                engine.replace_background(photo("people"), Background.photo(photo("scenes")),
+                                          lambda f, s: stages.append((f, s)))
+    finally:
+        engine.close()
+    assert isinstance(refused.value, EngineError) and not refused.value.retryable
+    assert str(refused.value).startswith("We could not make a usable image (the generated "
+                                         "picture came out as noise)")
+    assert str(refused.value).endswith("your credits were returned.")
+    assert len(seeds) == 2 and seeds[0] != seeds[1], seeds  # exactly one retry, another seed
+    fractions = [fraction for fraction, _ in stages]
+    assert fractions == sorted(fractions)  # the second sample does not move the bar back
+    assert any(stage.startswith("denoising again with another seed") for _, stage in stages)
+
+    scores = gate_scores(caplog.records)
+    print(f"\n{operation} on the tiny weights: " + "; ".join(
+        f"smoothness {s['smoothness']:.3f} channel agreement {s['channel_agreement']:.3f} "
+        f"contrast {s['contrast']:.1f}" for s in scores))
+    assert [(s["operation"], s["attempt"], s["seed"]) for s in scores] == [
+        (operation, 1, seeds[0]), (operation, 2, seeds[1])]
+    for s in scores:  # refused by two scores of three, each with a margin
+        assert s["failures"] == ["noise", "colour_speckle"]
+        assert s["smoothness"] < gate.MIN_SMOOTHNESS - 0.05
+        assert s["channel_agreement"] < gate.MIN_CHANNEL_AGREEMENT - 0.1
+
+
+def test_with_the_gate_told_to_pass_the_noise_is_scored_and_delivered(
+    engine: DiffusionEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="engine.diffusion.gate")
+    out = engine.body_swap(photo("garments", 3), photo("catalog-models", 3), None)
+    assert out.size == photo("catalog-models", 3).size
+    (scored,) = gate_scores(caplog.records)
+    assert scored["attempt"] == 1 and "noise" in scored["failures"]

@@ -6,7 +6,7 @@ What is checked (image quality cannot be: the weights are random):
 - the output has the size of the image it repaints (the digital model's photo; the scene's frame);
 - every pixel away from the repainted region is the source's own (compared after the same JPEG
   encoding, away from the region's edge, where a JPEG block can mix both);
-- the same request gives the same image (the seed is a hash of the inputs);
+- the same request gives the same image, pixel for pixel (the seed is a hash of the inputs);
 - progress rises denoising step by step to 100;
 - a cancelled generation stops mid-denoise, delivers nothing and is refunded;
 - a missing weight file stops the worker at start with the file's name.
@@ -77,6 +77,11 @@ def running(tmp_path_factory: pytest.TempPathFactory, tiny: Path) -> Iterator[St
         imaging_heartbeat_timeout_seconds=3.0,
         guest_free_credits=20,  # one guest makes every generation of this module
         imaging_metrics_port=free_port(),
+        # The tiny set stands in for CatVTON's non-commercial weights (their licence), and its
+        # random weights make noise: the artefact gate scores and logs but lets it through
+        # here, where what is checked is the pixels around the repainted region.
+        allow_non_commercial_weights=True,
+        diffusion_gate="pass",
     ) as stack:
         wait_for_imaging(stack)
         yield stack
@@ -146,7 +151,7 @@ def test_a_garment_on_the_digital_model(
 ) -> None:
     garment = fixture_images("garments")[0].read_bytes()
     task = generate(guest, "bodySwap", garment, modelId="model-1")
-    data, out = output_of(task)
+    _, out = output_of(task)
     model = catalog_rgb(stack, db, "model-1")
     assert out.shape == model.shape  # the digital model's photo, repainted
 
@@ -161,15 +166,16 @@ def test_a_garment_on_the_digital_model(
     changed = np.abs(out.astype(int) - expected.astype(int)).max(axis=2) > 24
     assert changed[inside].mean() > 0.5, "the try-on did not repaint its region"
 
-    # The same request again: the same seed, the same image, byte for byte.
+    # The same request again: the same seed, the same image, pixel for pixel (not byte for
+    # byte: each delivered file carries its own Content Credentials, naming its generation).
     again = generate(guest, "bodySwap", garment, modelId="model-1")
-    assert output_of(again)[0] == data
+    assert np.array_equal(output_of(again)[1], out)
 
 
 def test_a_person_relit_into_a_scene(guest: Guest, stack: Settings, db: SessionFactory) -> None:
     photo = fixture_images("people")[0].read_bytes()
     task = generate(guest, "burstreplace", photo, backgroundId="bg-1")
-    data, out = output_of(task)
+    _, out = output_of(task)
 
     # Where our placement rules put the person (and the shadow) on that scene.
     rgb = to_array(decode_rgb(photo))
@@ -186,7 +192,7 @@ def test_a_person_relit_into_a_scene(guest: Guest, stack: Settings, db: SessionF
     assert changed[solid].mean() > 0.3, "the subject was not relit"
 
     again = generate(guest, "burstreplace", photo, backgroundId="bg-1")
-    assert output_of(again)[0] == data
+    assert np.array_equal(output_of(again)[1], out)  # pixel for pixel, as above
 
 
 def test_a_person_outfit_on_the_digital_model_in_a_scene(guest: Guest) -> None:
@@ -297,7 +303,8 @@ def test_a_missing_weight_file_stops_the_worker_naming_it(tiny: Path, tmp_path: 
         [str(IMAGING_PYTHON), "-m", "ops.worker", "--queues", "imaging"],
         cwd=REPO, capture_output=True, text=True, timeout=120,
         env={"PATH": "/usr/bin:/bin", "ENGINE": "diffusion", "ENGINE_WEIGHTS_DIR": str(broken),
-             "DATA_DIR": str(tmp_path / "data"), "IMAGING_METRICS_PORT": "0"},
+             "DATA_DIR": str(tmp_path / "data"), "IMAGING_METRICS_PORT": "0",
+             "ALLOW_NON_COMMERCIAL_WEIGHTS": "true"},
     )
     assert done.returncode == 2, done.stderr[-2000:]
     assert "relight/vae/diffusion_pytorch_model.safetensors is missing" in done.stderr
