@@ -2,7 +2,7 @@
 
 axe-core (injected from web/node_modules) finds no violation of WCAG 2.0/2.1 A and AA or of its
 best practices on any route, as a guest and as a signed-in user, with the login modal, the image
-viewer and the mobile menu open (/docs/api's generated reference aside: issue 39 item 6). By
+viewer and the mobile menu open (/docs/api's Redoc reference included: issue 39 item 6). By
 keyboard alone: the first Tab reaches the skip link, the 390 px mobile menu keeps focus inside
 and gives it back to its button, and a user logs in, makes an image and opens and closes the
 viewer, with a focus ring at every stop and the upload page's file input never one of them.
