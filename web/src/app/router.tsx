@@ -2,9 +2,10 @@ import { createBrowserRouter, type RouteObject } from 'react-router'
 import { AUTH_SCREEN_PATHS } from '@/features/auth/paths'
 import { AppLayout } from './layout/AppLayout'
 import { RootLayout } from './layout/RootLayout'
-import { clearFlowOnStart, requireUploadedImages } from './routes/guards'
+import { requireUploadedImages } from './routes/guards'
 import { ComingSoonPage } from './routes/ComingSoonPage'
 import { HomePage } from './routes/HomePage'
+import { homeLoader } from './routes/homeLoader'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { NotFoundPage, RouteErrorPage } from './routes/NotFoundPage'
 
@@ -51,13 +52,7 @@ const billingRoute: RouteObject = {
 const commerceRoutes: RouteObject[] = [
   {
     path: 'subscription',
-    lazy: () =>
-      Promise.all([
-        import('@/features/pricing/components/SubscriptionPage'),
-        import('@/features/enterprise/components/EnterpriseForm'),
-      ]).then(([m, { EnterpriseForm }]) => ({
-        Component: () => <m.SubscriptionPage enterpriseForm={<EnterpriseForm source="subscription" />} />,
-      })),
+    lazy: () => import('./routes/SubscriptionRoute').then((m) => ({ Component: m.SubscriptionRoute })),
   },
   {
     path: 'plan-details',
@@ -120,7 +115,7 @@ export const router = createBrowserRouter([
             // Errors render inside the layout so the navigation stays usable.
             errorElement: <RouteErrorPage />,
             children: [
-              { index: true, loader: clearFlowOnStart, element: <HomePage /> },
+              { index: true, loader: homeLoader, element: <HomePage /> },
               ...flowRoutes,
               {
                 path: 'my-images',
