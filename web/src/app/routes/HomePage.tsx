@@ -4,6 +4,7 @@ import { IconArrowRight, IconImages, IconSparkle, IconUpload, IconUser } from '@
 import { useAuth } from '@/hooks/useAuth'
 import { showcaseQueryOptions, type ShowcasePair } from '@/features/showcase/api/getShowcase'
 import { BeforeAfter } from '@/features/showcase/components/BeforeAfter'
+import { LEAD_SWAP_QUERY } from './homeLoader'
 import styles from './home.module.css'
 
 const STEPS = [
@@ -20,7 +21,7 @@ const PAIR_LABEL: Record<ShowcasePair['service'], string> = {
 
 /** The first showcase pair: a model swap, else a background replace; null when there is none. */
 function useLeadPair(): { pair: ShowcasePair | null; pending: boolean } {
-  const swaps = useQuery(showcaseQueryOptions({ serviceType: 'bodySwap', pageNum: 1, pageSize: 1 }))
+  const swaps = useQuery(showcaseQueryOptions(LEAD_SWAP_QUERY))
   const swap = swaps.data?.items[0] ?? null
   const askBackgrounds = !swaps.isPending && !swap
   const backgrounds = useQuery({
