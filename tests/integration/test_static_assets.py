@@ -85,9 +85,12 @@ def test_the_api_serves_assets_precompressed_and_immutable(stack: Settings) -> N
 
 
 def test_the_api_has_index_html_revalidated(stack: Settings) -> None:
+    # With a preconnect to storage, where the landing page's largest image comes from (issue 39).
+    storage = f"<http://{stack.resolved_public_s3_endpoint}>; rel=preconnect"
     for path in ("/", "/upload-images", "/index.html"):
         page, _ = raw_get(stack.app_url, path)
         assert page.status_code == 200 and page.headers["cache-control"] == "no-cache", path
+        assert page.headers["link"] == storage, path
 
 
 def test_the_compose_nginx_serves_the_same_way(nginx: str) -> None:
@@ -102,3 +105,14 @@ def test_the_compose_nginx_serves_the_same_way(nginx: str) -> None:
     for path in ("/", "/upload-images", "/index.html"):
         page, _ = raw_get(nginx, path)
         assert page.status_code == 200 and page.headers["cache-control"] == "no-cache", path
+
+
+def test_the_compose_nginx_compresses_the_api_json(nginx: str) -> None:
+    """JSON through nginx is gzipped for a client that takes it (issue 39), as it is sent."""
+    plain, body = raw_get(nginx, "/openapi.json")
+    assert plain.status_code == 200 and "content-encoding" not in plain.headers
+    assert len(body) > 10_000
+    gz, gz_body = raw_get(nginx, "/openapi.json", "gzip, deflate, br")
+    assert gz.status_code == 200 and gz.headers["content-encoding"] == "gzip"
+    assert "Accept-Encoding" in gz.headers["vary"]
+    assert gzip.decompress(gz_body) == body and len(gz_body) * 3 < len(body)
