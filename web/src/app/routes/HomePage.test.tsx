@@ -80,6 +80,25 @@ describe('HomePage', () => {
     expect(mockedGetShowcase.mock.calls[0]![0]).toMatchObject({ serviceType: 'bodySwap', pageNum: 1 })
   })
 
+  it("keeps the caption's line while the pair loads and without one, so the text below stays put (issue 39)", async () => {
+    mockedGetShowcase.mockImplementation(() => new Promise(() => {}))
+    renderHome()
+    const figure = screen.getByTestId('home-showcase')
+    expect(screen.getByTestId('home-showcase-loading')).toBeTruthy()
+    const [, loadingCaption] = [...figure.children]
+    expect(figure.children).toHaveLength(2)
+    expect(loadingCaption!.tagName).toBe('P')
+    expect(loadingCaption!.getAttribute('aria-hidden')).toBe('true')
+    cleanup()
+
+    mockedGetShowcase.mockImplementation(async (query) => page(query.serviceType ?? 'bodySwap', 0))
+    renderHome()
+    await screen.findByTestId('home-showcase-fallback')
+    const empty = screen.getByTestId('home-showcase')
+    expect(empty.children).toHaveLength(2)
+    expect(empty.lastElementChild!.className).toBe(loadingCaption!.className)
+  })
+
   it('does not tell a signed-in user that no account is needed', async () => {
     signIn()
     renderHome()

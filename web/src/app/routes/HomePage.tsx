@@ -34,20 +34,33 @@ function useLeadPair(): { pair: ShowcasePair | null; pending: boolean } {
 
 function LeadImage() {
   const { pair, pending } = useLeadPair()
-  if (pending) return <div className={styles.skeleton} role="img" aria-label="Loading an example" data-testid="home-showcase-loading" />
+  // The caption's line is kept in every state, so the hero text below does not move when the
+  // pair comes (a phone stacks the image above the text: layout shift 0.039, issue 39).
+  const emptyCaption = <p className={styles.caption} aria-hidden="true" />
+  if (pending) {
+    return (
+      <>
+        <div className={styles.skeleton} role="img" aria-label="Loading an example" data-testid="home-showcase-loading" />
+        {emptyCaption}
+      </>
+    )
+  }
   if (!pair) {
     return (
-      <div className={styles.fallback} data-testid="home-showcase-fallback">
-        <div className={styles.fallbackPanel}>
-          <IconUpload size={28} />
-          Your garment photo
+      <>
+        <div className={styles.fallback} data-testid="home-showcase-fallback">
+          <div className={styles.fallbackPanel}>
+            <IconUpload size={28} />
+            Your garment photo
+          </div>
+          <IconArrowRight className={styles.fallbackArrow} aria-hidden="true" />
+          <div className={styles.fallbackPanel}>
+            <IconSparkle size={28} />
+            On a model, ready for your catalog
+          </div>
         </div>
-        <IconArrowRight className={styles.fallbackArrow} aria-hidden="true" />
-        <div className={styles.fallbackPanel}>
-          <IconSparkle size={28} />
-          On a model, ready for your catalog
-        </div>
-      </div>
+        {emptyCaption}
+      </>
     )
   }
   return (
