@@ -81,7 +81,8 @@ class AppContext:
 
     @cached_property
     def signup(self) -> Signup:
-        return Signup(self.sessions, self.code_mail, self.auth_sessions, self.guests, self.users)
+        return Signup(self.sessions, self.code_mail, self.auth_sessions, self.guests, self.users,
+                      self.settings.signup_codes_per_address_per_hour)
 
     @cached_property
     def logins(self) -> Logins:

@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     # give away the other. Empty: a random key kept in data_dir/code-secret.
     code_secret: str = ""
 
+    # Sign-up codes mailed to any emails from one address in an hour (each email has its own 5):
+    # enough for an office or a shop's shared connection, not for a script minting accounts.
+    signup_codes_per_address_per_hour: int = 20
+
     # Content Credentials (C2PA, core/provenance): every delivered image is signed with this
     # chain (PEM: the signing certificate, then its CA) and key (PEM, unencrypted). Production
     # requires both; empty in development means a development chain kept in data_dir/c2pa,

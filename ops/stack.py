@@ -443,6 +443,8 @@ def private_settings(data_dir: Path, **overrides: object) -> Settings:
         # own (tests/integration/test_account_attacks.py), which set them back.
         "guests_per_address_per_day": 100_000,
         "free_guests_per_address_per_day": 100_000,
+        # Every module's accounts are signed up from 127.0.0.1 too (a shared stack's many).
+        "signup_codes_per_address_per_hour": 100_000,
         # A showcase empty until a test fills it, and no engine run while the stack starts
         # (tests/integration/test_showcase_seed.py turns it on).
         "seed_showcase": False,

@@ -30,8 +30,10 @@ class Signup:
         auth: AuthSessions,
         guests: Guests,
         users: Users,
+        codes_per_address: int = 20,
     ) -> None:
         self.sessions = sessions
+        self.codes_per_address = codes_per_address
         self.codes = codes
         self.auth = auth
         self.guests = guests
@@ -41,7 +43,12 @@ class Signup:
         email = normalise_email(raw_email)
         if self.users.find(email) is not None:
             raise Refused(EMAIL_TAKEN)
-        ratelimit.hit_email_and_address(self.sessions, "signup-code", email, address, CODE_LIMIT, 4)
+        count, window = CODE_LIMIT
+        ratelimit.hit(self.sessions, [f"signup-code:email:{email}"], count, window)
+        ratelimit.hit(
+            self.sessions, [f"signup-code:ip:{ratelimit.address_key(address)}"],
+            self.codes_per_address, window,
+        )
         return self.codes.compose(email, CodePurpose.SIGNUP)
 
     def sign_up(

@@ -42,6 +42,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         trusted_proxies=[f"{PROXY}/32"],
         guests_per_address_per_day=20,
         free_guests_per_address_per_day=3,
+        # Above this module's own sign-ups from 127.0.0.1 (5).
+        signup_codes_per_address_per_hour=8,
     ) as running:
         assert running.settings.app_host == "127.0.0.1"
         yield running.settings
@@ -381,6 +383,21 @@ def test_a_stranger_cannot_stop_the_owner_from_resetting_their_password(
         # Used: the code, and the strangers' one, work no more.
         for otp in (code, strangers_code):
             assert verify_reset(nginx, email, otp, "192.0.2.90", device).status_code == 400
+
+
+def test_one_address_cannot_mint_accounts_by_the_dozen(stack: Settings) -> None:
+    """Sign-up codes from one address are limited across emails (each email has its own five),
+    so a script cannot open account after account from one connection; other addresses are not
+    held back by it."""
+    with client(stack, "127.0.0.3") as direct, client(stack, "127.0.0.4") as other:
+        sent = [direct.post("/api/v1/auth/generateSignupOTP",
+                            json={"email": f"mint-{i}-{uuid.uuid4().hex[:6]}@example.com"})
+                for i in range(9)]
+        assert [r.status_code for r in sent] == [200] * 8 + [429], [r.text for r in sent]
+        assert "Too many attempts" in sent[-1].json()["message"]
+        elsewhere = other.post("/api/v1/auth/generateSignupOTP",
+                               json={"email": f"mint-x-{uuid.uuid4().hex[:6]}@example.com"})
+        assert elsewhere.status_code == 200, elsewhere.text
 
 
 def test_checking_reset_codes_is_limited_per_requester(stack: Settings, db: SessionFactory) -> None:
