@@ -27,7 +27,7 @@ from core.engine import Background
 TARGETS_MS = {"background replace": 250.0, "model swap": 800.0, "photo analysis": 300.0}
 
 
-def _times(action: Callable[[], object], repeats: int) -> list[float]:
+def times_ms(action: Callable[[], object], repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -36,7 +36,7 @@ def _times(action: Callable[[], object], repeats: int) -> list[float]:
     return times
 
 
-def _percentile(values: list[float], fraction: float) -> float:
+def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
     return ordered[index]
@@ -73,7 +73,7 @@ def bench_engine(
                 decoded = Image.open(io.BytesIO(data)).convert("RGB")
                 decoded.save(io.BytesIO(), "JPEG", quality=92)
 
-            runs["pillow"] += _times(pillow_only, repeats)
+            runs["pillow"] += times_ms(pillow_only, repeats)
 
             def replace(photo: Image.Image = photo, bg: Background = background) -> object:
                 return engine.replace_background(photo, bg)
@@ -86,20 +86,20 @@ def bench_engine(
             def analyse(photo: Image.Image = photo) -> object:
                 return analyse_photo(to_array(photo))
 
-            runs["background replace"] += _times(replace, repeats)
-            runs["model swap"] += _times(swap, repeats)
-            runs["photo analysis"] += _times(analyse, repeats)
+            runs["background replace"] += times_ms(replace, repeats)
+            runs["model swap"] += times_ms(swap, repeats)
+            runs["photo analysis"] += times_ms(analyse, repeats)
     finally:
         cv2.setNumThreads(threads)
     pillow = statistics.median(runs["pillow"])
     summary: dict[str, dict[str, float]] = {
-        "pillow decode+encode": {"p50_ms": pillow, "p90_ms": _percentile(runs["pillow"], 0.9)}
+        "pillow decode+encode": {"p50_ms": pillow, "p90_ms": percentile(runs["pillow"], 0.9)}
     }
     for name, target in TARGETS_MS.items():
         p50 = statistics.median(runs[name])
         summary[name] = {
             "p50_ms": p50,
-            "p90_ms": _percentile(runs[name], 0.9),
+            "p90_ms": percentile(runs[name], 0.9),
             "ratio_to_pillow": p50 / pillow,
             "target_ms": target,
         }

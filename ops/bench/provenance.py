@@ -16,8 +16,6 @@ import json
 import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -35,24 +33,11 @@ from core.provenance.manifest import (
 )
 from core.provenance.signing import ContentSigner
 from core.provenance.verify import ProvenanceReader, Verdict
+from ops.bench.engine import percentile, times_ms
 from ops.seed import fixtures_dir
 
 SIZE = (768, 1024)
 TARGET_MS = 20.0
-
-
-def _ms(action: Callable[[], object], repeats: int) -> list[float]:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def _p(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def bench(photos: list[Path], repeats: int) -> dict[str, dict[str, float]]:
@@ -73,16 +58,16 @@ def bench(photos: list[Path], repeats: int) -> dict[str, dict[str, float]]:
             xmp = xmp_packet(action_of(facts)[1])
             data, mime, _ = encode_output(image, xmp)
             signer.sign(data, mime, facts)  # warm
-            encode += _ms(partial(encode_output, image, xmp), repeats)
-            sign += _ms(partial(signer.sign, data, mime, facts), repeats)
+            encode += times_ms(partial(encode_output, image, xmp), repeats)
+            sign += times_ms(partial(signer.sign, data, mime, facts), repeats)
             signed = signer.sign(data, mime, facts).data
             added.append(len(signed) - len(data))
-            read += _ms(partial(reader.check, signed), repeats)
+            read += times_ms(partial(reader.check, signed), repeats)
             assert reader.check(signed).verdict == Verdict.VERIFIED
         results[label] = {
             "encode_p50_ms": round(statistics.median(encode), 2),
             "sign_p50_ms": round(statistics.median(sign), 2),
-            "sign_p90_ms": round(_p(sign, 0.9), 2),
+            "sign_p90_ms": round(percentile(sign, 0.9), 2),
             "sign_to_encode": round(statistics.median(sign) / statistics.median(encode), 3),
             "bytes_added_median": int(statistics.median(added)),
             "verify_p50_ms": round(statistics.median(read), 2),
