@@ -1,10 +1,10 @@
-"""The shadow a standing person casts follows the scene's light (engine/compose.py)."""
+"""The shadow a standing person casts follows the scene's light (engine/lighting.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine import compose
+from engine import lighting
 from engine.compose import Cutout
 
 
@@ -33,21 +33,21 @@ def mass_beside_feet(shadow: np.ndarray) -> tuple[float, float]:
 
 
 def test_the_light_side_is_read_from_the_scene() -> None:
-    assert compose.light_side(lit_from("left")) < -0.5
-    assert compose.light_side(lit_from("right")) > 0.5
-    assert compose.light_side(lit_from("none")) == 0.0
+    assert lighting.light_side(lit_from("left")) < -0.5
+    assert lighting.light_side(lit_from("right")) > 0.5
+    assert lighting.light_side(lit_from("none")) == 0.0
 
 
 def test_a_shadow_falls_away_from_the_light_and_not_under_even_light() -> None:
     alpha = standing()
     cut = Cutout(np.zeros((*alpha.shape, 3), np.uint8), alpha, "person", True)
-    left_lit = compose.contact_shadow(alpha, cut, lit_from("left"))
+    left_lit = lighting.contact_shadow(alpha, cut, lit_from("left"))
     left, right = mass_beside_feet(left_lit)
     assert right > 5 * max(left, 1.0), (left, right)  # light from the left: shadow to the right
-    right_lit = compose.contact_shadow(alpha, cut, lit_from("right"))
+    right_lit = lighting.contact_shadow(alpha, cut, lit_from("right"))
     left, right = mass_beside_feet(right_lit)
     assert left > 5 * max(right, 1.0), (left, right)
-    even = compose.contact_shadow(alpha, cut, lit_from("none"))
+    even = lighting.contact_shadow(alpha, cut, lit_from("none"))
     left, right = mass_beside_feet(even)
     # Only the contact shadow under the feet: symmetric and much smaller than a cast one.
     assert abs(left - right) < 0.1 * max(left, right, 1.0)
