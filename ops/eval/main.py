@@ -27,8 +27,12 @@ replace each), and scenes (a person placed on each scenes/ photo, by both operat
 The people-wild photos are also in the background-replace sheet. `python -m ops.eval
 --baseline HEAD` compares the working tree with the last commit.
 
+Composites (ops/eval/composites.py): three people placed on every scenes/ photo, one sheet per
+kind of scene (`composites-<kind>.png`, the labelled walkable ground outlined in green) and
+`composites.md` (per kind: standing, framed as a medium shot, moved, refused).
+
     python -m ops.eval [--remote http://host:port] [--out out/eval] [--baseline REV]
-        [--wild-only]
+        [--wild-only | --composites-only]
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import sys
 from pathlib import Path
 
 from core.engine import ImageEngine
+from ops.eval import composites
 from ops.eval.baseline import REPO, baseline_outcomes
 from ops.eval.cases import Outcome, build_cases
 from ops.eval.running import Loader, run_case
@@ -56,6 +61,8 @@ def main() -> None:
                         help="git revision whose engine is scored beside this one (people-wild)")
     parser.add_argument("--wild-only", action="store_true",
                         help="only the people-wild scores and sheet")
+    parser.add_argument("--composites-only", action="store_true",
+                        help="only the composites per kind of scene")
     args = parser.parse_args()
 
     engine: ImageEngine
@@ -70,6 +77,9 @@ def main() -> None:
     fixtures = fixtures_dir()
     args.out.mkdir(parents=True, exist_ok=True)
     load = Loader()
+    if args.composites_only:
+        write_composites(engine, fixtures, load, args.out)
+        return
     wild = wild_pairs(fixtures)
     replace, swap = build_cases(fixtures) if not args.wild_only else ([], [])
     before_all: list[Outcome] = []
@@ -115,3 +125,16 @@ def main() -> None:
     gates = gate_table(results)
     (args.out / "gate.md").write_text(gates)
     print(gates)
+    write_composites(engine, fixtures, load, args.out)
+
+
+def write_composites(engine: ImageEngine, fixtures: Path, load: Loader, out: Path) -> None:
+    by_kind = composites.cases(fixtures)
+    done = composites.run(engine, by_kind, load)
+    for kind, made in sorted(done.items()):
+        path = out / f"composites-{kind}.png"
+        size = save_sheet(composites.sheet(kind, made, len(composites.PEOPLE)), path)
+        print(f"wrote {path} ({size / 1024:.0f} KB)", file=sys.stderr)
+    report = composites.table(done)
+    (out / "composites.md").write_text(report)
+    print(report)

@@ -62,7 +62,7 @@ def _swatch(kind: str) -> Image.Image:
     return swatch
 
 
-def _error_cell(message: str) -> Image.Image:
+def error_cell(message: str) -> Image.Image:
     cell = Image.new("RGB", (CELL_W, CELL_H), ERROR_FILL)
     draw = ImageDraw.Draw(cell)
     lines = textwrap.wrap(message, width=26)[:14]
@@ -90,10 +90,10 @@ def _output_cell(outcome: Outcome) -> tuple[Image.Image, str]:
         size = outcome.image.size
         note = "" if size == outcome.inputs["input"].size else f" {size[0]}x{size[1]}"
         return outcome.image, f"{outcome.ms:.0f} ms{note} {gate_caption(outcome)}"
-    return _error_cell(outcome.error or "failed"), gate_caption(outcome)
+    return error_cell(outcome.error or "failed"), gate_caption(outcome)
 
 
-def _draw_row(sheet: Image.Image, draw: ImageDraw.ImageDraw,
+def draw_row(sheet: Image.Image, draw: ImageDraw.ImageDraw,
               cells: list[tuple[Image.Image | None, str]], y: int, col_w: int) -> None:
     """One row of a contact sheet: each cell's image fitted and centred (a blank when there is
     none), its caption under it."""
@@ -137,7 +137,7 @@ def contact_sheet(title: str, outcomes: list[Outcome],
         if before is not None:
             cells.append(_output_cell(before[r]))
         cells.append(_output_cell(outcome))
-        _draw_row(sheet, draw, cells, y, col_w)
+        draw_row(sheet, draw, cells, y, col_w)
     return sheet
 
 
@@ -200,10 +200,10 @@ def wild_sheet(pairs: list[tuple[Path, Path]], after: list[WildScore],
             if found is None:
                 cells.append((None, ""))
             elif found.alpha is None:
-                cells.append((_error_cell(found.error or "failed"), "refused"))
+                cells.append((error_cell(found.error or "failed"), "refused"))
             else:
                 cells.append((_cut_out(photo, found.alpha),
                               f"IoU {found.iou:.3f} err {found.alpha_error:.3f}"))
         y = HEADER_H + r * row_h
-        _draw_row(sheet, draw, cells, y, col_w)
+        draw_row(sheet, draw, cells, y, col_w)
     return sheet

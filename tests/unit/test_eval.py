@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+from PIL import Image
+
+from ops.eval import composites
 from ops.eval.cases import Case, Outcome, build_cases
 from ops.eval.sheets import gate_caption
 from ops.eval.tables import gate_table, timings_table
@@ -41,3 +45,40 @@ def test_the_gate_table_counts_each_verdict_per_category() -> None:
     # What the analysis refused took no engine time and is left out of the timings.
     timings = timings_table({"body_swap": outcomes})
     assert "| body_swap | 2 | 3 | 8 |" in timings  # two reached the engine: p50 8 ms
+
+
+def test_composites_are_grouped_by_kind_of_scene_and_counted_by_what_the_engine_did() -> None:
+    by_kind = composites.cases(FIXTURES)
+    scenes = sorted((FIXTURES / "scenes").glob("*.jpg"))
+    # Every scene, each with every person, under its kind; the numbered early scenes by what
+    # they show, the later ones by their names.
+    assert sum(len(c) for c in by_kind.values()) == len(scenes) * len(composites.PEOPLE)
+    assert composites.kind_of(Path("scenes/water-02.jpg")) == "water"
+    assert composites.kind_of(Path("scenes/scene-02.jpg")) == "room"
+    assert {"aerial", "water", "room", "street"} <= set(by_kind)
+    case = by_kind["water"][0]
+    image = Image.new("RGB", (8, 8))
+    made = [
+        composites.Composite(Outcome(case, 5.0, image=image), []),
+        composites.Composite(Outcome(case, 5.0, image=image), [
+            "Framed from the knees up: the scene has water where a person would stand."]),
+        composites.Composite(Outcome(case, 5.0, image=image),
+                             ["Moved to where the scene has ground to stand on."]),
+        composites.Composite(Outcome(case, 5.0, error="NoGround: no ground"), []),
+    ]
+    assert [c.what for c in made] == ["standing", "medium shot", "moved", "refused"]
+    table = composites.table({"water": made})
+    assert "| water | 1 | 4 | 1 | 1 | 1 | 1 |" in table
+    assert "NoGround: no ground" in table
+
+
+def test_the_labelled_ground_is_outlined_on_the_composite_where_the_scene_has_a_label() -> None:
+    labelled = FIXTURES / "scenes" / "room-02.jpg"
+    unlabelled = FIXTURES / "scenes" / "scene-01.jpg"
+    grey = Image.new("RGB", (300, 400), (128, 128, 128))
+    outlined = np.asarray(composites.ground_outline(grey, labelled))
+    green = (outlined[..., 1] > 200) & (outlined[..., 0] < 100)
+    # room-02's floor is the frame's bottom strip: the outline runs there and not at the top.
+    assert green[300:].any() and not green[:150].any()
+    assert np.array_equal(np.asarray(composites.ground_outline(grey, unlabelled)),
+                          np.asarray(grey))
