@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
-import { useId, useRef, useState, type DragEvent } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { checkImage } from '@/api/provenance'
 import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
 import { Alert } from '@/components/ui/Alert'
+import { DropZone } from '@/components/ui/DropZone'
 import { Spinner } from '@/components/ui/Spinner'
-import { IconUpload } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
 import type { ProvenanceCheck } from '@/types/api'
 import { CHECKED_TYPES, VERDICTS } from '../verdicts'
@@ -54,9 +54,6 @@ function Result({ check }: { check: ProvenanceCheck }) {
  * Content Credentials, which generation made it, and whether its pixels changed since.
  */
 export function VerifyPage() {
-  const id = useId()
-  const inputRef = useRef<HTMLInputElement>(null)
-  const [dragging, setDragging] = useState(false)
   const [fileName, setFileName] = useState<string | null>(null)
   const check = useMutation({ mutationFn: (file: File) => checkImage(file) })
 
@@ -64,11 +61,6 @@ export function VerifyPage() {
     if (!file) return
     setFileName(file.name)
     check.mutate(file)
-  }
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault()
-    setDragging(false)
-    checkFile(e.dataTransfer.files[0])
   }
 
   return (
@@ -81,48 +73,17 @@ export function VerifyPage() {
         </p>
       </header>
 
-      <div
-        className={dragging ? `${styles.dropzone} ${styles.dropzoneActive}` : styles.dropzone}
-        onDragOver={(e) => {
-          e.preventDefault()
-          setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="verify-dropzone"
-      >
-        <span className={styles.dropzoneIcon} aria-hidden="true">
-          <IconUpload size={28} />
-        </span>
-        <p className={styles.dropzoneTitle}>Drop an image here</p>
-        <p className={styles.dropzoneHint} id={`${id}-hint`}>
-          A JPEG or PNG file as you downloaded it. It is only read for the check, never kept.
-        </p>
-        <button
-          type="button"
-          className="btn btn--secondary"
-          onClick={() => inputRef.current?.click()}
-          aria-describedby={`${id}-hint`}
-          disabled={check.isPending}
-          data-testid="verify-choose"
-        >
-          Choose an image
-        </button>
-        {/* Only the button above opens it: one control for keyboard and screen-reader users. */}
-        <input
-          ref={inputRef}
-          className="visually-hidden"
-          type="file"
-          accept={CHECKED_TYPES.join(',')}
-          tabIndex={-1}
-          aria-hidden="true"
-          data-testid="verify-input"
-          onChange={(e) => {
-            checkFile(e.target.files?.[0])
-            e.target.value = '' // the same file may be checked again
-          }}
-        />
-      </div>
+      <DropZone
+        title="Drop an image here"
+        hint="A JPEG or PNG file as you downloaded it. It is only read for the check, never kept."
+        chooseLabel="Choose an image"
+        accept={CHECKED_TYPES}
+        disabled={check.isPending}
+        onFiles={(files) => checkFile(files[0])}
+        testId="verify-dropzone"
+        chooseTestId="verify-choose"
+        inputTestId="verify-input"
+      />
 
       <section className={styles.answer} aria-live="polite" aria-label="Result of the check">
         {check.isPending && (

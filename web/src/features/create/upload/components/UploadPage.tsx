@@ -1,8 +1,8 @@
 import { useAtomValue } from 'jotai'
-import { useId, useRef, useState, type DragEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/Alert'
-import { IconArrowRight, IconUpload } from '@/components/ui/icons'
+import { DropZone } from '@/components/ui/DropZone'
+import { IconArrowRight } from '@/components/ui/icons'
 import { ACCEPTED_IMAGE_TYPES } from '@/config'
 import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
 import { formatBytes } from '@/lib/format'
@@ -17,9 +17,6 @@ import styles from './UploadPage.module.css'
 export function UploadPage() {
   const flow = useAtomValue(stepsFlowAtom)
   const navigate = useNavigate()
-  const inputRef = useRef<HTMLInputElement>(null)
-  const [dragging, setDragging] = useState(false)
-  const hintId = useId()
   // Re-renders when the server's limits arrive; uploadLimits() then reads them.
   useSiteConfig()
   const maxBytes = uploadLimits().maxBytes
@@ -28,12 +25,6 @@ export function UploadPage() {
   const pending = files.filter((f) => f.status === 'uploading' || f.status === 'processing').length
   const failed = files.filter((f) => f.status === 'error').length
   const ready = usableFiles(files).length
-
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault()
-    setDragging(false)
-    if (e.dataTransfer.files.length) addLocalFiles(Array.from(e.dataTransfer.files))
-  }
 
   let status = 'Add at least one image to continue.'
   if (pending) status = `Uploading ${pending} image${pending === 1 ? '' : 's'}…`
@@ -62,49 +53,17 @@ export function UploadPage() {
         </>
       }
     >
-      <div
-        className={dragging ? `${styles.dropzone} ${styles.dropzoneActive}` : styles.dropzone}
-        onDragOver={(e) => {
-          e.preventDefault()
-          setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="dropzone"
-      >
-        <span className={styles.dropzoneIcon} aria-hidden="true">
-          <IconUpload size={28} />
-        </span>
-        <p className={styles.dropzoneTitle}>Drag and drop images here</p>
-        <p className={styles.dropzoneHint} id={hintId}>
-          JPG, PNG or WebP, up to {formatBytes(maxBytes)} each. You can add several at once.
-        </p>
-        <button
-          type="button"
-          className="btn btn--secondary"
-          onClick={() => inputRef.current?.click()}
-          aria-describedby={hintId}
-          data-testid="upload-choose"
-        >
-          Choose files
-        </button>
-        {/* Only the button above opens it: out of the tab order and of the accessibility tree,
-            so keyboard and screen-reader users meet one control, not an invisible second. */}
-        <input
-          ref={inputRef}
-          className="visually-hidden"
-          type="file"
-          multiple
-          accept={ACCEPTED_IMAGE_TYPES.join(',')}
-          tabIndex={-1}
-          aria-hidden="true"
-          data-testid="upload-input"
-          onChange={(e) => {
-            if (e.target.files?.length) addLocalFiles(Array.from(e.target.files))
-            e.target.value = '' // allow picking the same file again after removing it
-          }}
-        />
-      </div>
+      <DropZone
+        title="Drag and drop images here"
+        hint={`JPG, PNG or WebP, up to ${formatBytes(maxBytes)} each. You can add several at once.`}
+        chooseLabel="Choose files"
+        accept={ACCEPTED_IMAGE_TYPES}
+        multiple
+        onFiles={addLocalFiles}
+        testId="dropzone"
+        chooseTestId="upload-choose"
+        inputTestId="upload-input"
+      />
 
       {files.length > 0 && (
         <section aria-labelledby="uploads-heading" className="section">
