@@ -23,7 +23,7 @@ from core.enums import CatalogKind
 from core.images import decode_rgb
 from core.models.catalog import CatalogItem
 from core.storage import Storage
-from core.tone_match import lab_from_opencv, tone_json
+from core.tone_match import tone_json
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +53,7 @@ class CatalogActivities:
         capped photo); a model whose face cannot be found gets [] (measured, no tone: the
         rule then rules nothing out, and the engine refuses it as it always did). Returns how
         many were measured."""
-        from engine.cpu import to_array
-        from engine.digital_model import digital_model
+        from engine import model_skin_tone
 
         assert self.sessions is not None
         with self.sessions() as session:
@@ -69,8 +68,8 @@ class CatalogActivities:
             activity.heartbeat(item_id)
             data = self.storage.get_bytes(key, inp.max_bytes)
             try:
-                tone = digital_model(to_array(decode_rgb(data))).tone
-                value = [] if tone is None else tone_json(lab_from_opencv(tone))
+                tone = model_skin_tone(decode_rgb(data))
+                value = [] if tone is None else tone_json(tone)
             except EngineError:
                 log.warning("no skin tone for catalog model %s", item_id, exc_info=True)
                 value = []

@@ -244,10 +244,9 @@ class ImagingActivities:
                 select(UploadedFile.analysis).where(UploadedFile.key == inp.input_key)
             ).scalar_one_or_none()
         if stored is None:
-            from engine.cpu import to_array
-            from engine.photo_analysis import analyse_photo
+            from engine import analyse_photo
 
-            stored = analysis_to_json(analyse_photo(to_array(photo)))
+            stored = analysis_to_json(analyse_photo(photo))
             with self.sessions.begin() as session:
                 session.execute(
                     update(UploadedFile)

@@ -27,11 +27,10 @@ class PhotoActivities:
     def analyse_photo(self, inp: AnalysePhotoInput) -> dict[str, Any]:
         # Imported here: the orchestration worker registers the workflow that calls this but
         # never loads the engine's models.
-        from engine.cpu import to_array
-        from engine.photo_analysis import analyse_photo
+        from engine import analyse_photo
 
         data = self.storage.get_bytes(inp.key, inp.max_bytes)
-        found = analysis_to_json(analyse_photo(to_array(decode_rgb(data))))
+        found = analysis_to_json(analyse_photo(decode_rgb(data)))
         with self.sessions.begin() as session:
             session.execute(
                 update(UploadedFile).where(UploadedFile.key == inp.key).values(analysis=found)

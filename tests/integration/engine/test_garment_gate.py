@@ -91,7 +91,7 @@ def test_painted_skin_counts_only_what_the_garment_leaves_showing() -> None:
     dressing = garments.place_garment(_garment("02015_00.jpg"), model)
     h, w = dressing.coverage.shape
     painted = np.zeros((h, w), bool)
-    left, right, y, width = garments._shoulder_frame(model)
+    left, right, y, width = garments.shoulder_frame(model)
     painted[int(y) : int(y + 0.3 * width), int(left) : int(right)] = True
     none = np.zeros((h, w), bool)
     worn = garments.WornOn(none, none, none, none, painted, none, none)
@@ -109,7 +109,7 @@ def test_arms_count_only_with_cloth_further_out() -> None:
     arms, _ = garments.arm_masks(model)
     arm = arms > 0.5
     h, w = arm.shape
-    left, right, _, width = garments._shoulder_frame(model)
+    left, right, _, width = garments.shoulder_frame(model)
     # Cloth only between the arms (the body's side) vs. the same plus a band past each arm.
     inner = np.zeros((h, w), np.float32)
     inner[:, int(left) : int(right)] = 1.0
