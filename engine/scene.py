@@ -15,12 +15,14 @@ hold the camera near eye level, so heads sit near the horizon.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
+from engine import ground as grounds
 from engine.arrays import BoolMask, Floats, Image8
+from engine.ground import Ground
 
 # The shop framing, kept for backdrops: feet on this line, at most this tall (of the height).
 BACKDROP_GROUND = 0.94
@@ -38,6 +40,9 @@ HEAD_ROOM = 0.04  # the head stays this far below the frame's top
 ANALYSIS_WIDTH = 192  # thumbnails: a horizon has no detail
 WATER_MIN_BAND = 0.08  # a water strip thinner than this at the bottom is ignored
 WATER_STEADY = 3.0  # ripples' strength varies less than this between the lowest bands
+# Of a band's pixels, at least this share is water-coloured (foam and spray take the rest: a
+# breaking wave's lowest bands are 0.64-0.8 blue).
+WATER_BLUE = 0.6
 SHORE_MARGIN = 0.02  # feet stay this far above the waterline
 # Framed without ground (open sea to the horizon, ground too far away to stand on at a useful
 # size): the frame's bottom cuts the person just below the knees, where a photographer would
@@ -50,11 +55,18 @@ KNEE_GROUND = KNEE_HEAD_ROOM + KNEE_HEIGHT
 # Why a scene frames people without ground, for the task's detail.
 NO_GROUND_WATER = "water"
 NO_GROUND_FAR = "far"
+NO_GROUND_UNSURE = "unsure"
 NO_GROUND_NOTES = {
     NO_GROUND_WATER: "Framed from the knees up: the scene has water where a person would stand.",
     NO_GROUND_FAR: "Framed from the knees up: the ground in this scene is too far away for a "
     "full-length person.",
+    NO_GROUND_UNSURE: "Framed from the knees up: no ground to stand on could be made out in "
+    "this scene.",
 }
+MOVED_NOTE = "Moved to where the scene has ground to stand on."
+# Feet: this far either side of their middle, per body height (a stance, shoes included).
+FEET_HALF = 0.1
+FEET_STEP = 0.04  # the search for ground moves the feet in steps of this (of the frame)
 
 
 @dataclass(frozen=True)
@@ -67,10 +79,14 @@ class Scene:
     water_top: float | None  # water or sky fills the frame's bottom from here down
     source: str  # "vanishing point" | "sky line" | "backdrop": why (eval and debugging)
     no_ground: str | None = None  # NO_GROUND_*: why the person is framed from the knees up
+    feet_x: float = 0.5  # the feet's middle, as a fraction of the frame's width
+    moved: bool = False  # moved off the usual spot (bottom centre) onto ground
 
     @property
     def note(self) -> str | None:
         """A sentence for the task's detail when the framing is not the usual one."""
+        if self.moved:
+            return MOVED_NOTE
         return NO_GROUND_NOTES.get(self.no_ground or "")
 
 
@@ -84,6 +100,7 @@ class Cues:
     horizon: float | None
     water_top: float | None
     source: str
+    ground: Ground | None = None  # where feet may go, per pixel of the analysis thumbnail
 
 
 def thumbnail(rgb: Image8, width: int = ANALYSIS_WIDTH) -> Image8:
@@ -164,11 +181,22 @@ def sky_colour(light: Floats, a: Floats, b: Floats) -> BoolMask:
     return np.asarray((np.abs(a - 128) <= 10) & blue_or_grey)
 
 
-def sky_line(lab: Image8) -> float | None:
+def sky_pixels(lab: Image8) -> BoolMask:
+    """sky_colour per pixel (of a lightly blurred Lab, so sensor noise does not decide)."""
+    smooth = cv2.blur(lab, (3, 3)).astype(np.float32)
+    return sky_colour(smooth[..., 0], smooth[..., 1], smooth[..., 2])
+
+
+SKY_SHARE = 0.6  # of the region above a sky line, at least this is smooth sky-coloured pixels
+
+
+def sky_line(lab: Image8, sky: BoolMask | None = None) -> float | None:
     """A straight, full-width line with smooth sky above it and busier ground (or sea) below.
 
     Below two thirds of the frame such a line is the foot of a studio wall, not a horizon, so
-    it is not reported. Running sums make every candidate row a constant-time check.
+    it is not reported. Running sums make every candidate row a constant-time check. `sky`
+    (smooth, sky-coloured pixels) lets a sky with something against it (a beach umbrella, a
+    tree) count when most of it is plain sky.
     """
     h = lab.shape[0]
     light = lab[..., 0].astype(np.float32)
@@ -185,16 +213,22 @@ def sky_line(lab: Image8) -> float | None:
     above = running[end - 1] / end[:, None]
     above_texture = running_texture[end - 1] / end
     below_texture = (running_texture[-1] - running_texture[rows + 2]) / (h - rows - 3)
-    ok = (
-        (span[rows] > 0.75)
-        & (above_texture < 6.0)
-        & (below_texture > 1.3 * above_texture)
-        & sky_colour(above[:, 0], above[:, 1], above[:, 2])
-    )
+    base = (span[rows] > 0.75) & sky_colour(above[:, 0], above[:, 1], above[:, 2])
+    ok = base & (above_texture < 6.0) & (below_texture > 1.3 * above_texture)
+    if not ok.any() and sky is not None:
+        # Only when no line has a plain sky above it: mostly sky (an umbrella against it).
+        running_sky = np.cumsum(sky.mean(axis=1).astype(np.float64))
+        ok = base & (running_sky[end - 1] / end >= SKY_SHARE) & (below_texture > above_texture)
     if not ok.any():
         return None
     candidates = rows[ok]
     return float(candidates[np.argmax(span[candidates])] / h)
+
+
+def water_colour(hsv: Image8, lab: Image8) -> BoolMask:
+    """Blue to cyan pixels: the colour water takes from the sky it mirrors."""
+    hue, sat = hsv[..., 0], hsv[..., 1]
+    return np.asarray(((hue >= 85) & (hue <= 130) & (sat > 35)) | (lab[..., 2] < 118))
 
 
 def water_top(rgb: Image8, lab: Image8) -> float | None:
@@ -207,9 +241,9 @@ def water_top(rgb: Image8, lab: Image8) -> float | None:
     cannot be told from open sky and people stand in front of it all the time.
     """
     h, w = rgb.shape[:2]
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
-    hue, sat, value = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    blue = ((hue >= 85) & (hue <= 130) & (sat > 35)) | (lab[..., 2] < 118)
+    hsv = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV), np.uint8)
+    value = hsv[..., 2]
+    blue = water_colour(hsv, lab)
     light = lab[..., 0].astype(np.float32)
     gx = np.abs(cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=1)
     gy = np.abs(cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)
@@ -220,8 +254,8 @@ def water_top(rgb: Image8, lab: Image8) -> float | None:
     for y1 in range(h, band - 1, -band):
         y0 = y1 - band
         mx, my = float(np.median(gx[y0:y1])), float(np.median(gy[y0:y1]))
-        water = (float(blue_rows[y0:y1].mean()) >= 0.7 and float(value_rows[y0:y1].mean()) > 90
-                 and my > 3.0 and my > 2.0 * mx)
+        water = (float(blue_rows[y0:y1].mean()) >= WATER_BLUE
+                 and float(value_rows[y0:y1].mean()) > 90 and my > 3.0 and my > 2.0 * mx)
         if not water:
             break
         top = y0
@@ -237,7 +271,7 @@ def water_top(rgb: Image8, lab: Image8) -> float | None:
     # The band above failed as a whole, but its lower rows may still be water: the shoreline
     # is where the water's colour stops, row by row.
     limit = max(0, top - band)
-    while top > limit and blue_rows[top - 1] >= 0.7:
+    while top > limit and blue_rows[top - 1] >= WATER_BLUE:
         top -= 1
     return float(top / h)
 
@@ -252,11 +286,65 @@ def cues(background: Image8) -> Cues:
     gray = np.asarray(cv2.cvtColor(lines, cv2.COLOR_RGB2GRAY), np.uint8)
     horizon = vanishing_horizon(gray, water)
     source = "vanishing point"
+    sky = sky_pixels(lab)
     if horizon is None:
-        horizon, source = sky_line(lab), "sky line"
+        horizon, source = sky_line(lab, sky), "sky line"
     if horizon is None:
         source = "backdrop"
-    return Cues(horizon, water, source)
+    reach = MIN_HEIGHT / PERSON_OVER_LOW_CAMERA
+    hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2HSV), np.uint8)
+    # Daylight-bright blue (a night scene is blue all over, its grass too).
+    blue = water_colour(hsv, lab) & (hsv[..., 2] > 90)
+    found = grounds.walkable(lab, horizon, water, source, sky, blue, reach)
+    return Cues(horizon, water, source, found)
+
+
+def standing_height(horizon: float, ground: float) -> float:
+    """The scale rule: an adult whose feet are at row `ground` is PERSON_OVER_CAMERA times the
+    feet's distance below the horizon tall (an eye-level camera puts the eyes on the horizon),
+    clipped to MIN_HEIGHT and to what the frame holds with HEAD_ROOM. Rows and the result are
+    fractions of the frame's height; the frame's own height plays no other part."""
+    height = PERSON_OVER_CAMERA * (ground - max(horizon, -1.0))
+    return float(np.clip(height, MIN_HEIGHT, min(BACKDROP_HEIGHT, ground - HEAD_ROOM)))
+
+
+def knee_up(found: Cues, why: str) -> Scene:
+    return Scene(found.horizon, KNEE_GROUND, KNEE_HEIGHT, found.water_top, found.source, why)
+
+
+def feet_fit(ground: Ground | None, x: float, y: float, height: float) -> bool:
+    """Whether a person `height` tall (of the frame's height) with feet at (x, y) stands on
+    walkable ground (no map: nothing to check)."""
+    if ground is None:
+        return True
+    aspect = ground.labels.shape[0] / max(1, ground.labels.shape[1])  # the map's h / w
+    return ground.feet_fit(x, y, FEET_HALF * height * aspect)
+
+
+def find_ground(found: Cues, first: Scene) -> Scene:
+    """`first` moved onto verified ground when its feet are not on any: sideways first (the
+    same perspective and size), then farther back toward the horizon (smaller, by the scale
+    rule), as long as a full-length person stays at least MIN_HEIGHT from a waist-level
+    camera. Else knee-up framing, saying what was under the feet."""
+    ground, horizon = found.ground, found.horizon
+    if ground is None or feet_fit(ground, 0.5, first.ground, first.person_height):
+        return first
+    aspect = ground.labels.shape[0] / max(1, ground.labels.shape[1])  # width per height
+    if horizon is not None:
+        lowest = horizon + MIN_HEIGHT / PERSON_OVER_LOW_CAMERA
+        for row in np.arange(first.ground, lowest - 1e-6, -FEET_STEP):
+            height = standing_height(horizon, float(row))
+            # The whole person stays in the frame: about 0.2 of their height either side.
+            side = 0.2 * height * aspect
+            for shift in np.arange(0.0, 0.5 - side, FEET_STEP):
+                for x in {0.5 - shift, 0.5 + shift}:
+                    if feet_fit(ground, float(x), float(row), height):
+                        return replace(first, ground=float(row), person_height=height,
+                                       feet_x=float(x), moved=True)
+    under = ground.why_not(0.5, min(first.ground, 0.999))
+    why = {grounds.WATER: NO_GROUND_WATER, grounds.BEYOND: NO_GROUND_FAR}.get(
+        under, NO_GROUND_UNSURE)
+    return knee_up(found, why)
 
 
 def framed(found: Cues) -> Scene:
@@ -264,28 +352,30 @@ def framed(found: Cues) -> Scene:
     horizon, water, source = found.horizon, found.water_top, found.source
     dry_bottom = water if water is not None else 1.0
     if horizon is None:
-        if water is None:
-            return BACKDROP
-        # A backdrop whose bottom is water: feet on the waterline, framing otherwise kept.
-        ground = min(BACKDROP_GROUND, dry_bottom - SHORE_MARGIN)
-        height = min(BACKDROP_HEIGHT, ground - HEAD_ROOM)
-        return Scene(None, ground, height, water, "backdrop")
+        if water is not None:
+            # Water at the bottom of a photo with no horizon (a wave, a sea of cloud seen from
+            # a summit): what lies above it cannot be told from a far shore or the sky.
+            return knee_up(found, NO_GROUND_WATER)
+        # A backdrop: the shop framing, if its floor is one (not a drone's view, ...).
+        return find_ground(found, BACKDROP)
     if dry_bottom - horizon < 0.05:
         # Water from the frame's bottom up to the horizon: nowhere to stand in view.
-        return Scene(horizon, KNEE_GROUND, KNEE_HEIGHT, water, source, NO_GROUND_WATER)
+        return knee_up(found, NO_GROUND_WATER)
     ground = min(BACKDROP_GROUND, dry_bottom - SHORE_MARGIN)
     depth = ground - max(horizon, -1.0)
     if depth * PERSON_OVER_LOW_CAMERA < MIN_HEIGHT:
         # The nearest ground in view is so far that a full-length person there is tiny even
         # from a camera at the waist (a square before a monument, fields under a big sky).
-        return Scene(horizon, KNEE_GROUND, KNEE_HEIGHT, water, source, NO_GROUND_FAR)
-    height = PERSON_OVER_CAMERA * depth
-    height = float(np.clip(height, MIN_HEIGHT, min(BACKDROP_HEIGHT, ground - HEAD_ROOM)))
-    return Scene(horizon, ground, height, water, source)
+        return knee_up(found, NO_GROUND_FAR)
+    height = standing_height(horizon, ground)
+    return find_ground(found, Scene(horizon, ground, height, water, source))
 
 
-def in_crop(found: Cues, top: float, bottom: float) -> Cues:
-    """The cues in the rows of a crop of the photo, `top` and `bottom` its rows there."""
+def in_crop(
+    found: Cues, top: float, bottom: float, left: float = 0.0, right: float = 1.0
+) -> Cues:
+    """The cues in the rows of a crop of the photo, `top` and `bottom` its rows there (and
+    `left`, `right` its columns, for the ground map)."""
     span = bottom - top
 
     def row(value: float | None) -> float | None:
@@ -294,7 +384,9 @@ def in_crop(found: Cues, top: float, bottom: float) -> Cues:
     water = row(found.water_top)
     if water is not None and water >= 1.0:
         water = None  # the water is cropped away
-    return Cues(row(found.horizon), None if water is None else max(0.0, water), found.source)
+    ground = None if found.ground is None else found.ground.crop(top, bottom, left, right)
+    return Cues(row(found.horizon), None if water is None else max(0.0, water), found.source,
+                ground)
 
 
 def analyse(background: Image8) -> Scene:
@@ -308,5 +400,7 @@ def analyse_covering(background: Image8, width: int, height: int) -> Scene:
     bh, bw = background.shape[:2]
     scale = max(width / bw, height / bh)
     crop_h = min(bh, max(1, round(height / scale)))
-    top = (bh - crop_h) // 2
-    return framed(in_crop(cues(background), top / bh, (top + crop_h) / bh))
+    crop_w = min(bw, max(1, round(width / scale)))
+    top, left = (bh - crop_h) // 2, (bw - crop_w) // 2
+    return framed(in_crop(
+        cues(background), top / bh, (top + crop_h) / bh, left / bw, (left + crop_w) / bw))
