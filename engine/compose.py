@@ -74,6 +74,17 @@ def needs_scene(cut: Cutout) -> bool:
     return stands_in_scene(cut) or head_cropped_feet_in_view(cut)
 
 
+def feet_off_ground(cut: Cutout, scene: Scene, feet: float, height: int) -> bool:
+    """Whether a head-cropped person's feet, at row `feet` (pixels) in the shop framing, would
+    be on water or on a scene with no verified ground."""
+    if not head_cropped_feet_in_view(cut):
+        return False
+    if scene.no_ground is not None:
+        return True
+    return (scene.water_top is not None
+            and feet > (scene.water_top - scenes.SHORE_MARGIN) * height)
+
+
 def placement(
     cut: Cutout, width: int, height: int, margin: float, scene: Scene | None = None
 ) -> Float32:
@@ -89,11 +100,10 @@ def placement(
         # or shrinking it would show the cut edge floating in the scene, so the framing stays.
         scale = min(width / w, height / h)
         ty = (height - h * scale) / 2
-        if (scene is not None and scene.water_top is not None and head_cropped_feet_in_view(cut)
-                and y1 * scale + ty > (scene.water_top - scenes.SHORE_MARGIN) * height):
-            # ... except that feet in view never stand on water: scaled about the frame's top
-            # (the cut stays on it) until they are on the shore, or below the frame when the
-            # water reaches the horizon.
+        if scene is not None and feet_off_ground(cut, scene, y1 * scale + ty, height):
+            # ... except that feet in view never stand on water or unverified ground: scaled
+            # about the frame's top (the cut stays on it) until they are on the shore, or below
+            # the frame when the scene has no ground (scene.ground > 1: knee-up framing).
             scale *= scene.ground * height / (y1 * scale + ty)
             ty = 0.0
         return np.array([[scale, 0, (width - w * scale) / 2], [0, scale, ty]], np.float32)
@@ -102,8 +112,9 @@ def placement(
         ground, tall = GROUND_LINE, FULL_BODY_HEIGHT
         if scene is not None and stands_in_scene(cut):
             ground, tall = scene.ground, scene.person_height
+        feet_x = scene.feet_x if scene is not None and stands_in_scene(cut) else 0.5
         scale = min(tall * height / sh, (1 - 2 * margin) * width / sw)
-        tx = width / 2 - (x0 + sw / 2) * scale
+        tx = feet_x * width - (x0 + sw / 2) * scale
         ty = ground * height - y1 * scale
     else:
         scale = min((1 - 2 * margin) * width / sw, (1 - 2 * margin) * height / sh, 1.6)
@@ -202,8 +213,10 @@ def place_on_photo(
     if scene is None and needs_scene(cut):
         scene = scenes.analyse_covering(background, width, height)
     matrix = placement(cut, width, height, GARMENT_MARGIN, scene)
-    if scene is not None and scene.note and stands_in_scene(cut):
-        add_note(scene.note)
+    if scene is not None and scene.note and (
+        stands_in_scene(cut) or (scene.no_ground is not None and head_cropped_feet_in_view(cut))
+    ):
+        add_note(scene.note)  # moved, or framed without ground: the output page says so
     matrix = adjusted(matrix, cut, adjustment, width, height)
     rgb, alpha = warp(cut, matrix, width, height)
     return Placed(canvas, rgb, alpha, contact_shadow(alpha, cut, canvas))
