@@ -2,6 +2,11 @@
 
 A child that exits (killed, out of memory, crashed) is restarted with backoff while the others
 keep running (ops/supervise.py); Ctrl-C stops them all.
+
+The console shows what a person needs: the URLs, what started, what failed and why. What the
+children print, the libraries' warnings included (mediapipe, absl, protobuf), goes to the log
+files under DATA_DIR/logs; the demo showcase, which runs the engine, is made in a child too
+(Stack.prepare_data). tests/integration/test_quiet_start.py holds the console to that.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ def main() -> None:
     # The terminal shows warnings and errors only; the children's lines go to data/logs.
     configure_logging(settings, "supervisor", level="WARNING")
     setup_error_reports(settings, "supervisor")
-    stack = Stack(settings, log_dir=settings.data_dir / "logs")
+    logs = settings.data_dir / "logs"
+    stack = Stack(settings, log_dir=logs)
     stopping = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
@@ -36,7 +42,12 @@ def main() -> None:
         raise SystemExit(f"Content Credentials cannot be signed: {error}") from None
     print("Starting Temporal, storage, database, workers and API ...", flush=True)
     with stack:
-        stack.start()
+        try:
+            stack.start()
+        except (RuntimeError, TimeoutError) as error:
+            # What failed, in a line or a few (its output's end), not a traceback through
+            # ops/stack.py; the whole of it is in the logs.
+            raise SystemExit(f"Could not start: {error}\nLogs: {logs.resolve()}") from None
         observing = ""
         if settings.observe:
             if stack.start_prometheus():
@@ -51,7 +62,7 @@ def main() -> None:
             f"\n  App:         {settings.app_url}\n"
             f"  Temporal UI: http://127.0.0.1:{settings.temporal_ui_port}\n"
             f"  API docs:    {settings.app_url}/docs\n"
-            f"  Logs:        {(settings.data_dir / 'logs').resolve()}\n"
+            f"  Logs:        {logs.resolve()}\n"
             f"  Content Credentials: {describe(credentials, settings.data_dir)}\n"
             f"{observing}"
             "\nPress Ctrl-C to stop.",

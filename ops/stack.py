@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -32,25 +30,12 @@ from core.settings import Settings
 from core.storage import Storage
 from core.workflow_search import cli_search_attributes
 
+# Moved to ops/ports.py; named here too, where the tests and the benches have long found them.
+from ops.ports import free_port as free_port
+from ops.ports import wait_for_port as wait_for_port
+
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-
-
-# Ports handed out for services that start later are taken below the kernel's ephemeral range
-# (/proc/sys/net/ipv4/ip_local_port_range): the Temporal dev server binds several ports of its
-# own from that range as it starts (its HTTP API and internal services), and one of them once
-# landed on the port kept for the S3 server, which starts after it. Nothing that binds port 0
-# can land below the range.
-RESERVED_PORTS = (15000, 32767)
-_handed_out: set[int] = set()
-_ports_lock = threading.Lock()
-
-
-def _ephemeral_floor() -> int:
-    try:
-        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 32768
 
 
 IMAGING_PYTHON = REPO / ".venv-imaging" / "bin" / "python"
@@ -68,40 +53,6 @@ def imaging_python(settings: Settings) -> Path:
         raise RuntimeError(f"ENGINE=diffusion runs in the imaging environment, and "
                            f"{IMAGING_PYTHON} is missing: run make imaging")
     return IMAGING_PYTHON
-
-
-def free_port() -> int:
-    """A port nothing listens on now, below the ephemeral range, never handed out twice by
-    this process (the caller binds it later)."""
-    low, high = RESERVED_PORTS[0], min(RESERVED_PORTS[1], _ephemeral_floor() - 1)
-    with _ports_lock:
-        for _ in range(500):
-            port = random.randint(low, high)
-            if port in _handed_out:
-                continue
-            with socket.socket() as sock:
-                try:
-                    sock.bind(("127.0.0.1", port))
-                except OSError:
-                    continue
-            _handed_out.add(port)
-            return port
-    with socket.socket() as sock:  # the whole range taken: let the kernel choose
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_port(host: str, port: int, timeout: float, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
-        try:
-            with socket.create_connection((host, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"nothing listening on {host}:{port} after {timeout:.0f}s")
 
 
 def migrate(database_url: str) -> None:
@@ -283,12 +234,37 @@ class Stack:
         migrate(self.settings.resolved_database_url)
         storage = Storage(self.settings)
         storage.ensure_bucket()
-        if seed_catalog:
-            from ops.seed import seed
+        if not seed_catalog:
+            return
+        if self.log_dir is not None and self.settings.seed_showcase:
+            # The showcase's demo pairs run the engine, whose libraries (mediapipe, absl,
+            # protobuf) write warnings straight to stderr: in a child whose output is a log
+            # file, so that the console of `make run` keeps only what a person needs.
+            self.seed_in_child(self.log_dir / "seed.log")
+            return
+        from ops.seed import seed
 
-            engine = make_engine(self.settings.resolved_database_url)
-            seed(make_session_factory(engine), storage, self.settings)
-            engine.dispose()
+        engine = make_engine(self.settings.resolved_database_url)
+        seed(make_session_factory(engine), storage, self.settings)
+        engine.dispose()
+
+    def seed_in_child(self, log: Path) -> None:
+        """`python -m ops.seed` with this stack's settings, its output appended to `log`; a
+        failure raises with the end of that output, which names what went wrong."""
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "ab") as handle:
+            start = handle.tell()
+            code = subprocess.run(
+                [sys.executable, "-m", "ops.seed"], cwd=REPO, env=self.env(),
+                stdout=handle, stderr=subprocess.STDOUT, check=False,
+            ).returncode
+        if code != 0:
+            with open(log, "rb") as handle:
+                handle.seek(start)
+                tail = handle.read().decode(errors="replace").strip().splitlines()[-15:]
+            raise RuntimeError(
+                f"seeding the demo data exited with {code} ({log}):\n" + "\n".join(tail)
+            )
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
         """The orchestration worker: workflows and their quick database/storage steps."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import socket
 
-from ops.stack import _ephemeral_floor, free_port
+from ops.ports import _ephemeral_floor, free_port
 
 
 def test_free_ports_lie_below_the_ephemeral_range_and_are_never_repeated() -> None:
