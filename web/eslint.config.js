@@ -10,8 +10,9 @@ import { defineConfig } from 'eslint/config'
 
 // Import boundaries, as in bulletproof-react: code flows shared → features → app.
 // A feature never imports another feature or app/; shared code (components, hooks,
-// lib, stores, types, config, and api/: the typed API client) imports neither. Something
-// two features need moves down.
+// lib, stores, types, config, and api/: the typed API client and the few reads several
+// features share) imports neither. Something two features need moves down. lib/ holds pure
+// helpers: it calls no server, so it imports nothing of api/ either (its rule is below).
 const features = fs
   .readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -39,6 +40,11 @@ const boundaries = [
     from: ['./src/features', './src/app'],
     message: 'Shared code does not import features or app/.',
   })),
+  {
+    target: './src/lib',
+    from: './src/api',
+    message: 'lib/ is for pure helpers with no server calls: a call goes in a feature\'s api/ (or src/api when several features share it).',
+  },
 ]
 
 export default defineConfig(
@@ -72,6 +78,21 @@ export default defineConfig(
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { zones: boundaries }],
       'import-x/no-unresolved': 'error',
+    },
+  },
+  {
+    // One data layer: each server call is written once, in the api/ folder of the feature that
+    // makes it (its fetcher, query options and hook in one file), or in src/api when several
+    // features share it (see src/api/client.ts). Nothing else talks to the client.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/api/**', 'src/features/**/api/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '(^|/)api/client$',
+          message: "Only src/api and a feature's api/ folder call the API client: add the call there and import its hook.",
+        }],
+      }],
     },
   },
   {

@@ -1,7 +1,7 @@
 import { restoreSession } from '@/features/auth/session'
 import { captureQueryParams } from '@/lib/identity'
 import { startMonitoring } from '@/lib/monitoring'
-import { prefetchSiteConfig } from '@/lib/siteConfig'
+import { prefetchSiteConfig } from '@/api/siteConfig'
 
 /**
  * Runs once before the first render: remembers dbId/leadId and restores a

@@ -5,7 +5,8 @@ import { IconDownload } from '@/components/ui/icons'
 import { errorMessage, isAbortError } from '@/lib/api'
 import { saveBlob } from '@/lib/download'
 import { formatBytes } from '@/lib/format'
-import { downloadZip, zipPercent, type ZipProgress } from '@/lib/zipDownload'
+import { downloadZip } from '@/api/downloadZip'
+import { zipPercent, type ZipProgress } from '@/lib/zipDownload'
 
 interface ZipDownloadButtonProps {
   /** The images (task ids) to put in the archive. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useAtomValue } from 'jotai'
-import { creditsQueryOptions } from '@/lib/credits'
+import { creditsQueryOptions } from '@/api/credits'
 import { userAtom } from '@/stores/auth'
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useAtomValue } from 'jotai'
-import { viewerQueryOptions } from '@/lib/viewer'
+import { viewerQueryOptions } from '@/api/userInfo'
 import { userAtom } from '@/stores/auth'
 
 /**

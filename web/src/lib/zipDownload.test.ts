@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { attachmentName, contentLength, downloadZip, readWithProgress, zipPercent, type ZipProgress } from './zipDownload'
+import { attachmentName, contentLength, readWithProgress, zipPercent, type ZipProgress } from './zipDownload'
 
 /** A response whose body arrives in the given chunks. */
 function streamed(chunks: number[], headers: Record<string, string>): Response {
@@ -50,19 +50,5 @@ describe('ZIP download progress', () => {
 
   it('fails when fewer bytes arrive than announced (a broken archive)', async () => {
     await expect(readWithProgress(streamed([100], { 'Content-Length': '400' }), () => {})).rejects.toThrow(/interrupted/)
-  })
-
-  it('posts the chosen ids and shows the server message when it refuses', async () => {
-    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
-      expect(JSON.parse(String(init.body))).toEqual({ taskIds: ['a', 'b'] })
-      return new Response(JSON.stringify({ message: 'That image was not found.' }), {
-        status: 404,
-        headers: { 'Content-Type': 'application/json' },
-      })
-    })
-    vi.stubGlobal('fetch', fetchMock)
-    localStorage.setItem('mm:guestToken', 'guest-token')
-    await expect(downloadZip(['a', 'b'], () => {})).rejects.toThrow('That image was not found.')
-    expect(fetchMock.mock.calls[0]![0]).toBe('/imageedit/service/download')
   })
 })

@@ -1,15 +1,9 @@
 /**
- * One ZIP of several generated images (the originals, plus retouched versions where an operator
- * attached one), streamed by the server: POST /imageedit/service/download. Shared by My Images
- * and the output page. The body is read chunk by chunk and counted against Content-Length, so
- * the page can show how far the download is.
+ * Reading a download as it arrives: its size and file name from the headers, and its body
+ * chunk by chunk, counted against Content-Length so a page can show how far it is. The ZIP of
+ * chosen images (api/downloadZip) and the invoice PDF (billing) use it; no server calls here.
  */
-import type { ApiBody } from '@/types/api'
-import * as generationsApi from '@/api/generations'
 import { ApiError } from './api'
-
-type Path = '/imageedit/service/download'
-export type ZipRequest = ApiBody<Path, 'post'>
 
 export const ZIP_FALLBACK_NAME = 'metamodel-images.zip'
 
@@ -66,21 +60,4 @@ export async function readWithProgress(res: Response, onProgress: (p: ZipProgres
     throw new ApiError(0, 'The download was interrupted. Please try again.')
   }
   return new Blob(chunks, { type })
-}
-
-export interface ZipFile {
-  blob: Blob
-  fileName: string
-}
-
-/** The chosen images as one ZIP. Errors are the server's messages (ApiError). */
-export async function downloadZip(
-  taskIds: string[],
-  onProgress: (p: ZipProgress) => void,
-  signal?: AbortSignal,
-): Promise<ZipFile> {
-  const body: ZipRequest = { taskIds }
-  const res = await generationsApi.downloadZip(body, signal)
-  const blob = await readWithProgress(res, onProgress)
-  return { blob, fileName: attachmentName(res.headers) }
 }

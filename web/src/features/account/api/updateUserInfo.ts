@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import * as userApi from '@/api/user'
 import type { ApiBody, UserInfo } from '@/types/api'
-import { userInfoQueryOptions } from './getUserInfo'
+import { userInfoQueryOptions } from '@/api/userInfo'
 
 export function updateUserInfo(body: ApiBody<'/api/v1/user/userInfo', 'patch'>): Promise<UserInfo> {
   return userApi.updateUserInfo(body)

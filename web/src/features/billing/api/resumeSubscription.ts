@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import * as paymentApi from '@/api/payment'
-import { SUBSCRIPTION_KEY, type SubscriptionView } from '@/lib/subscription'
+import { SUBSCRIPTION_KEY, type SubscriptionView } from '@/api/subscription'
 
 export function resumeSubscription(): Promise<SubscriptionView> {
   return paymentApi.resumeSubscription()

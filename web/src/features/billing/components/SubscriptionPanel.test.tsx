@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api'
-import type { SubscriptionView } from '@/lib/subscription'
+import type { SubscriptionView } from '@/api/subscription'
 import { SubscriptionPanel } from './SubscriptionPanel'
 
 const queries = vi.hoisted(() => ({
@@ -13,7 +13,7 @@ const queries = vi.hoisted(() => ({
   resume: vi.fn(),
 }))
 
-vi.mock('@/lib/subscription', () => ({ useSubscription: queries.subscription }))
+vi.mock('@/api/subscription', () => ({ useSubscription: queries.subscription }))
 vi.mock('../api/cancelSubscription', () => ({ useCancelSubscription: queries.cancel }))
 vi.mock('../api/resumeSubscription', () => ({ useResumeSubscription: queries.resume }))
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }))

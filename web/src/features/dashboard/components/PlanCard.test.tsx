@@ -1,10 +1,10 @@
 import { cleanup, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { SubscriptionView } from '@/lib/subscription'
+import type { SubscriptionView } from '@/api/subscription'
 
 const answer = vi.hoisted(() => ({ current: {} as Record<string, unknown> }))
-vi.mock('@/lib/subscription', () => ({ useSubscription: () => answer.current }))
+vi.mock('@/api/subscription', () => ({ useSubscription: () => answer.current }))
 
 const { PlanCard } = await import('./DashboardPage')
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import * as paymentApi from '@/api/payment'
-import { invalidateCredits } from '@/lib/credits'
-import { SUBSCRIPTION_KEY } from '@/lib/subscription'
+import { invalidateCredits } from '@/api/credits'
+import { SUBSCRIPTION_KEY } from '@/api/subscription'
 import type { ApiData } from '@/types/api'
 
 export type PlanChangePreview = ApiData<'/api/v1/payment/subscription/change/preview', 'post'>

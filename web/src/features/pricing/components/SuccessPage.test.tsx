@@ -1,13 +1,13 @@
 import { cleanup, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { invalidateCredits } from '@/lib/credits'
+import { invalidateCredits } from '@/api/credits'
 import type { Order } from '../api/getOrder'
 import { guestLogin, json, renderRoutes } from '../testing'
 import { FailurePage } from './FailurePage'
 import { SuccessPage } from './SuccessPage'
 
-vi.mock('@/lib/credits', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/lib/credits')>()),
+vi.mock('@/api/credits', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/api/credits')>()),
   invalidateCredits: vi.fn(async () => undefined),
 }))
 

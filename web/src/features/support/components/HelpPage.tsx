@@ -2,7 +2,7 @@ import { useDeferredValue, useId, useMemo, useState } from 'react'
 import { Link } from 'react-router'
 import { IconArrowRight, IconCalendar, IconMail } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
-import { useSiteConfig } from '@/lib/siteConfig'
+import { useSiteConfig } from '@/api/siteConfig'
 import { buildFaq, FAQ_TOPICS, filterFaq, type LimitsState } from '../faq'
 import styles from '../support.module.css'
 

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { LONG_POLL_WAIT_MS, POLL_INTERVAL_MS } from '@/config'
 import * as tasksApi from '@/api/tasks'
-import { invalidateCredits } from '@/lib/credits'
+import { invalidateCredits } from '@/api/credits'
 import { shouldRetry } from '@/lib/queryClient'
 import type { FlowGeneration } from '@/features/create/store'
 import type { Task } from '@/types/api'

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import * as generationsApi from '@/api/generations'
-import { invalidateCredits } from '@/lib/credits'
+import { invalidateCredits } from '@/api/credits'
 import type { RequestType, ServiceSubmitted } from '@/types/api'
 
 export interface SubmitRequest {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { queryClient } from '@/lib/queryClient'
-import { siteConfigQueryOptions } from '@/lib/siteConfig'
+import { siteConfigQueryOptions } from '@/api/siteConfig'
 import type { AppConfig, PhotoAnalysis } from '@/types/api'
 import { awaitAnalysis, validate } from './uploads'
 

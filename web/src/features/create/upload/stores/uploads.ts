@@ -8,7 +8,7 @@ import { ApiError, errorMessage, isAbortError, putToStorage } from '@/lib/api'
 import { formatBytes } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
 import { runMutation } from '@/lib/queryClient'
-import { uploadLimits } from '@/lib/siteConfig'
+import { uploadLimits } from '@/api/siteConfig'
 import { appStore } from '@/stores/appStore'
 import {
   addFilesAtom,

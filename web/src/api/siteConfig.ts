@@ -6,12 +6,12 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { ACCEPTED_IMAGE_TYPES, MAX_UPLOAD_BYTES } from '@/config'
-import * as publicApi from '@/api/public'
 import { queryClient } from '@/lib/queryClient'
 import type { AppConfig } from '@/types/api'
+import { client, unwrap } from './client'
 
 export function getSiteConfig(signal?: AbortSignal): Promise<AppConfig> {
-  return publicApi.getSiteConfig(signal)
+  return unwrap(client.GET('/api/v1/config', { signal }))
 }
 
 export const siteConfigQueryOptions = queryOptions({

@@ -4,9 +4,9 @@
  * user's email so that logging in or out fetches the right one (spec §4).
  */
 import { queryOptions } from '@tanstack/react-query'
-import * as userApi from '@/api/user'
+import { queryClient } from '@/lib/queryClient'
 import type { Credits } from '@/types/api'
-import { queryClient } from './queryClient'
+import { client, unwrap } from './client'
 
 export const CREDITS_KEY = ['credits'] as const
 
@@ -19,10 +19,10 @@ function normalize(credits: Credits): Credits {
 
 export async function getCredits(userEmail: string | null, signal?: AbortSignal): Promise<Credits> {
   if (userEmail) {
-    const data = await userApi.getCreditsAvailable(signal)
+    const data = await unwrap(client.GET('/api/v1/user/creditsAvailable', { signal }))
     return normalize(data.creditsAvailable)
   }
-  return normalize(await userApi.getGuestCredits(signal))
+  return normalize(await unwrap(client.GET('/imageedit/users/getCreditsForGuests', { signal })))
 }
 
 export function creditsQueryOptions(userEmail: string | null) {

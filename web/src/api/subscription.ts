@@ -1,8 +1,8 @@
 // The caller's subscription (commerce contract), read by the billing page and the dashboard.
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
 import { ApiError } from '@/lib/api'
 import type { ApiData } from '@/types/api'
+import { client, unwrap } from './client'
 
 type Path = '/api/v1/payment/subscription'
 
@@ -15,7 +15,7 @@ export const SUBSCRIPTION_KEY = ['billing', 'subscription'] as const
 /** The caller's subscription, or null when there is none (a 404 counts as none too). */
 export async function getSubscription(signal?: AbortSignal): Promise<SubscriptionView | null> {
   try {
-    const data = await paymentApi.getSubscription(signal)
+    const data = await unwrap(client.GET('/api/v1/payment/subscription', { signal }))
     return data?.subscription ?? null
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null
