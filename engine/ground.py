@@ -45,7 +45,7 @@ MIN_CONFIDENCE = 0.5  # feet go on ground at least this sure
 # split shot, a neon street 37-130.
 BUSY_TOP = 30.0
 SKY_SMOOTH = 6.0  # local texture below which a sky-coloured pixel can be sky
-FEET_SHARE = 0.8  # this share of the feet's width must be on ground (and their middle)
+FEET_SHARE = 1.0  # all of the feet's width must be on ground
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ NO_GROUND_NOTES = {
 }
 MOVED_NOTE = "Moved to where the scene has ground to stand on."
 # Feet: this far either side of their middle, per body height (a stance, shoes included).
-FEET_HALF = 0.1
+FEET_HALF = 0.12
 FEET_STEP = 0.04  # the search for ground moves the feet in steps of this (of the frame)
 
 

@@ -1,0 +1,200 @@
+"""Where a person may stand (issue 36, items 1-3): the engine's placement against hand-drawn
+walkable-ground masks.
+
+../shared/fixtures/images/scenes/<name>.ground.png (255: feet may go here) come with every
+photo after scene-07; labels/ground_scenes.json gives their horizons (SOURCES.md's table) and
+what kind of place each is. In both output shapes a full-length person either stands with
+their feet on the mask (their middle and most of their width) at a height the labelled
+horizon allows, or is framed from the knees up with a note saying why. A scene whose lower
+half is water never gets feet; an aerial view gets the knee-up framing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from core.engine import collecting_notes
+from engine import compose, scene
+from engine.compose import GARMENT_MARGIN, Cutout
+from tests.integration.engine.test_compose import person
+from tests.integration.engine.test_scene_labels import LABELS as POLYGON_LABELS
+from tests.integration.engine.test_scene_labels import PERSON_SIZE, photo, to_photo
+from tests.support.paths import FIXTURES, fixture_images
+from tests.unit.test_scene import street
+
+GROUND_LABELS: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "labels" / "ground_scenes.json").read_text()
+)["scenes"]
+SHAPES = [(768, 1024), (1024, 768)]  # width, height
+FEET_ON_GROUND = 0.5  # most of the feet's width on walkable ground (their middle always)
+
+
+def ground_mask(name: str) -> np.ndarray:
+    """The walkable ground of a scene photo at its own size: from its mask file, or drawn from
+    the polygons of labels/scene_labels.json for scene-NN."""
+    if name in POLYGON_LABELS:
+        back = photo(name)
+        h, w = back.shape[:2]
+        mask = np.zeros((h, w), np.uint8)
+        for poly in POLYGON_LABELS[name]["ground"]:
+            cv2.fillPoly(mask, [np.round(np.array(poly) * [w, h]).astype(np.int32)], 255)
+        return mask
+    path = FIXTURES / "scenes" / name.replace(".jpg", ".ground.png")
+    return np.asarray(Image.open(path).convert("L"))
+
+
+def sized(cut: Cutout, width: int, height: int) -> Cutout:
+    if (width, height) == PERSON_SIZE:
+        return cut
+    return Cutout(cv2.resize(cut.rgb, (width, height)), cv2.resize(cut.alpha, (width, height)),
+                  cut.kind, cut.feet_visible)
+
+
+def placed(name: str, width: int, height: int) -> tuple[np.ndarray, scene.Scene]:
+    """The drawn full-length person's matte where the engine puts it, and the scene."""
+    back = photo(name)
+    cut = sized(person()[0], width, height)
+    found = scene.analyse_covering(back, width, height)
+    matrix = compose.placement(cut, width, height, GARMENT_MARGIN, found)
+    return compose.warp(cut, matrix, width, height)[1], found
+
+
+def feet_share_on_ground(
+    alpha: np.ndarray, back: np.ndarray, mask: np.ndarray
+) -> tuple[bool, float]:
+    """Whether the feet's middle is on the mask, and the share of their width that is (the
+    columns between the outer edges of the lowest rows of the matte, in the photo)."""
+    height, width = alpha.shape
+    _, _, _, y1 = compose.bbox(alpha)
+    cols = np.nonzero((alpha[max(0, y1 - 4) : y1] > 0.5).any(axis=0))[0]
+    mh, mw = mask.shape
+    xs = np.linspace(cols.min(), cols.max(), 15)
+    on = []
+    for x in xs:
+        fx, fy = to_photo(float(x), y1, back, width, height)
+        on.append(mask[min(mh - 1, int(fy * mh)), min(mw - 1, int(fx * mw))] > 127)
+    return bool(on[len(on) // 2]), float(np.mean(on))
+
+
+ALL_SCENES = sorted(set(GROUND_LABELS) | set(POLYGON_LABELS))
+
+
+@pytest.mark.parametrize("name", ALL_SCENES)
+@pytest.mark.parametrize("shape", SHAPES, ids=["portrait", "landscape"])
+def test_feet_stand_on_walkable_ground_or_are_framed_out(name: str, shape: tuple[int, int]) -> None:
+    width, height = shape
+    alpha, found = placed(name, width, height)
+    x0, y0, x1, y1 = compose.bbox(alpha)
+    assert y0 > 0, "the head is in view"
+    if found.no_ground is not None:
+        assert y1 >= height - 1 and alpha[-1].max() > 0.9, "knee-up: the frame cuts the legs"
+        assert found.note and found.note.startswith("Framed from the knees up")
+        return
+    middle, share = feet_share_on_ground(alpha, photo(name), ground_mask(name))
+    assert middle and share > FEET_ON_GROUND, f"feet on ground: middle {middle}, {share:.2f}"
+    if found.moved:
+        assert found.note == scene.MOVED_NOTE
+
+
+@pytest.mark.parametrize("name", [n for n, v in GROUND_LABELS.items() if v["kind"] == "water"])
+@pytest.mark.parametrize("shape", SHAPES, ids=["portrait", "landscape"])
+def test_a_scene_whose_lower_half_is_water_gets_no_feet(name: str, shape: tuple[int, int]) -> None:
+    width, height = shape
+    alpha, found = placed(name, width, height)
+    assert found.no_ground == scene.NO_GROUND_WATER
+    assert found.note and "water" in found.note
+    assert alpha[-1].max() > 0.9  # the legs run off the frame's bottom: no feet in view
+
+
+@pytest.mark.parametrize("name", [n for n, v in GROUND_LABELS.items() if v["kind"] == "aerial"])
+@pytest.mark.parametrize("shape", SHAPES, ids=["portrait", "landscape"])
+def test_an_aerial_view_gets_a_medium_shot(name: str, shape: tuple[int, int]) -> None:
+    width, height = shape
+    alpha, found = placed(name, width, height)
+    assert found.no_ground is not None and found.ground > 1.0
+    assert alpha[-1].max() > 0.9
+    # A head-cropped catalog shot (feet in view) loses its feet below the frame too.
+    cut = sized(half_body_head_cropped(), width, height)
+    matrix = compose.placement(cut, width, height, GARMENT_MARGIN, found)
+    moved = compose.warp(cut, matrix, width, height)[1]
+    assert moved[-1].max() > 0.9 and moved[0].max() > 0.9
+
+
+def half_body_head_cropped() -> Cutout:
+    """The drawn person enlarged so the frame's top cuts the head and the feet stay in view
+    (the usual catalog shot)."""
+    full, _ = person(top=100, bottom=900)
+    h, w = full.alpha.shape
+    m = np.array([[1.15, 0, -0.075 * w], [0, 1.15, -200]], np.float32)
+    cut = Cutout(cv2.warpAffine(full.rgb, m, (w, h), borderMode=cv2.BORDER_REPLICATE),
+                 cv2.warpAffine(full.alpha, m, (w, h)), "person", True)
+    assert compose.head_cropped_feet_in_view(cut)
+    return cut
+
+
+@pytest.mark.parametrize("name", [n for n, v in GROUND_LABELS.items() if v["horizon"]])
+@pytest.mark.parametrize("shape", SHAPES, ids=["portrait", "landscape"])
+def test_a_standing_person_is_as_tall_as_the_horizon_allows(
+    name: str, shape: tuple[int, int]
+) -> None:
+    """The scale rule (scene.standing_height): with the feet at row y and the horizon at h, a
+    person is between PERSON_OVER_CAMERA (eye-level camera) and PERSON_OVER_LOW_CAMERA (a
+    camera at the waist) times y - h tall; checked against the labelled horizon's range, with
+    10% for the labels' own error."""
+    width, height = shape
+    alpha, found = placed(name, width, height)
+    if found.no_ground is not None:
+        return  # framed without ground: checked above
+    back = photo(name)
+    x0, y0, x1, y1 = compose.bbox(alpha)
+    _, feet = to_photo((x0 + x1) / 2, y1, back, width, height)
+    _, head = to_photo(0, y0, back, width, height)
+    low, high = GROUND_LABELS[name]["horizon"]
+    assert feet > high, "the feet are below the horizon"
+    tall = feet - head
+    assert tall / (feet - high) >= 0.9 * scene.PERSON_OVER_CAMERA, "too small"
+    assert tall / (feet - low) <= 1.1 * scene.PERSON_OVER_LOW_CAMERA, "towers over the scene"
+
+
+def pool_street() -> np.ndarray:
+    """The synthetic street with a pool in the middle of its pavement, near the camera: blue,
+    rippled sideways, two fifths of the width."""
+    img = street(0.45).astype(np.float32)
+    h, w = img.shape[:2]
+    rng = np.random.default_rng(4)
+    ripples = cv2.resize(rng.normal(0, 1, (h // 4, w // 16)).astype(np.float32), (w, h)) * 12
+    y0, xa, xb = int(0.8 * h), int(0.3 * w), int(0.7 * w)
+    img[y0:, xa:xb] = np.array([40, 140, 200], np.float32) + ripples[y0:, xa:xb, None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_feet_move_off_a_pool_onto_the_pavement_beside_it_with_a_note() -> None:
+    back = pool_street()
+    width, height = PERSON_SIZE
+    cut = person()[0]
+    found = scene.analyse(back)
+    assert found.moved and found.no_ground is None and found.note == scene.MOVED_NOTE
+    with collecting_notes() as notes:
+        placed_ = compose.place_on_photo(cut, back, found)
+    assert notes == [scene.MOVED_NOTE]
+    _, _, _, y1 = compose.bbox(placed_.alpha)
+    feet = np.nonzero((placed_.alpha[y1 - 4 : y1] > 0.5).any(axis=0))[0]
+    assert y1 > 0.8 * height, "still on the near pavement, beside the pool"
+    assert feet.max() < 0.3 * width or feet.min() > 0.7 * width, "no foot on the pool"
+    # Sized by the scale rule where the feet now are.
+    assert found.horizon is not None
+    assert abs(found.person_height - scene.standing_height(found.horizon, found.ground)) < 1e-6
+
+
+def test_the_horizon_labels_cover_the_scenes_with_masks() -> None:
+    fixture_images("scenes")  # skips without the fixtures
+    masks = (FIXTURES / "scenes").glob("*.ground.png")
+    masked = {p.name.replace(".ground.png", ".jpg") for p in masks}
+    assert masked == set(GROUND_LABELS)
