@@ -12,8 +12,9 @@ from core.engine import Placement, add_note
 from engine import scene as scenes
 from engine.arrays import Float32, Floats, Image8, Mask
 from engine.lighting import bbox as bbox  # re-exported: compose.bbox is the subject's box
-from engine.lighting import contact_shadow, harmonise, light_wrap
+from engine.lighting import harmonise, light_wrap
 from engine.scene import Scene
+from engine.shadows import contact_shadow
 
 GROUND_LINE = scenes.BACKDROP_GROUND  # on a backdrop, full-body shots stand with feet here
 FULL_BODY_HEIGHT = scenes.BACKDROP_HEIGHT  # and are at most this tall (fractions of height)

@@ -1,10 +1,16 @@
-"""Light from the scene on a placed subject: its colour and brightness matched to the light
-where it stands (harmonise), the scene's light wrapped round its edges (light_wrap), and the
-shadows it puts on the ground (contact_shadow, with a cast shadow away from the light)."""
+"""Light from the scene on a placed subject: its brightness, contrast and colour moved toward
+the light around where it stands (harmonise), the scene's key light (key_light: where the
+brightest region is and how directional the light is, for engine/shadows.py) and the scene's
+light wrapped round its edges (light_wrap).
+
+Colours are measured in CIE Lab (L* 0..100, a* and b* signed: what OpenCV gives for float RGB
+in 0..1). Every change to the subject is one 8-bit lookup table per RGB channel, so matching
+costs a few thousand sampled pixels' statistics and one cv2.LUT over the subject's box.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -12,93 +18,229 @@ import numpy as np
 from engine.arrays import Float32, Floats, Image8, Mask
 
 
-class Subject(Protocol):
-    """What the shadows need to know of a cut-out (compose.Cutout is one)."""
-
-    @property
-    def kind(self) -> str: ...  # person | garment
-
-    @property
-    def feet_visible(self) -> bool: ...  # a full-body person whose feet are in the frame
-
-
 def bbox(alpha: Floats, threshold: float = 0.5) -> tuple[int, int, int, int]:
     x, y, w, h = cv2.boundingRect((alpha > threshold).astype(np.uint8))
     return x, y, x + w, y + h
 
 
-# Harmonisation, in OpenCV's 8-bit Lab (L 0..255, a and b offset by 128).
-LIGHT_MATCH = 0.5  # share of the brightness difference to the scene taken over
-DARKEN_LIMIT = 75.0  # a night scene darkens the subject by at most this (L units of 255)
-BRIGHTEN_LIMIT = 15.0  # studio subjects are already well lit: brightening washes garments out
-CAST_SHIFT = 0.3  # share of the scene light's colour cast taken over by coloured pixels
-CAST_LIMIT = (4.0, 7.0)  # and at most this much in a* (green-magenta) and b* (blue-yellow)
-NEUTRAL_CHROMA = (6.0, 20.0)  # below the first no cast at all (whites stay white), full above
+# Brightness. A shop photo is exposed for a normally lit place, so the scene's own exposure where
+# the person stands (LabStats.exposure) says how far to move it, whatever the person wears: a
+# night scene takes the whites down toward a light grey, a bright one lifts the mid-tones a
+# little, a normally lit one (a day street, a lit room, a studio) leaves the shop's exposure.
+NORMAL_EXPOSURE = 65.0  # L*: below this a place is darker than a shop photo's (fixtures: day
+#                         streets and rooms 67-86, dusk and sunset 62-65, night and neon 21-55)
+BRIGHT_EXPOSURE = 85.0  # L*: above this it is brighter (a white room, a sunlit terrace)
+DARKEN_MATCH = 0.8  # share of the shortfall below NORMAL_EXPOSURE taken over
+BRIGHTEN_MATCH = 0.5  # share of the excess above BRIGHT_EXPOSURE taken over
+DARKEN_LIMIT = 30.0  # L*: a mid-tone goes down by at most this (a white top ends near L* 55)
+BRIGHTEN_LIMIT = 4.0  # L*: and up by at most this: more washes a garment's detail out
+KEY_PERCENTILE = 90.0  # LabStats.key: the lightness of the brightest tenth
+# A plain backdrop has no highlights (its key is its mean): a mid-grey studio paper (L* ~54) is
+# a normally lit studio, not a dim place. Its normal exposure is this, up to FLAT_SCENE spread.
+STUDIO_EXPOSURE = 40.0
+# Contrast: the spread of L* follows the scene's a little (haze and night flatten, hard light
+# deepens). A plain backdrop (spread under FLAT_SCENE) says nothing about its light: no change.
+NORMAL_SPREAD = 18.0  # L*: the spread of a normally lit place (day fixtures: 13-25)
+FLAT_SCENE = 4.0
+CONTRAST_MATCH = 0.3  # exponent on the ratio of the two spreads
+CONTRAST_RANGE = (0.95, 1.06)  # the gain's bounds: more changes how the fabric reads
+# Colour temperature: the scene's light colour is its local mean a*, b* (grey-world around the
+# person: under neon, moonlight or a sunset that mean is the light's colour). The subject takes
+# a share of it as a white balance shift (von Kries: one gain per linear RGB channel, so whites
+# take the tint, blacks stay black and every colour keeps its hue order). The bounds are what
+# keeps a person themselves: skin and garments lean toward the light, never turn into its colour.
+NEUTRAL_LIGHT = 3.0  # a*b* chroma of a scene light counted as white: no cast (a shop's balance)
+CAST_SHARE = 0.4  # share of the scene light's chroma (beyond NEUTRAL_LIGHT) taken over
+CAST_NIGHT = 0.4  # ... plus up to this much more in the dark: at night or under neon the
+#                   coloured light is all there is (no white daylight fills in); full at
+#                   NIGHT_DEPTH L* below NORMAL_EXPOSURE
+NIGHT_DEPTH = 30.0
+CAST_LIMIT = 12.0  # and at most this (a*b* distance) on a white: neon at 40+ gives 12; darker
+#                    colours shift less (the same linear gains), black not at all
+CAST_WHITE = 92.0  # L*: the white that CAST_LIMIT and the cast are measured on
+LOCAL_PAD = (0.5, 0.15)  # the light "where they stand": the box padded by these shares (x, y)
 
 
-def _lab_stats(lab: Image8) -> tuple[Float32, float]:
-    pixels = lab.reshape(-1, 3).astype(np.float32)
-    return pixels.mean(axis=0), float(pixels[:, 0].std())
+@dataclass(frozen=True)
+class LabStats:
+    """Mean L*, a*, b*, the spread (standard deviation) of L* and the key: the L* of the
+    brightest tenth (skin, a white top, lit surfaces)."""
+
+    light: float
+    a: float
+    b: float
+    spread: float
+    key: float
+
+    @property
+    def exposure(self) -> float:
+        """How strongly a place is lit, in L*: halfway between its mean (dark materials
+        pull it down) and its key (a few lamps or a bright sky push that up)."""
+        return 0.5 * (self.light + self.key)
 
 
-def scene_light(background: Image8, box: tuple[int, int, int, int]) -> tuple[Floats, float]:
-    """Mean Lab and the spread of L of the light where the subject stands: the background
-    around the subject's box (three quarters) and the whole frame (a quarter)."""
+def lab_stats(pixels: Image8) -> LabStats:
+    """Statistics of RGB pixels (any shape with 3 channels last)."""
+    lab = cv2.cvtColor(pixels.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_RGB2Lab)
+    flat = np.asarray(lab, np.float32).reshape(-1, 3)
+    mean = flat.mean(axis=0)
+    return LabStats(float(mean[0]), float(mean[1]), float(mean[2]), float(flat[:, 0].std()),
+                    float(np.percentile(flat[:, 0], KEY_PERCENTILE)))
+
+
+def local_region(background: Image8, box: tuple[int, int, int, int]) -> Image8:
+    """The background around (and behind) the subject's box: the light where it stands."""
     h, w = background.shape[:2]
     x0, y0, x1, y1 = box
-    pad_x, pad_y = (x1 - x0) // 3, (y1 - y0) // 4
-    local = background[
-        max(0, y0 - pad_y) : min(h, y1 + pad_y), max(0, x0 - pad_x) : min(w, x1 + pad_x)
-    ]
-    stats = []
-    for region in (local, background):
-        rh, rw = region.shape[:2]
-        step = max(1, max(rh, rw) // 64)
-        lab = cv2.cvtColor(np.ascontiguousarray(region[::step, ::step]), cv2.COLOR_RGB2Lab)
-        stats.append(_lab_stats(np.asarray(lab, np.uint8)))
-    mean = 0.75 * stats[0][0] + 0.25 * stats[1][0]
-    return mean, 0.75 * stats[0][1] + 0.25 * stats[1][1]
+    pad_x, pad_y = int((x1 - x0) * LOCAL_PAD[0]), int((y1 - y0) * LOCAL_PAD[1])
+    return background[max(0, y0 - pad_y) : min(h, y1 + pad_y),
+                      max(0, x0 - pad_x) : min(w, x1 + pad_x)]
+
+
+def scene_light(background: Image8, box: tuple[int, int, int, int]) -> LabStats:
+    """The light where the subject stands: Lab statistics of local_region, sampled on a grid
+    of about 64 x 64 (the mean needs no more)."""
+    region = local_region(background, box)
+    step = max(1, max(region.shape[:2]) // 64)
+    return lab_stats(np.ascontiguousarray(region[::step, ::step]))
+
+
+def _y_of(light: float) -> float:
+    """Relative luminance Y (0..1) of a CIE lightness L*."""
+    return float(((light + 16.0) / 116.0) ** 3 if light > 8.0 else light / 903.3)
+
+
+def _to_linear(srgb: Floats) -> Floats:
+    return np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+
+
+def _to_srgb(linear: Floats) -> Floats:
+    linear = np.clip(linear, 0.0, 1.0)
+    return np.where(linear <= 0.0031308, linear * 12.92, 1.055 * linear ** (1 / 2.4) - 0.055)
+
+
+def cast_of(light: LabStats) -> tuple[float, float]:
+    """The a*, b* shift a white (CAST_WHITE) of the subject takes under this scene light."""
+    chroma = float(np.hypot(light.a, light.b))
+    if chroma <= NEUTRAL_LIGHT:
+        return 0.0, 0.0
+    night = float(np.clip((NORMAL_EXPOSURE - light.exposure) / NIGHT_DEPTH, 0.0, 1.0))
+    size = min(CAST_LIMIT, (CAST_SHARE + CAST_NIGHT * night) * (chroma - NEUTRAL_LIGHT))
+    return size * light.a / chroma, size * light.b / chroma
+
+
+def channel_gains(cast: tuple[float, float]) -> Float32:
+    """Linear-RGB gains that turn a white (CAST_WHITE) into that white shifted by `cast` in a*,
+    b*, at the same luminance (so the cast changes colour, not brightness)."""
+    greys = np.array([[[CAST_WHITE, 0.0, 0.0], [CAST_WHITE, cast[0], cast[1]]]], np.float32)
+    srgb = np.asarray(cv2.cvtColor(greys, cv2.COLOR_Lab2RGB), np.float64)[0]
+    linear = _to_linear(np.clip(srgb, 0.0, 1.0))
+    gains = linear[1] / np.maximum(linear[0], 1e-6)
+    luminance = float(gains @ np.array([0.2126, 0.7152, 0.0722]))
+    return np.asarray(gains / luminance, np.float32)
+
+
+def exposure_shift(light: LabStats) -> float:
+    """The L* change of a mid-tone under this scene light (negative: darker)."""
+    plain = float(np.clip((2.0 * FLAT_SCENE - light.spread) / FLAT_SCENE, 0.0, 1.0))
+    normal = NORMAL_EXPOSURE + plain * (STUDIO_EXPOSURE - NORMAL_EXPOSURE)
+    if light.exposure < normal:
+        return max(-DARKEN_LIMIT, DARKEN_MATCH * (light.exposure - normal))
+    if light.exposure > BRIGHT_EXPOSURE:
+        return min(BRIGHTEN_LIMIT, BRIGHTEN_MATCH * (light.exposure - BRIGHT_EXPOSURE))
+    return 0.0
+
+
+def contrast_gain(light: LabStats) -> float:
+    if light.spread < FLAT_SCENE:
+        return 1.0
+    ratio = (light.spread + 3.0) / (NORMAL_SPREAD + 3.0)
+    return float(np.clip(ratio ** CONTRAST_MATCH, *CONTRAST_RANGE))
+
+
+def tone_table(subject: LabStats, light: LabStats) -> Image8:
+    """The lookup table (1 x 256 x 3) that relights the subject: contrast about its mean, then
+    exposure (darkening scales linear light, so whites dim as under a weaker light; brightening
+    scales it too, with a shoulder that keeps white white) and the colour cast, both in linear
+    light."""
+    levels = np.arange(256, dtype=np.float64) / 255.0
+    pivot = float(_to_srgb(np.array(_y_of(subject.light))))
+    linear = _to_linear(np.clip(pivot + (levels - pivot) * contrast_gain(light), 0.0, 1.0))
+    before = _y_of(NORMAL_EXPOSURE)
+    after = _y_of(NORMAL_EXPOSURE + exposure_shift(light))
+    if after < before:
+        linear = linear * (after / before)
+    elif after > before:
+        # y -> k y / (1 + (k - 1) y): slope k in the shadows, 1 stays 1; k puts `before` at `after`.
+        k = after * (1.0 - before) / (before * (1.0 - after))
+        linear = k * linear / (1.0 + (k - 1.0) * linear)
+    gains = channel_gains(cast_of(light)).astype(np.float64)
+    channels = [_to_srgb(linear * g) for g in gains]
+    return np.clip(np.stack(channels, axis=-1)[None] * 255.0 + 0.5, 0, 255).astype(np.uint8)
 
 
 def harmonise(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
-    """Move the subject's brightness and contrast part of the way toward the scene's light where
-    it stands, and give its coloured pixels a bounded share of the light's colour cast.
-
-    Neutral pixels (whites, greys, blacks) get no cast at all: a white top stays white on a
-    warm or a neon scene, since shoppers must see the garment's true colour; a night scene
-    still darkens it. Every change is a lookup table (one on L, one on the pair a*, b*), so
-    it costs two colour conversions of the subject's box.
-    """
+    """Move the subject's brightness, contrast and colour temperature part of the way toward
+    the scene's light around where it stands (bounded: see the constants above). On a neutral,
+    normally lit backdrop it is left as the shop lit it."""
     inside = alpha > 0.5
     if np.count_nonzero(inside) < 100:
         return rgb
     box = bbox(alpha, 0.01)
     x0, y0, x1, y1 = box
-    lab = cv2.cvtColor(rgb[y0:y1, x0:x1], cv2.COLOR_RGB2Lab)
     sample = inside[y0:y1:3, x0:x1:3]
-    subject_mean, subject_spread = _lab_stats(lab[::3, ::3][sample])
-    light_mean, light_spread = scene_light(background, box)
-
-    shift = float(np.clip(LIGHT_MATCH * (light_mean[0] - subject_mean[0]),
-                          -DARKEN_LIMIT, BRIGHTEN_LIMIT))
-    gain = float(np.clip(((light_spread + 8.0) / (subject_spread + 8.0)) ** 0.3, 0.85, 1.1))
-    levels = np.arange(256, dtype=np.float32)
-    l_table = np.clip((levels - subject_mean[0]) * gain + subject_mean[0] + shift + 0.5, 0, 255)
-
-    cast = np.clip(CAST_SHIFT * (light_mean[1:] - 128.0), [-CAST_LIMIT[0], -CAST_LIMIT[1]],
-                   list(CAST_LIMIT))
-    a_grid, b_grid = np.meshgrid(levels, levels, indexing="ij")  # index: a * 256 + b
-    chroma = np.hypot(a_grid - 128.0, b_grid - 128.0)
-    low, high = NEUTRAL_CHROMA
-    weight = np.clip((chroma - low) / (high - low), 0.0, 1.0)
-    a_table = np.clip(a_grid + weight * cast[0] + 0.5, 0, 255).astype(np.uint8).ravel()
-    b_table = np.clip(b_grid + weight * cast[1] + 0.5, 0, 255).astype(np.uint8).ravel()
-
-    pair = lab[..., 1].astype(np.intp) * 256 + lab[..., 2]
-    lab = np.dstack([cv2.LUT(lab[..., 0], l_table.astype(np.uint8)), a_table[pair], b_table[pair]])
+    subject = lab_stats(np.ascontiguousarray(rgb[y0:y1:3, x0:x1:3][sample]))
+    table = tone_table(subject, scene_light(background, box))
     out = rgb.copy()
-    out[y0:y1, x0:x1] = cv2.cvtColor(lab, cv2.COLOR_Lab2RGB)
+    out[y0:y1, x0:x1] = cv2.LUT(np.ascontiguousarray(rgb[y0:y1, x0:x1]), table)
     return out
+
+
+# The key light: the brightest region of the scene above its floor, and how directional it is.
+KEY_TOP = 0.7  # the light is looked for in the frame's top 70% (below lies lit floor, not lamps)
+KEY_SHARE = 97.0  # percentile of the blurred L* that marks the brightest region
+# Directional when the brightest region stands out (contrast of its L* over the mean) and is
+# compact (its horizontal spread, in frame widths): a sun, a spot, a lit window. A bright sky
+# across the whole frame or an evenly lit room is diffuse light: no cast shadow.
+KEY_CONTRAST = (0.2, 0.45)  # strength ramps from 0 to 1 between these contrasts
+KEY_SPREAD = (0.25, 0.12)  # ... and from 0 (this spread or wider) to 1 (this or tighter)
+KEY_SPAN = 0.35  # a light this far (frame widths) or more beside the subject is fully at its side
+
+
+@dataclass(frozen=True)
+class KeyLight:
+    """Where the scene's main light is, seen from the subject, and how hard it is."""
+
+    x: float  # the brightest region's centre, as a fraction of the frame's width
+    y: float  # and of its height
+    side: float  # -1: to the subject's left in the image .. +1: to its right
+    strength: float  # 0: flat, diffuse light (no cast shadow) .. 1: one hard source
+
+
+def key_light(background: Image8, subject_x: float = 0.5) -> KeyLight:
+    """The key light of the scene for a subject centred at `subject_x` (fraction of the width).
+
+    Read from a 48-pixel-wide thumbnail: a light source is a region, not a detail.
+    """
+    h, w = background.shape[:2]
+    top = background[: max(1, int(KEY_TOP * h))]
+    th = max(4, round(48 * top.shape[0] / w))
+    small = cv2.resize(top, (48, th), interpolation=cv2.INTER_AREA)
+    light = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_RGB2Lab)[..., 0]
+    light = np.asarray(cv2.GaussianBlur(light, (0, 0), 1.5), np.float32)
+    bright = light >= np.percentile(light, KEY_SHARE)
+    ys, xs = np.nonzero(bright)
+    cx, cy = float(xs.mean() + 0.5) / 48, float(ys.mean() + 0.5) / th * KEY_TOP
+    peak = float(light[bright].mean())
+    contrast = (peak - float(light.mean())) / max(peak, 1.0)
+    spread = float(xs.std()) / 48
+
+    def ramp(value: float, start: float, end: float) -> float:
+        return float(np.clip((value - start) / (end - start), 0.0, 1.0))
+
+    strength = ramp(contrast, *KEY_CONTRAST) * ramp(spread, *KEY_SPREAD)
+    side = float(np.clip((cx - subject_x) / KEY_SPAN, -1.0, 1.0))
+    return KeyLight(cx, cy, side, strength)
 
 
 WRAP_STRENGTH = 0.45  # at the very edge, this share of the colour is the scene's light
@@ -135,102 +277,3 @@ def light_wrap(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
     out[y0:y1, x0:x1] = cv2.blendLinear(full_light, np.ascontiguousarray(rgb[y0:y1, x0:x1]),
                                         full_weight, 1.0 - full_weight)
     return out
-
-
-# The cast shadow of a standing person under light from one side: the light's side is read from
-# the scene above its floor (the brighter of its left and right thirds). Below this contrast,
-# (right - left) / (right + left), the light counts as frontal or diffuse: no cast shadow.
-LIGHT_SIDE_MIN = 0.08
-CAST_SHADOW = 0.32  # darkening where the cast shadow is densest (at the feet)
-CAST_FLATTEN = 0.12  # the shadow lies on the floor: its length in the image, per body height
-CAST_LEAN = 0.9  # ... and leans away from the light this much per body height, at full contrast
-
-
-def light_side(background: Image8) -> float:
-    """Where the scene's light comes from, horizontally: -1 (left) .. +1 (right), 0 when the
-    left and right thirds above the floor (the top 70%) are about as bright."""
-    h, w = background.shape[:2]
-    small = cv2.resize(background[: max(1, int(0.7 * h))], (48, 48), interpolation=cv2.INTER_AREA)
-    lightness = cv2.cvtColor(small, cv2.COLOR_RGB2Lab)[..., 0].astype(np.float32)
-    left, right = float(lightness[:, :16].mean()), float(lightness[:, 32:].mean())
-    contrast = (right - left) / max(1.0, right + left)
-    return 0.0 if abs(contrast) < LIGHT_SIDE_MIN else float(np.clip(contrast * 3.0, -1.0, 1.0))
-
-
-def cast_shadow(small: Mask, side: float) -> Mask:
-    """The silhouette `small` (alpha at the shadow's working size) laid on the floor from its
-    feet, away from the light at `side` (light_side): flattened and leaning to the dark side,
-    densest at the feet and fading toward the head's end, blurred wider as it goes."""
-    sh, sw = small.shape
-    x0, y0, x1, y1 = bbox(small)
-    height = max(1, y1 - y0)
-    feet = float(y1)
-    # A point `up` above the feet goes to `up * CAST_FLATTEN` behind them (up the image) and
-    # `up * lean` sideways: x' = x + lean * (feet - y), y' = feet - CAST_FLATTEN * (feet - y).
-    lean = -np.sign(side) * CAST_LEAN * abs(side)
-    matrix = np.array([[1.0, -lean, lean * feet],
-                       [0.0, CAST_FLATTEN, feet * (1.0 - CAST_FLATTEN)]], np.float32)
-    laid = cv2.warpAffine(small, matrix, (sw, sh), flags=cv2.INTER_LINEAR)
-    # Fading with the distance from the feet (in laid-down rows), then softened.
-    rows = np.arange(sh, dtype=np.float32)[:, None]
-    reach = max(1.0, CAST_FLATTEN * height)
-    fade = np.clip(1.0 - (feet - rows) / reach * 0.7, 0.0, 1.0)
-    laid = laid * fade * CAST_SHADOW
-    return np.asarray(cv2.GaussianBlur(laid, (0, 0), max(1.0, 0.015 * height)), np.float32)
-
-
-SHADOW_CORE = 0.6  # darkening right under the feet
-SHADOW_SOFT = 0.3  # and of the wider, softer pool around them
-DARK_FLOOR = 70.0  # mean L (of 255) below which a floor gets a stronger shadow
-
-
-def contact_shadow(
-    alpha: Mask, cut: Subject, background: Image8 | None = None
-) -> Mask:
-    """How much to darken the background under the subject (0..1).
-
-    Drawn and blurred at a quarter of the size: a shadow has no detail, and a wide blur at
-    full size would cost more than the whole matte. On a dark floor the same share of
-    darkening is hard to see, so it is stronger there. A standing person in a scene lit from
-    one side also casts a shadow along the floor, away from the light (cast_shadow).
-    """
-    h, w = alpha.shape
-    if not (alpha > 0.5).any():
-        return np.zeros_like(alpha)
-    q = 4
-    size = (max(1, w // q), max(1, h // q))
-    small = np.asarray(cv2.resize(alpha, size, interpolation=cv2.INTER_AREA), np.float32)
-    sh, sw = small.shape
-    x0, y0, x1, y1 = bbox(small)
-    if cut.kind == "person" and cut.feet_visible and y1 < sh - 1:  # feet in view
-        # Under the feet: a tight, dark contact core in a wider soft pool.
-        boost = 1.0
-        if background is not None:
-            fy0, fy1 = min(h - 1, y1 * q), min(h, y1 * q + max(4, (y1 - y0) * q // 20))
-            floor = background[fy0:fy1, x0 * q : max(x0 * q + 1, x1 * q)]
-            if floor.size:
-                floor_lab = cv2.cvtColor(np.ascontiguousarray(floor[::2, ::2]), cv2.COLOR_RGB2Lab)
-                light = float(floor_lab[..., 0].mean())
-                boost = 1.3 if light < DARK_FLOOR else 1.0
-        shadow = np.zeros((sh, sw), np.float32)
-        feet_y = y1 - max(1, (y1 - y0) // 200)
-        centre = ((x0 + x1) // 2, feet_y)
-        core = (max(2, int((x1 - x0) * 0.34)), max(1, int((y1 - y0) * 0.012)))
-        pool = (max(3, int((x1 - x0) * 0.55)), max(2, int((y1 - y0) * 0.03)))
-        cv2.ellipse(shadow, centre, pool, 0, 0, 360, SHADOW_SOFT * boost, -1)
-        soft = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(1.0, pool[1] * 1.2)))
-        tight = np.zeros((sh, sw), np.float32)
-        cv2.ellipse(tight, centre, core, 0, 0, 360, SHADOW_CORE * boost, -1)
-        tight = np.asarray(cv2.GaussianBlur(tight, (0, 0), max(1.0, core[1] * 1.0)))
-        shadow = np.maximum(soft, tight)
-        side = light_side(background) if background is not None else 0.0
-        if side:
-            shadow = np.maximum(shadow, cast_shadow(small, side) * boost)
-        shadow = np.minimum(shadow, 0.85).astype(np.float32)
-    else:
-        # A soft drop shadow just below and behind the subject.
-        offset = max(1, int(0.012 * sh))
-        shadow = np.zeros_like(small)
-        shadow[offset:] = small[:-offset]
-        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.012 * sh)) * 0.28
-    return np.clip(cv2.resize(shadow, (w, h), interpolation=cv2.INTER_LINEAR), 0, 1)

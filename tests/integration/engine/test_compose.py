@@ -1,5 +1,5 @@
-"""Composites that sit in the scene: placement on the scene's ground, light and colour match
-that never tints whites, light wrap at the edges, a contact shadow also on dark floors.
+"""Composites that sit in the scene: placement on the scene's ground (the light, colour match,
+light wrap and shadows are measured in test_lighting.py).
 
 The subjects are drawn (a full-length person with a white top, blue trousers and dark shoes,
 and a half-body crop of it) so every region is known exactly; the scenes are the synthetic
@@ -78,12 +78,6 @@ def fixture_background(name: str) -> np.ndarray:
     return np.asarray(Image.open(path).convert("RGB"))
 
 
-def lab(rgb: np.ndarray) -> np.ndarray:
-    """Lab in its own units: L 0..100, a* and b* signed."""
-    out = cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2Lab)
-    return np.asarray(out)
-
-
 def uniform(colour: tuple[int, int, int], noise: float = 3.0, seed: int = 9) -> np.ndarray:
     rng = np.random.default_rng(seed)
     base = np.full((H, W, 3), colour, np.float32) + rng.normal(0, noise, (H, W, 3))
@@ -154,87 +148,3 @@ def test_on_photo_uses_the_scene_it_is_given() -> None:
     changed = np.abs(out.astype(int) - canvas.astype(int)).max(axis=2) > 40
     ys = np.nonzero(changed.any(axis=1))[0]
     assert abs(ys.max() - 0.9 * H) < 0.02 * H and abs((ys.max() - ys.min()) - 0.35 * H) < 0.03 * H
-
-
-# Light and colour ------------------------------------------------------------------------
-
-
-def white_top_in_output(back: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lab of the white top's inside (away from the light-wrapped edge) after compositing,
-    of the trousers, and of the input top."""
-    cut, top = person()
-    out = compose.on_photo(cut, back)
-    matrix = compose.placement(cut, W, H, GARMENT_MARGIN, scene.analyse(compose.cover(back, W, H)))
-    where = cv2.warpAffine(top.astype(np.uint8), matrix, (W, H), flags=cv2.INTER_NEAREST)
-    inside = cv2.erode(where, np.ones((41, 41), np.uint8)) > 0
-    legs = np.all(np.abs(cut.rgb.astype(int) - TROUSERS) < 12, axis=2) & (cut.alpha > 0.99)
-    legs_out = cv2.warpAffine(legs.astype(np.uint8), matrix, (W, H), flags=cv2.INTER_NEAREST)
-    legs_in = cv2.erode(legs_out, np.ones((15, 15), np.uint8)) > 0
-    assert inside.sum() > 2000 and legs_in.sum() > 2000
-    return lab(out)[inside], lab(out)[legs_in], lab(cut.rgb)[top]
-
-
-def test_white_top_stays_neutral_on_warm_and_night_scenes() -> None:
-    warm = uniform((235, 150, 60))  # sunset orange
-    night = fixture_background("bg-7")  # dark stage, magenta and teal light
-    neon_street = fixture_background("bg-3")
-    for name, back in (("warm", warm), ("night", night), ("neon", neon_street)):
-        top, _, _ = white_top_in_output(back)
-        a, b = float(np.median(top[:, 1])), float(np.median(top[:, 2]))
-        assert abs(a) <= 2.5 and abs(b) <= 2.5, f"{name}: white top tinted a*={a:.1f} b*={b:.1f}"
-
-
-def test_coloured_garments_take_a_bounded_share_of_the_scene_light() -> None:
-    _, legs_warm, _ = white_top_in_output(uniform((235, 150, 60)))
-    _, legs_neutral, _ = white_top_in_output(uniform((150, 150, 150)))
-    shift = float(np.median(legs_warm[:, 2]) - np.median(legs_neutral[:, 2]))
-    assert 1.0 < shift <= 8.0  # warmer, but the garment's colour stays its own
-
-
-def test_night_scene_darkens_the_subject_and_a_bright_one_hardly_changes_it() -> None:
-    _, _, source = white_top_in_output(uniform((150, 150, 150)))
-    night_top, _, _ = white_top_in_output(uniform((18, 16, 30)))
-    day_top, _, _ = white_top_in_output(uniform((225, 225, 225)))
-    before = float(np.median(source[:, 0]))
-    assert float(np.median(night_top[:, 0])) < before - 15
-    assert abs(float(np.median(day_top[:, 0])) - before) < 5
-
-
-def test_light_wrap_takes_the_scene_colour_into_the_edge_only() -> None:
-    cut, _ = person()
-    grey = Cutout(np.full_like(cut.rgb, 128), cut.alpha, "person", True)
-    red = uniform((200, 30, 30))
-    canvas = compose.cover(red, W, H)
-    matrix = compose.placement(grey, W, H, GARMENT_MARGIN, scene.analyse(canvas))
-    rgb, alpha = compose.warp(grey, matrix, W, H)
-    wrapped = compose.light_wrap(rgb, alpha, canvas).astype(int)
-    solid = (alpha > 0.99).astype(np.uint8)
-    edge = (solid > 0) & (cv2.erode(solid, np.ones((5, 5), np.uint8)) == 0)
-    inside = cv2.erode(solid, np.ones((41, 41), np.uint8)) > 0
-    redness = wrapped[..., 0] - wrapped[..., 1]
-    assert redness[edge].mean() > 15  # the edge picked up the red light
-    assert np.abs(wrapped[inside] - rgb[inside].astype(int)).max() <= 1  # the inside did not
-
-
-# Contact shadow --------------------------------------------------------------------------
-
-
-def floor_ratio(floor: tuple[int, int, int]) -> float:
-    """Floor luminance just under the feet over the same rows beside the person."""
-    cut, _ = person()
-    back = uniform(floor)
-    out = compose.on_photo(cut, back).astype(np.float32)
-    canvas = compose.cover(back, W, H)
-    matrix = compose.placement(cut, W, H, GARMENT_MARGIN, scene.analyse(canvas))
-    _, alpha = compose.warp(cut, matrix, W, H)
-    x0, _, x1, y1 = compose.bbox(alpha)
-    rows = slice(y1 + 1, y1 + 7)
-    under = out[rows, x0:x1][alpha[rows, x0:x1] < 0.01]
-    beside = out[rows, 10:60].reshape(-1, 3)
-    assert under.size > 100
-    return float(under.mean() / beside.mean())
-
-
-def test_contact_shadow_darkens_the_floor_under_the_feet_on_light_and_dark_floors() -> None:
-    assert floor_ratio((200, 195, 185)) < 0.75
-    assert floor_ratio((34, 32, 30)) < 0.7  # and more so on a dark floor, to stay visible
