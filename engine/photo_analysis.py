@@ -48,6 +48,7 @@ from engine import analysis, matting, models
 from engine.arrays import BoolMask, Image8
 from engine.digital_model import face_points
 from engine.digital_model import tone as skin_tone
+from engine.people import face_boxes, segment_people
 from engine.swap_garment import UNKNOWN, classify_garment
 
 # Shoulder order (left.x - right.x) over the torso's length: at least this facing the camera,
@@ -138,10 +139,10 @@ def analyse_photo(rgb: Image8) -> PhotoAnalysis:
     if back.plain:
         person = frontal is not None or _turned_person(found)
         people_mask = found.mask > 0.5 if person and found is not None else None
-        faces = analysis.face_boxes(rgb) if person else []  # a garment needs none
+        faces = face_boxes(rgb) if person else []  # a garment needs none
     else:
-        faces = analysis.face_boxes(rgb)
-        segmented = analysis.segment_people(rgb, small, scale, found)
+        faces = face_boxes(rgb)
+        segmented = segment_people(rgb, small, scale, found)
         people_mask = segmented.probability > 0.5 if segmented is not None else None
         poses = segmented.poses if segmented is not None else 0
         # The segmentation alone sees people in clouds and foliage (a sunset over fields):

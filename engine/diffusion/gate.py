@@ -38,7 +38,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from engine.arrays import Float32, Image8
-from engine.quality import REFUND, QualityTooLow
+from engine.quality import QualityTooLow
+from engine.refusals import REFUND
 
 log = logging.getLogger("engine.diffusion.gate")
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine import analysis, matting
+from engine import analysis, matting, reflection
 from engine.analysis import find_subject
 from tests.support.paths import FIXTURES
 
@@ -98,7 +98,7 @@ def test_reflection_removal_leaves_the_person_above_the_feet_alone(
     contact = analysis.contact_row(after.pose, rgb.shape[0])
     assert contact is not None
     with monkeypatch.context() as patch:
-        patch.setattr(matting, "floor_reflection", lambda rgb, alpha, *_args: alpha)
+        patch.setattr(reflection, "floor_reflection", lambda rgb, alpha, *_args: alpha)
         before = find_subject(rgb)
     h, w = rgb.shape[:2]
     body = cv2.resize(after.pose.mask, (w, h)) > 0.5
