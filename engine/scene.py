@@ -279,10 +279,10 @@ def water_top(rgb: Image8, lab: Image8) -> float | None:
 def cues(background: Image8) -> Cues:
     """Horizon and water of a background photo (the whole photo: a canvas cropped from it
     would lose half of the lines that converge on the horizon)."""
-    small = thumbnail(background)
+    lines = thumbnail(background, LINE_WIDTH)
+    small = thumbnail(lines)  # from the larger thumbnail: one pass over the photo, not two
     lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2Lab), np.uint8)
     water = water_top(small, lab)
-    lines = thumbnail(background, LINE_WIDTH)
     gray = np.asarray(cv2.cvtColor(lines, cv2.COLOR_RGB2GRAY), np.uint8)
     horizon = vanishing_horizon(gray, water)
     source = "vanishing point"
