@@ -188,8 +188,8 @@ def harmonise(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
         return rgb
     box = bbox(alpha, 0.01)
     x0, y0, x1, y1 = box
-    sample = inside[y0:y1:3, x0:x1:3]
-    subject = lab_stats(np.ascontiguousarray(rgb[y0:y1:3, x0:x1:3][sample]))
+    sample = inside[y0:y1:5, x0:x1:5]  # statistics need a few thousand pixels, not all
+    subject = lab_stats(np.ascontiguousarray(rgb[y0:y1:5, x0:x1:5][sample]))
     table = tone_table(subject, scene_light(background, box))
     out = rgb.copy()
     out[y0:y1, x0:x1] = cv2.LUT(np.ascontiguousarray(rgb[y0:y1, x0:x1]), table)
