@@ -208,6 +208,31 @@ def test_the_cast_shadow_falls_away_from_the_key_light_on_the_ground_below_the_f
         assert float(cast[y1:].sum()) > 0.98 * float(cast.sum())
 
 
+def full_length(name: str) -> Cutout:
+    """A shop photo whose frame cuts the head, made full-length: shrunk onto the same canvas
+    with room above, so it stands in the scene (the flat cut of the head does not matter to
+    its shadow)."""
+    cut = shop_photo(name)
+    m = np.array([[0.8, 0, 0.1 * W], [0, 0.8, 0.12 * H]], np.float32)
+    rgb = cv2.warpAffine(cut.rgb, m, (W, H), borderMode=cv2.BORDER_REPLICATE)
+    return Cutout(rgb, cv2.warpAffine(cut.alpha, m, (W, H)), "person", True)
+
+
+def test_a_shop_photo_on_a_stage_casts_its_shadow_away_from_the_spot() -> None:
+    """bg-7: a spotlight high on the left of a dark stage; a cut-out person's cast shadow lies
+    to the right of the feet and below them. In an evenly lit white room (room-02): none."""
+    cut = full_length("049447_0.jpg")
+    placed = compose.place_on_photo(cut, canvas("backgrounds/bg-7.jpg"), STANDING)
+    box = compose.bbox(placed.alpha)
+    x0, y0, x1, y1 = box
+    cast = cast_part(placed.shadow, box)
+    assert float(cast[:, x1:].sum()) > 20 * max(float(cast[:, :x0].sum()), 1.0)
+    assert float(cast.max()) > 0.1
+    assert float(cast[: y1 - int(0.04 * (y1 - y0))].max()) < 0.02
+    room = compose.place_on_photo(cut, canvas("scenes/room-02.jpg"), STANDING)
+    assert float(cast_part(room.shadow, compose.bbox(room.alpha)).max()) < 0.02
+
+
 def test_diffuse_light_casts_no_shadow_beyond_the_contact_shadow() -> None:
     lit, box = shadow_on(room_with_lamp(0.15))
     for back in (uniform((150, 150, 150)), canvas("scenes/room-02.jpg")):
