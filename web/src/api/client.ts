@@ -1,4 +1,15 @@
 /**
+ * The web app's one data layer, and the rule that keeps it one (ESLint enforces the imports):
+ *
+ *  - every server call is written once, in the api/ folder of the feature that makes it: one
+ *    file per call with its fetcher, its query options and its hook (`features/<name>/api/`)
+ *  - what several features (or the shared layers: app/, components/, hooks/) read lives beside
+ *    this client in src/api, in the same shape: the credit balance (the menu, generate, pricing),
+ *    who the user is (the settings page and every page's admin menu), the site config (start-up,
+ *    upload, help), the subscription (billing, dashboard, pricing) and the ZIP of chosen images
+ *    (My Images and the output page). A read moves here when a second feature needs it.
+ *  - only those two places import this client; lib/ holds pure helpers and calls no server
+ *
  * The typed client of our API (same origin, /api and /imageedit), over the `paths` generated
  * from the server's OpenAPI document: a call's path, parameters, body and answer are checked
  * against it. Its middleware does what every server call needs:

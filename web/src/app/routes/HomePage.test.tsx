@@ -3,17 +3,13 @@ import { cleanup, render, screen, within } from '@testing-library/react'
 import { Provider } from 'jotai'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { getShowcase } from '@/api/public'
 import { appStore } from '@/stores/appStore'
 import { authStateAtom, initialAuthState } from '@/stores/auth'
 import type { ShowcasePage } from '@/features/showcase/api/getShowcase'
+import { stubShowcase } from '@/features/showcase/testing'
 import { HomePage } from './HomePage'
 
-vi.mock('@/api/public', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/api/public')>()),
-  getShowcase: vi.fn(),
-}))
-const mockedGetShowcase = vi.mocked(getShowcase)
+let mockedGetShowcase: ReturnType<typeof stubShowcase>
 
 const NOTE = 'No account needed to try it: guests get free credits.'
 
@@ -53,13 +49,14 @@ function signIn() {
 }
 
 beforeEach(() => {
+  mockedGetShowcase = stubShowcase()
   mockedGetShowcase.mockImplementation(async (query) => page(query.serviceType ?? 'bodySwap', query.serviceType === 'bodySwap' ? 1 : 0))
 })
 
 afterEach(() => {
   cleanup()
   appStore.set(authStateAtom, initialAuthState)
-  mockedGetShowcase.mockReset()
+  vi.unstubAllGlobals()
 })
 
 describe('HomePage', () => {

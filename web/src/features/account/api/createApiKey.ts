@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as apiKeysApi from '@/api/apiKeys'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, CreatedApiKey } from '@/types/api'
 import { apiKeysQueryOptions } from './getApiKeys'
 
 export function createApiKey(body: ApiBody<'/api/v1/api-keys', 'post'>): Promise<CreatedApiKey> {
-  return apiKeysApi.createApiKey(body)
+  return unwrap(client.POST('/api/v1/api-keys', { body }))
 }
 
 /** Creates a key; the list is fetched again (the secret stays with the caller only). */

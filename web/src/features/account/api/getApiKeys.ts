@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import * as apiKeysApi from '@/api/apiKeys'
+import { client, unwrap } from '@/api/client'
 import type { ApiKey } from '@/types/api'
 
 export function getApiKeys(signal?: AbortSignal): Promise<ApiKey[]> {
-  return apiKeysApi.listApiKeys(signal)
+  return unwrap(client.GET('/api/v1/api-keys', { signal }))
 }
 
 export const apiKeysQueryOptions = (userEmail: string) =>

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as apiKeysApi from '@/api/apiKeys'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { apiKeysQueryOptions } from './getApiKeys'
 
 export function revokeApiKey(keyId: string): Promise<ApiData<'/api/v1/api-keys/{key_id}', 'delete'>> {
-  return apiKeysApi.revokeApiKey(keyId)
+  return unwrap(client.DELETE('/api/v1/api-keys/{key_id}', { params: { path: { key_id: keyId } } }))
 }
 
 /** Revokes a key for good, then fetches the list again. */

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
-import * as userApi from '@/api/user'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 
 type Path = '/api/v1/user/updatePassword'
 
 export function updatePassword(body: ApiBody<Path, 'patch'>): Promise<ApiData<Path, 'patch'>> {
-  return userApi.updatePassword(body)
+  return unwrap(client.PATCH('/api/v1/user/updatePassword', { body }))
 }
 
 export function useUpdatePassword() {

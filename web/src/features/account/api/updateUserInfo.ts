@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as userApi from '@/api/user'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, UserInfo } from '@/types/api'
 import { userInfoQueryOptions } from '@/api/userInfo'
 
 export function updateUserInfo(body: ApiBody<'/api/v1/user/userInfo', 'patch'>): Promise<UserInfo> {
-  return userApi.updateUserInfo(body)
+  return unwrap(client.PATCH('/api/v1/user/userInfo', { body }))
 }
 
 export function useUpdateUserInfo() {

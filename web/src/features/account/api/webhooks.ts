@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import * as webhooksApi from '@/api/webhooks'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint } from '@/types/api'
 
 // The delivery log shows this many of the newest deliveries.
@@ -8,14 +8,17 @@ export const DELIVERY_LOG_LIMIT = 50
 export const webhookEndpointsQueryOptions = (userEmail: string) =>
   queryOptions({
     queryKey: ['webhooks', userEmail],
-    queryFn: ({ signal }): Promise<WebhookEndpoint[]> => webhooksApi.listWebhookEndpoints(signal),
+    // Newest first, never their secrets.
+    queryFn: ({ signal }): Promise<WebhookEndpoint[]> => unwrap(client.GET('/api/v1/webhooks', { signal })),
   })
 
 export const webhookDeliveriesQueryOptions = (userEmail: string, endpointId: string) =>
   queryOptions({
     queryKey: ['webhooks', userEmail, endpointId, 'deliveries'],
-    queryFn: ({ signal }): Promise<WebhookDelivery[]> =>
-      webhooksApi.listWebhookDeliveries(endpointId, DELIVERY_LOG_LIMIT, signal),
+    queryFn: ({ signal }): Promise<WebhookDelivery[]> => {
+      const params = { path: { endpoint_id: endpointId }, query: { limit: DELIVERY_LOG_LIMIT } }
+      return unwrap(client.GET('/api/v1/webhooks/{endpoint_id}/deliveries', { params, signal }))
+    },
   })
 
 /** The account's endpoints. */
@@ -37,8 +40,9 @@ function useInvalidateEndpoints(userEmail: string) {
 export function useCreateWebhookEndpoint(userEmail: string) {
   const invalidate = useInvalidateEndpoints(userEmail)
   return useMutation({
+    // Answered with 201; `secret` (whsec_…) is in this answer only.
     mutationFn: (body: ApiBody<'/api/v1/webhooks', 'post'>): Promise<CreatedWebhookEndpoint> =>
-      webhooksApi.createWebhookEndpoint(body),
+      unwrap(client.POST('/api/v1/webhooks', { body })),
     onSuccess: invalidate,
   })
 }
@@ -46,20 +50,32 @@ export function useCreateWebhookEndpoint(userEmail: string) {
 /** Deletes an endpoint, then fetches the list again. */
 export function useDeleteWebhookEndpoint(userEmail: string) {
   const invalidate = useInvalidateEndpoints(userEmail)
-  return useMutation({ mutationFn: webhooksApi.deleteWebhookEndpoint, onSuccess: invalidate })
+  return useMutation({
+    mutationFn: (endpointId: string) =>
+      unwrap(client.DELETE('/api/v1/webhooks/{endpoint_id}', { params: { path: { endpoint_id: endpointId } } })),
+    onSuccess: invalidate,
+  })
 }
 
 /** Enables a disabled endpoint, then fetches the list again. */
 export function useEnableWebhookEndpoint(userEmail: string) {
   const invalidate = useInvalidateEndpoints(userEmail)
-  return useMutation({ mutationFn: webhooksApi.enableWebhookEndpoint, onSuccess: invalidate })
+  return useMutation({
+    mutationFn: (endpointId: string) =>
+      unwrap(client.POST('/api/v1/webhooks/{endpoint_id}/enable', { params: { path: { endpoint_id: endpointId } } })),
+    onSuccess: invalidate,
+  })
 }
 
 /** Sends a finished delivery again, then fetches the endpoint's log again. */
 export function useResendWebhookDelivery(userEmail: string, endpointId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (deliveryId: string): Promise<WebhookDelivery> => webhooksApi.resendWebhookDelivery(endpointId, deliveryId),
+    // 202; 409 while it is pending or the endpoint is disabled.
+    mutationFn: (deliveryId: string): Promise<WebhookDelivery> => {
+      const path = { endpoint_id: endpointId, delivery_id: deliveryId }
+      return unwrap(client.POST('/api/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}/resend', { params: { path } }))
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookDeliveriesQueryOptions(userEmail, endpointId).queryKey }),
   })
 }

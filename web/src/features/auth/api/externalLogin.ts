@@ -1,8 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
+import { client, unwrap } from '@/api/client'
 import { GOOGLE_USERINFO_URL } from '@/config'
-import * as authApi from '@/api/auth'
 import { getExternalJson } from '@/lib/api'
 import type { ApiBody, AuthResult } from '@/types/api'
+
+/** Sent without a session (api/client NO_SESSION_PATHS); the refresh cookie comes back with the answer. */
+const NO_SESSION = { credentials: 'include' } as const satisfies RequestInit
 
 export type ExternalLoginBody = ApiBody<'/api/v1/auth/externalLogin', 'post'>
 
@@ -16,7 +19,8 @@ export async function externalLogin(
   { accessToken, ...rest }: Omit<ExternalLoginBody, 'email' | 'name'>,
 ): Promise<AuthResult> {
   const info = await getExternalJson<GoogleUserInfo>(GOOGLE_USERINFO_URL, accessToken)
-  return authApi.externalLogin({ ...rest, accessToken, email: info.email ?? '', name: info.name ?? '' })
+  const body = { ...rest, accessToken, email: info.email ?? '', name: info.name ?? '' }
+  return unwrap(client.POST('/api/v1/auth/externalLogin', { body, ...NO_SESSION }))
 }
 
 export function useExternalLogin() {

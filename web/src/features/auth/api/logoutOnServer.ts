@@ -1,6 +1,8 @@
-import * as authApi from '@/api/auth'
-import { requestAccessToken } from '@/api/client'
+import { client, requestAccessToken, unwrap } from '@/api/client'
 import { ApiError } from '@/lib/api'
+
+/** Sent without a session (api/client NO_SESSION_PATHS); the refresh cookie comes back with the answer. */
+const NO_SESSION = { credentials: 'include' } as const satisfies RequestInit
 
 /**
  * Revokes the session server-side and clears the refresh cookie. The token is passed
@@ -8,7 +10,8 @@ import { ApiError } from '@/lib/api'
  * another logout (so this is not a mutation of the query client, which logout clears).
  */
 export async function logoutOnServer(token: string): Promise<void> {
-  const call = (bearer: string) => authApi.logout(bearer)
+  const call = (bearer: string) =>
+    unwrap(client.POST('/api/v1/auth/logout', { headers: { Authorization: `Bearer ${bearer}` }, ...NO_SESSION }))
   try {
     await call(token)
   } catch (err) {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
+import { sendWithSession } from '@/api/client'
 import { saveBlob } from '@/lib/download'
 import { attachmentName } from '@/lib/zipDownload'
 
@@ -8,7 +8,7 @@ import { attachmentName } from '@/lib/zipDownload'
  * renewal apply, then saved as a file named as the server says.
  */
 export async function downloadInvoice(invoiceUrl: string, orderId: string): Promise<string> {
-  const res = await paymentApi.getInvoice(invoiceUrl)
+  const res = await sendWithSession(invoiceUrl, { headers: { Accept: 'application/pdf' } })
   const blob = await res.blob()
   const name = attachmentName(res.headers, `invoice-${orderId}.pdf`)
   saveBlob(blob.type ? blob : new Blob([blob], { type: 'application/pdf' }), name)

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import * as userApi from '@/api/user'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 
 type Path = '/api/v1/user/creditUsage'
@@ -15,7 +15,8 @@ export interface CreditHistoryRange {
 }
 
 export function getCreditHistory(range: CreditHistoryRange, pageNum: number, signal?: AbortSignal): Promise<CreditHistory> {
-  return userApi.getCreditUsage({ ...range, pageNum, pageSize: CREDITS_PAGE_SIZE }, signal)
+  const query = { ...range, pageNum, pageSize: CREDITS_PAGE_SIZE }
+  return unwrap(client.GET('/api/v1/user/creditUsage', { params: { query }, signal }))
 }
 
 export const creditHistoryQueryOptions = (userEmail: string, range: CreditHistoryRange, pageNum: number) =>

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 
 type Path = '/api/v1/payment/history'
@@ -10,7 +10,8 @@ export type Payment = PaymentHistory['items'][number]
 export const PAYMENTS_PAGE_SIZE = 10
 
 export function getPaymentHistory(pageNum: number, signal?: AbortSignal): Promise<PaymentHistory> {
-  return paymentApi.getPaymentHistory({ pageNum, pageSize: PAYMENTS_PAGE_SIZE }, signal)
+  const query = { pageNum, pageSize: PAYMENTS_PAGE_SIZE }
+  return unwrap(client.GET('/api/v1/payment/history', { params: { query }, signal }))
 }
 
 export const paymentHistoryQueryOptions = (userEmail: string, pageNum: number) =>

@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
+import { client, unwrap } from '@/api/client'
 import { SUBSCRIPTION_KEY, type SubscriptionView } from '@/api/subscription'
 
 export function resumeSubscription(): Promise<SubscriptionView> {
-  return paymentApi.resumeSubscription()
+  return unwrap(client.POST('/api/v1/payment/subscription/resume'))
 }
 
 /** Undoes a pending cancel: the plan renews again at the end of the period. */
 export function useResumeSubscription(userEmail: string) {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: resumeSubscription,
-    onSuccess: (subscription) => client.setQueryData([...SUBSCRIPTION_KEY, userEmail], subscription),
+    onSuccess: (subscription) => queryClient.setQueryData([...SUBSCRIPTION_KEY, userEmail], subscription),
   })
 }

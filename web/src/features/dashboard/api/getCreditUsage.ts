@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import * as userApi from '@/api/user'
+import { client, unwrap } from '@/api/client'
 import type { ApiData, ApiQuery } from '@/types/api'
 
 type Path = '/api/v1/user/creditUsage'
@@ -8,7 +8,7 @@ export type CreditUsage = ApiData<Path, 'get'>
 export type CreditUsageRange = Required<Pick<ApiQuery<Path, 'get'>, 'fromDate' | 'toDate'>>
 
 export function getCreditUsage(range: CreditUsageRange, signal?: AbortSignal): Promise<CreditUsage> {
-  return userApi.getCreditUsage(range, signal)
+  return unwrap(client.GET('/api/v1/user/creditUsage', { params: { query: range }, signal }))
 }
 
 export const creditUsageQueryOptions = (userEmail: string, range: CreditUsageRange) =>

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 
 type Path = '/imageedit/service/all'
@@ -10,7 +10,8 @@ export type GenerationPage = ApiData<Path, 'get'>
 export const GENERATIONS_PAGE_SIZE = 90
 
 export function getGenerations(signal?: AbortSignal): Promise<GenerationPage> {
-  return generationsApi.listGenerations({ pageNumber: 1, pageSize: GENERATIONS_PAGE_SIZE }, signal)
+  const query = { pageNumber: 1, pageSize: GENERATIONS_PAGE_SIZE }
+  return unwrap(client.GET('/imageedit/service/all', { params: { query }, signal }))
 }
 
 export const latestGenerationsQueryOptions = (userEmail: string) =>

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import * as supportApi from '@/api/support'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody } from '@/types/api'
 import type { components } from '@/types/openapi.gen'
 
@@ -11,7 +11,7 @@ export type InquirySent = components['schemas']['InquirySent']
 
 /** The spec's demo inquiry (name, contact, email, organization, identifier), kept and mailed to sales. */
 export function sendInquiry(body: InquiryBody): Promise<InquirySent> {
-  return supportApi.sendInquiry(body)
+  return unwrap(client.POST('/api/v1/inquiry', { body }))
 }
 
 export function useSendInquiry() {

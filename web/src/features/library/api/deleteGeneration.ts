@@ -1,22 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
 type Deleted = ApiData<'/imageedit/service/{service_id}', 'delete'>
 
 export function deleteGeneration(serviceId: string): Promise<Deleted> {
-  return generationsApi.deleteGeneration(serviceId)
+  return unwrap(client.DELETE('/imageedit/service/{service_id}', { params: { path: { service_id: serviceId } } }))
 }
 
 /** Deletes a finished generation's images (the credit ledger is kept). */
 export function useDeleteGeneration() {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: deleteGeneration,
     onSuccess: (_data, serviceId) => {
-      client.removeQueries({ queryKey: ['service', serviceId] })
-      return client.invalidateQueries({ queryKey: LIBRARY_KEY })
+      queryClient.removeQueries({ queryKey: ['service', serviceId] })
+      return queryClient.invalidateQueries({ queryKey: LIBRARY_KEY })
     },
   })
 }

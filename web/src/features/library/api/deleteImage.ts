@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
@@ -11,19 +11,20 @@ export interface ImageRef {
 }
 
 export function deleteImage({ serviceId, taskId }: ImageRef): Promise<DeletedImage> {
-  return generationsApi.deleteImage(serviceId, taskId)
+  const path = { service_id: serviceId, task_id: taskId }
+  return unwrap(client.DELETE('/imageedit/service/{service_id}/task/{task_id}', { params: { path } }))
 }
 
 /** Deletes one image of a finished generation, its siblings kept (the credit ledger too). */
 export function useDeleteImage() {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: deleteImage,
     onSuccess: (deleted, { serviceId }) => {
       // The generation's page shows one image fewer, or is gone with its last image.
-      if (deleted.generationDeleted) client.removeQueries({ queryKey: ['service', serviceId] })
-      else void client.invalidateQueries({ queryKey: ['service', serviceId] })
-      return client.invalidateQueries({ queryKey: LIBRARY_KEY })
+      if (deleted.generationDeleted) queryClient.removeQueries({ queryKey: ['service', serviceId] })
+      else void queryClient.invalidateQueries({ queryKey: ['service', serviceId] })
+      return queryClient.invalidateQueries({ queryKey: LIBRARY_KEY })
     },
   })
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiData, ApiQuery, RequestType, TaskStatus } from '@/types/api'
 import { anyActive, LIBRARY_LIVE_MS, LIBRARY_PAGE_SIZE } from '../generations'
 
@@ -22,7 +22,7 @@ export function getLibrary(filters: LibraryFilters, signal?: AbortSignal): Promi
     pageNumber: filters.pageNumber,
     pageSize: LIBRARY_PAGE_SIZE,
   }
-  return generationsApi.listGenerations(query, signal)
+  return unwrap(client.GET('/imageedit/service/all', { params: { query }, signal }))
 }
 
 export function libraryQueryOptions(userEmail: string | null, filters: LibraryFilters) {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
@@ -8,14 +8,14 @@ export type FeedbackBody = ApiBody<Path, 'post'>
 export type FeedbackAnswer = ApiData<Path, 'post'>
 
 export function giveFeedback(body: FeedbackBody): Promise<FeedbackAnswer> {
-  return generationsApi.giveFeedback(body)
+  return unwrap(client.POST('/imageedit/service/feedback', { body }))
 }
 
 /** Thumbs up or down on one image, with an optional comment; giving it again edits it. */
 export function useGiveFeedback() {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: giveFeedback,
-    onSuccess: () => client.invalidateQueries({ queryKey: LIBRARY_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: LIBRARY_KEY }),
   })
 }

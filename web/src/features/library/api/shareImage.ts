@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
@@ -7,14 +7,14 @@ type Path = '/imageedit/service/share'
 export type ShareBody = ApiBody<Path, 'post'>
 
 export function shareImage(body: ShareBody): Promise<ApiData<Path, 'post'>> {
-  return generationsApi.shareImage(body)
+  return unwrap(client.POST('/imageedit/service/share', { body }))
 }
 
 /** The owner's consent (or its withdrawal) to show an input/output pair in the showcase. */
 export function useShareImage() {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: shareImage,
-    onSuccess: () => client.invalidateQueries({ queryKey: LIBRARY_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: LIBRARY_KEY }),
   })
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
+import { client, unwrap } from '@/api/client'
 import { invalidateCredits } from '@/api/credits'
 import { SUBSCRIPTION_KEY } from '@/api/subscription'
 import type { ApiData } from '@/types/api'
@@ -15,7 +15,7 @@ export interface PlanChoice {
 export function usePlanChangePreview(choice: PlanChoice) {
   return useQuery({
     queryKey: ['billing', 'plan-change-preview', choice.piid, choice.rcid],
-    queryFn: () => paymentApi.previewPlanChange(choice),
+    queryFn: () => unwrap(client.POST('/api/v1/payment/subscription/change/preview', { body: choice })),
     // The amounts depend on this period's grants: asked afresh each time the dialog opens.
     gcTime: 0,
     staleTime: 0,
@@ -24,11 +24,11 @@ export function usePlanChangePreview(choice: PlanChoice) {
 
 /** Changes the plan; the subscription and the balance are read again afterwards. */
 export function useChangePlan(userEmail: string) {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (choice: PlanChoice) => paymentApi.changePlan(choice),
+    mutationFn: (choice: PlanChoice) => unwrap(client.POST('/api/v1/payment/subscription/change', { body: choice })),
     onSuccess: async (subscription) => {
-      client.setQueryData([...SUBSCRIPTION_KEY, userEmail], subscription)
+      queryClient.setQueryData([...SUBSCRIPTION_KEY, userEmail], subscription)
       await invalidateCredits()
     },
   })

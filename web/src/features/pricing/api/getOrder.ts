@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { isFinalStatus } from '../pricing'
 
@@ -9,7 +9,7 @@ export type Order = ApiData<'/api/v1/payment/order/{orderId}', 'get'>
 export const ORDER_POLL_MS = 1000
 
 export function getOrder(orderId: string, signal?: AbortSignal): Promise<Order> {
-  return paymentApi.getOrder(orderId, signal)
+  return unwrap(client.GET('/api/v1/payment/order/{orderId}', { params: { path: { orderId } }, signal }))
 }
 
 export const orderQueryOptions = (orderId: string) =>

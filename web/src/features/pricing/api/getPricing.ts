@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import * as pricingApi from '@/api/pricing'
+import { client, unwrap } from '@/api/client'
 import type { ApiData, ApiQuery } from '@/types/api'
 import { browserTimeZone, type Currency } from '../pricing'
 
@@ -15,7 +15,10 @@ export type Pricing = ApiData<Path, 'get'>
  */
 export function getPricing(currency: Currency | null, signal?: AbortSignal): Promise<Pricing> {
   const query: ApiQuery<Path, 'get'> = { planVersion: PLAN_VERSION, ...(currency ? { currency } : {}) }
-  return pricingApi.getPricing(query, browserTimeZone(), signal)
+  // x-timezone (the browser's time zone) lets the server pick INR for visitors from India.
+  const timeZone = browserTimeZone()
+  const headers = timeZone ? { 'x-timezone': timeZone } : undefined
+  return unwrap(client.GET('/api/v1/pricing', { params: { query }, signal, headers }))
 }
 
 export const pricingQueryOptions = (currency: Currency | null) =>

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import * as paymentApi from '@/api/payment'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 
 type Path = '/api/v1/payment/checkout'
@@ -9,7 +9,7 @@ export type CheckoutStarted = ApiData<Path, 'post'>
 
 /** Starts paying for a plan's rate (signed in); the price is the server's. Open `checkoutUrl`. */
 export function startCheckout(body: CheckoutBody): Promise<CheckoutStarted> {
-  return paymentApi.startCheckout(body)
+  return unwrap(client.POST('/api/v1/payment/checkout', { body }))
 }
 
 export function useStartCheckout() {

@@ -1,13 +1,12 @@
-import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { checkImage } from '@/api/provenance'
 import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
 import { Alert } from '@/components/ui/Alert'
 import { DropZone } from '@/components/ui/DropZone'
 import { Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import type { ProvenanceCheck } from '@/types/api'
+import { useCheckImage } from '../api/checkImage'
 import { CHECKED_TYPES, VERDICTS } from '../verdicts'
 import styles from '../provenance.module.css'
 
@@ -55,7 +54,7 @@ function Result({ check }: { check: ProvenanceCheck }) {
  */
 export function VerifyPage() {
   const [fileName, setFileName] = useState<string | null>(null)
-  const check = useMutation({ mutationFn: (file: File) => checkImage(file) })
+  const check = useCheckImage()
 
   const checkFile = (file: File | undefined) => {
     if (!file) return

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import * as publicApi from '@/api/public'
+import { client, unwrap } from '@/api/client'
 import type { ApiData, ApiQuery, RequestType } from '@/types/api'
 
 type Path = '/imageedit/service/showCaseFromS3'
@@ -12,7 +12,7 @@ export type ShowcaseQuery = Required<Pick<ApiQuery<Path, 'get'>, 'pageNum' | 'pa
 
 /** Curated before/after pairs. Public: sent without a session, so a visitor needs none. */
 export function getShowcase(query: ShowcaseQuery, signal?: AbortSignal): Promise<ShowcasePage> {
-  return publicApi.getShowcase(query, signal)
+  return unwrap(client.GET('/imageedit/service/showCaseFromS3', { params: { query }, signal }))
 }
 
 export const showcaseQueryOptions = (query: ShowcaseQuery) =>

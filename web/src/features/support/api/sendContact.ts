@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import * as supportApi from '@/api/support'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 
 type Path = '/api/v1/contact'
@@ -9,7 +9,7 @@ export type ContactTopic = NonNullable<ContactBody['topic']>
 
 /** Kept and mailed to support; sent with the session when there is one (signed in or guest). */
 export function sendContact(body: ContactBody): Promise<ApiData<Path, 'post'>> {
-  return supportApi.sendContact(body)
+  return unwrap(client.POST('/api/v1/contact', { body }))
 }
 
 export function useSendContact() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as catalogApi from '@/api/catalog'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
 
@@ -8,7 +8,7 @@ type Deleted = ApiData<Path, 'delete'>
 
 /** Deletes the item with its photo and thumbnail (the built-in backgrounds cannot be). */
 export function deleteCatalogItem(itemId: string): Promise<Deleted> {
-  return catalogApi.deleteCatalogItem(itemId)
+  return unwrap(client.DELETE('/api/v1/admin/catalog/{itemId}', { params: { path: { itemId } } }))
 }
 
 export function useDeleteCatalogItem(kind: CatalogKind) {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as catalogApi from '@/api/catalog'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
 
@@ -10,7 +10,7 @@ export type MoveDirection = ApiBody<Path, 'post'>['direction']
 /** One place up or down; the answer is the kind's whole list in its new order. */
 export function moveCatalogItem(itemId: string, direction: MoveDirection): Promise<Moved> {
   const body: ApiBody<Path, 'post'> = { direction }
-  return catalogApi.moveCatalogItem(itemId, body)
+  return unwrap(client.POST('/api/v1/admin/catalog/{itemId}/move', { params: { path: { itemId } }, body }))
 }
 
 export function useMoveCatalogItem(kind: CatalogKind) {

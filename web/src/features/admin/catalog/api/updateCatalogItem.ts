@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as catalogApi from '@/api/catalog'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 import { PICKER_KEYS, catalogKeys, type CatalogKind } from './keys'
 
@@ -9,7 +9,7 @@ export type CatalogChanges = ApiBody<Path, 'patch'>
 
 /** Only the fields given change: name, category, visibility, published. */
 export function updateCatalogItem(itemId: string, changes: CatalogChanges): Promise<Updated> {
-  return catalogApi.updateCatalogItem(itemId, changes)
+  return unwrap(client.PATCH('/api/v1/admin/catalog/{itemId}', { params: { path: { itemId } }, body: changes }))
 }
 
 export function useUpdateCatalogItem(kind: CatalogKind) {

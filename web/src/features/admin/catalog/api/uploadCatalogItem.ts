@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as catalogApi from '@/api/catalog'
+import { postForm } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import type { BodyType, Gender, SkinTone } from '../attributes'
 import { CATALOG_PATH, catalogKeys, type CatalogKind } from './keys'
@@ -41,7 +41,7 @@ export function uploadCatalogItem({
     if (bodyType) form.append('bodyType', bodyType)
   }
   form.append('file', file, file.name)
-  return catalogApi.uploadCatalogItem(form)
+  return postForm(CATALOG_PATH, CATALOG_PATH, form)
 }
 
 export function useUploadCatalogItem() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as adminApi from '@/api/admin'
+import { postForm } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { adminGenerationsKey } from './findGenerations'
 
@@ -14,7 +14,7 @@ export interface AttachEditVariables {
 export function attachEdit({ taskId, file }: AttachEditVariables): Promise<EditedTask> {
   const form = new FormData()
   form.append('file', file, file.name)
-  return adminApi.attachEdit(taskId, form)
+  return postForm('/api/v1/admin/edits/{taskId}', `/api/v1/admin/edits/${encodeURIComponent(taskId)}`, form)
 }
 
 export function useAttachEdit() {

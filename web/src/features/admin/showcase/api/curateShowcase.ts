@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as adminApi from '@/api/admin'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 import { showcaseCandidatesKey, type ShowcaseCandidates } from './getShowcaseCandidates'
 
@@ -10,7 +10,7 @@ export interface CurateVariables extends ApiBody<'/api/v1/admin/showcase/{taskId
 
 /** Shows a shared pair in the public showcase, or takes it off. */
 export function curateShowcase({ taskId, showcased }: CurateVariables): Promise<CuratedPair> {
-  return adminApi.curateShowcase(taskId, showcased)
+  return unwrap(client.PUT('/api/v1/admin/showcase/{taskId}', { params: { path: { taskId } }, body: { showcased } }))
 }
 
 export function useCurateShowcase() {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import * as adminApi from '@/api/admin'
+import { client, unwrap } from '@/api/client'
 import type { ApiData, ApiQuery } from '@/types/api'
 
 export type AdminGenerations = ApiData<'/api/v1/admin/generations', 'get'>
@@ -8,7 +8,7 @@ export type GenerationLookup = ApiQuery<'/api/v1/admin/generations', 'get'>
 
 /** A generation by its service id, or a user's latest 50 by their email. */
 export function findGenerations(lookup: GenerationLookup, signal?: AbortSignal): Promise<AdminGenerations> {
-  return adminApi.findGenerations(lookup, signal)
+  return unwrap(client.GET('/api/v1/admin/generations', { params: { query: lookup }, signal }))
 }
 
 export const adminGenerationsKey = ['admin', 'generations'] as const

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import * as adminApi from '@/api/admin'
+import { client, unwrap } from '@/api/client'
 import type { ApiData, ApiQuery } from '@/types/api'
 
 export type ShowcaseCandidates = ApiData<'/api/v1/admin/showcase', 'get'>
@@ -8,7 +8,7 @@ export type CandidatesQuery = ApiQuery<'/api/v1/admin/showcase', 'get'>
 
 /** Every pair its owner shared (curated or not), for operators. 403 for anyone else. */
 export function getShowcaseCandidates(query: CandidatesQuery, signal?: AbortSignal): Promise<ShowcaseCandidates> {
-  return adminApi.getShowcaseCandidates(query, signal)
+  return unwrap(client.GET('/api/v1/admin/showcase', { params: { query }, signal }))
 }
 
 export const showcaseCandidatesKey = ['admin', 'showcase'] as const

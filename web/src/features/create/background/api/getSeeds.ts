@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
+import { client, unwrap } from '@/api/client'
 import { SEED_PAGE_SIZE } from '@/config'
-import * as catalogApi from '@/api/catalogPickers'
 import type { ApiData } from '@/types/api'
 
 type Path = '/imageedit/seed'
@@ -11,7 +11,8 @@ export function getSeeds(
   { type, pagenum, pagesize }: { type: SeedType; pagenum: number; pagesize: number },
   signal?: AbortSignal,
 ): Promise<SeedPage> {
-  return catalogApi.getSeeds({ type, pagenum, pagesize }, signal)
+  const query = { type, pagenum, pagesize }
+  return unwrap(client.GET('/imageedit/seed', { params: { query }, signal }))
 }
 
 /** Pages of 18 (spec §9), loaded one after the other ("Load more"). */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import * as tasksApi from '@/api/tasks'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 import type { Placement } from '../placement'
 
@@ -10,15 +10,15 @@ export type Rerendered = ApiData<'/api/v1/task/{taskId}/placement', 'post'>
  *  another version of the same generation. */
 export function adjustPlacement(taskId: string, placement: Placement): Promise<Rerendered> {
   const body: PlacementBody = { x: placement.x, y: placement.y, scale: placement.scale }
-  return tasksApi.adjustPlacement(taskId, body)
+  return unwrap(client.POST('/api/v1/task/{taskId}/placement', { params: { path: { taskId } }, body }))
 }
 
 /** The re-render, then the generation again: its new task shows, and the output page keeps
  *  refreshing (useService) until that task has finished. */
 export function useAdjustPlacement(serviceId: string) {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ taskId, placement }: { taskId: string; placement: Placement }) => adjustPlacement(taskId, placement),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['service', serviceId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['service', serviceId] }),
   })
 }

@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 
 type Path = '/api/v1/request/costPublic'
 export type CostRequest = ApiBody<Path, 'post'>
 
 export function getCost(body: CostRequest, signal?: AbortSignal): Promise<ApiData<Path, 'post'>> {
-  return generationsApi.getCost(body, signal)
+  return unwrap(client.POST('/api/v1/request/costPublic', { body, signal }))
 }
 
 /** The price of the current choices; null (no request) while there is nothing to price. */

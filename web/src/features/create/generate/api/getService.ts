@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
+import { client, unwrap } from '@/api/client'
 import { POLL_INTERVAL_MS } from '@/config'
-import * as generationsApi from '@/api/generations'
 import type { Generation } from '@/types/api'
 import { serviceSettled } from '../generations'
 
@@ -8,7 +8,7 @@ import { serviceSettled } from '../generations'
 export const SERVICE_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
 
 export function getService(serviceId: string, signal?: AbortSignal): Promise<Generation> {
-  return generationsApi.getService(serviceId, signal)
+  return unwrap(client.GET('/imageedit/service/{service_id}', { params: { path: { service_id: serviceId } }, signal }))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { client, unwrap } from '@/api/client'
 import { LONG_POLL_WAIT_MS, POLL_INTERVAL_MS } from '@/config'
-import * as tasksApi from '@/api/tasks'
 import { invalidateCredits } from '@/api/credits'
 import { shouldRetry } from '@/lib/queryClient'
 import type { FlowGeneration } from '@/features/create/store'
@@ -20,7 +20,9 @@ export function pollTasks(
   since?: string,
   waitMs = LONG_POLL_WAIT_MS,
 ): Promise<Task[]> {
-  return tasksApi.pollTasks(taskIds, signal, since, waitMs)
+  // The ids go as a JSON array; without `since` it is a plain read.
+  const query = { taskIds: JSON.stringify(taskIds), ...(since === undefined ? {} : { since, waitMs }) }
+  return unwrap(client.GET('/api/v1/task/pollTasks', { params: { query }, signal }))
 }
 
 export interface TaskSnapshot {
@@ -37,14 +39,14 @@ export function taskQueryKey(serviceId: string) {
   return ['pollTasks', serviceId] as const
 }
 
-function knownTasks(client: QueryClient, serviceId: string): Task[] {
-  return client.getQueryData<TaskSnapshot>(taskQueryKey(serviceId))?.tasks ?? []
+function knownTasks(queryClient: QueryClient, serviceId: string): Task[] {
+  return queryClient.getQueryData<TaskSnapshot>(taskQueryKey(serviceId))?.tasks ?? []
 }
 
 /** Records the tasks as the server reported them elsewhere (the output page), in the generation's order. */
-export function rememberTasks(client: QueryClient, generation: FlowGeneration, fresh: Task[]): void {
-  const known = knownTasks(client, generation.serviceId)
-  client.setQueryData<TaskSnapshot>(taskQueryKey(generation.serviceId), {
+export function rememberTasks(queryClient: QueryClient, generation: FlowGeneration, fresh: Task[]): void {
+  const known = knownTasks(queryClient, generation.serviceId)
+  queryClient.setQueryData<TaskSnapshot>(taskQueryKey(generation.serviceId), {
     tasks: mergeTasks(generation.taskIds, known, fresh),
     changed: false,
   })
@@ -71,7 +73,7 @@ export function nextPollDelay(state: {
  * show as queued (placeholder data, `isPlaceholderData`).
  */
 export function useTaskPolling(generation: FlowGeneration | null) {
-  const client = useQueryClient()
+  const queryClient = useQueryClient()
   const serviceId = generation?.serviceId ?? ''
   const taskIds = generation?.taskIds ?? []
   const settled = (data: TaskSnapshot | undefined) => generationFinished(data?.tasks ?? [])
@@ -80,10 +82,10 @@ export function useTaskPolling(generation: FlowGeneration | null) {
     // Finished tasks do not change any more: no poll for them, not even on mount.
     enabled: (query) => Boolean(generation) && !settled(query.state.data),
     queryFn: async ({ signal }): Promise<TaskSnapshot> => {
-      const known = knownTasks(client, serviceId)
+      const known = knownTasks(queryClient, serviceId)
       const since = taskState(taskIds, known)
       const fresh = await pollTasks(taskIds, signal, since)
-      const tasks = mergeTasks(taskIds, knownTasks(client, serviceId), fresh)
+      const tasks = mergeTasks(taskIds, knownTasks(queryClient, serviceId), fresh)
       // Failed tasks may be refunded: show the real balance once the generation has ended.
       if (generationFinished(tasks) && !generationFinished(known)) void invalidateCredits()
       return { tasks, changed: taskState(taskIds, tasks) !== since }

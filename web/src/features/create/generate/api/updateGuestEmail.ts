@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query'
-import * as generationsApi from '@/api/generations'
+import { client, unwrap } from '@/api/client'
 import type { ApiBody, ApiData } from '@/types/api'
 
 type Path = '/imageedit/service/updateguestemail'
 
 export function updateGuestEmail(body: ApiBody<Path, 'post'>): Promise<ApiData<Path, 'post'>> {
-  return generationsApi.updateGuestEmail(body)
+  return unwrap(client.POST('/imageedit/service/updateguestemail', { body }))
 }
 
 export function useUpdateGuestEmail() {

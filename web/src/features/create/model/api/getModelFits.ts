@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import * as catalogApi from '@/api/catalogPickers'
+import { client, unwrap } from '@/api/client'
 import type { ApiData } from '@/types/api'
 
 type Path = '/api/v1/models'
@@ -12,7 +12,8 @@ export const FIT_RETRY_MS = 2000
 export const FIT_RETRIES = 30
 
 export function getModelFits(uploads: string[], signal?: AbortSignal): Promise<ModelFitList> {
-  return catalogApi.getModelFits({ upload: uploads, pageSize: 100 }, signal)
+  const query = { upload: uploads, pageSize: 100 }
+  return unwrap(client.GET('/api/v1/models', { params: { query }, signal }))
 }
 
 /**

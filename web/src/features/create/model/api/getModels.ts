@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { client, unwrap } from '@/api/client'
 import { MODEL_PAGE_SIZE } from '@/config'
-import * as catalogApi from '@/api/catalogPickers'
 import type { ApiData, ApiQuery } from '@/types/api'
 import type { ModelFilters } from '../labels'
 
@@ -27,7 +27,7 @@ export function getModels(
   if (filters.gender) query.gender = filters.gender
   if (filters.skinTone) query.skinTone = filters.skinTone
   if (filters.bodyType) query.bodyType = filters.bodyType
-  return catalogApi.getModels(query, signal)
+  return unwrap(client.GET('/api/v1/model', { params: { query }, signal }))
 }
 
 /** One page of the catalog; the previous page stays on screen while the next one loads. */

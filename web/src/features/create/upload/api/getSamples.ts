@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import * as uploadsApi from '@/api/uploads'
+import { client, unwrap } from '@/api/client'
 import type { SampleImage } from '@/types/api'
 
 export async function getSamples(signal?: AbortSignal): Promise<SampleImage[]> {
-  const data = await uploadsApi.getSamples({ sampleType: 'bodySwapInputFile' }, signal)
+  const query = { sampleType: 'bodySwapInputFile' } as const
+  const data = await unwrap(client.GET('/api/v1/sample', { params: { query }, signal }))
   return data.items ?? []
 }
 
