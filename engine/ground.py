@@ -155,8 +155,8 @@ def walkable(
         below = np.broadcast_to(rows >= horizon, (h, w))
         # Blue regions, not single pixels: a blue shirt on a bench is not a lake.
         water = water_rows | (below & (cv2.blur(blue.astype(np.float32), (9, 9)) > 0.6))
-        labels[water | islands(below & ~water)] = WATER
         labels[np.broadcast_to(rows < horizon + reach, (h, w))] = BEYOND
+        labels[water | islands(below & ~water)] = WATER  # what is there, before how far
         labels[sky(lab, busy, sky_colour)] = SKY
     labels[water_rows] = WATER
     return Ground(labels, CONFIDENCE.get(source, MIN_CONFIDENCE))

@@ -22,6 +22,7 @@ from PIL import Image
 
 from core.engine import collecting_notes
 from engine import compose, scene
+from engine import ground as grounds
 from engine.compose import GARMENT_MARGIN, Cutout
 from tests.integration.engine.test_compose import person
 from tests.integration.engine.test_scene_labels import LABELS as POLYGON_LABELS
@@ -125,6 +126,9 @@ def test_an_aerial_view_gets_a_medium_shot(name: str, shape: tuple[int, int]) ->
     matrix = compose.placement(cut, width, height, GARMENT_MARGIN, found)
     moved = compose.warp(cut, matrix, width, height)[1]
     assert moved[-1].max() > 0.9 and moved[0].max() > 0.9
+    with collecting_notes() as notes:
+        compose.place_on_photo(cut, photo(name), found)
+    assert notes == [found.note]
 
 
 def half_body_head_cropped() -> Cutout:
@@ -198,3 +202,21 @@ def test_the_horizon_labels_cover_the_scenes_with_masks() -> None:
     masks = (FIXTURES / "scenes").glob("*.ground.png")
     masked = {p.name.replace(".ground.png", ".jpg") for p in masks}
     assert masked == set(GROUND_LABELS)
+
+
+def test_the_ground_map_says_why_feet_may_not_go_somewhere() -> None:
+    """Per pixel of the analysis thumbnail: on the beach, the sky is SKY, the sea below the
+    horizon WATER, the sand in front GROUND; a drone's view of a forest is UNSURE throughout."""
+    beach = scene.cues(photo("beach-01.jpg")).ground
+    assert beach is not None
+    labels = beach.labels
+    h, w = labels.shape
+    share = lambda rows, code: float((labels[rows] == code).mean())  # noqa: E731
+    assert share(slice(0, int(0.1 * h)), grounds.SKY) > 0.5  # above the umbrella
+    assert share(slice(int(0.6 * h), int(0.75 * h)), grounds.WATER) > 0.8  # the sea
+    assert share(slice(int(0.9 * h), h), grounds.GROUND) > 0.6  # the sand, the chair aside
+    assert beach.feet_fit(0.5, 0.95, 0.05) and not beach.feet_fit(0.5, 0.7, 0.05)
+    assert beach.why_not(0.5, 0.7) == grounds.WATER
+    forest = scene.cues(photo("aerial-02.jpg")).ground
+    assert forest is not None and (forest.labels == grounds.UNSURE).all()
+    assert not forest.walkable.any()
