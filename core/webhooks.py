@@ -18,6 +18,7 @@ Bodies are signed per the Standard Webhooks specification (`webhook-id`, `webhoo
 receivers use to verify them. `webhook-id` stays the same across retries and resends, so a
 receiver can drop duplicates. Events are thin: the generation's state and ids, never signed
 image URLs (they expire; GET /api/v1/generations/{id} gives fresh ones).
+Steps 2 to 4 are core/webhook_delivery.py.
 """
 
 from __future__ import annotations
@@ -28,25 +29,34 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from standardwebhooks import Webhook
 
 from core import ratelimit, webhook_targets
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound
-from core.models.accounts import User
 from core.models.base import as_utc, utcnow
 from core.models.generations import Generation, Task
-from core.models.messages import OutboxMessage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.ownership import owned_by, owns
 from core.settings import Settings
+
+# The deliveries' statuses and steps are named here too, where the activities and tests use them.
+from core.webhook_delivery import (
+    FAILED,
+    PENDING,
+    SUCCEEDED,
+    DeliveryFailed,
+    attempt,
+    claim_new,
+    give_up,
+    message_id,
+)
 
 log = logging.getLogger("core.webhooks")
 
@@ -61,7 +71,6 @@ LOG_LIMIT = 100
 # Resends per endpoint (limit, window, its name in the message): a person re-sending what a
 # receiver missed stays well inside them.
 RESEND_LIMITS = ((10, timedelta(minutes=1), "minute"), (100, timedelta(hours=1), "hour"))
-PENDING, SUCCEEDED, FAILED = "pending", "succeeded", "failed"
 NOT_FOUND = "No such webhook endpoint."
 
 
@@ -69,22 +78,10 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
-def message_id(delivery_id: str) -> str:
-    return f"msg_{delivery_id}"
-
-
 @dataclass(frozen=True)
 class NewEndpoint:
     endpoint: WebhookEndpoint
     secret: str  # shown once
-
-
-class DeliveryFailed(Exception):
-    """One attempt failed; `retry` says whether another could succeed."""
-
-    def __init__(self, message: str, retry: bool = True) -> None:
-        super().__init__(message)
-        self.retry = retry
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,147 +302,6 @@ def queue_task_completed(session: Session, task_id: str) -> int:
                        generation.livemode)
 
 
-# ---------------------------------------------------------------------------------------------
-# Delivery (the relay's and the delivery workflow's activities call these)
-
-
-def claim_new(sessions: SessionFactory, limit: int = 200) -> list[tuple[str, int]]:
-    """New deliveries, each marked dispatched: (delivery id, dispatch number) for the relay to
-    start a workflow each (the number makes a resend's workflow id new).
-
-    Each row is taken by a single conditional update in a transaction of its own, as the mail
-    relay takes its rows: of two relays at once exactly one matches (PostgreSQL re-checks the
-    condition on the row the other wrote; SQLite runs one writer at a time and its transaction
-    starts at the write, so it sees the other's commit)."""
-    with sessions() as session:
-        candidates = list(session.scalars(
-            select(WebhookDelivery.id)
-            .where(WebhookDelivery.status == PENDING, WebhookDelivery.dispatched_at.is_(None))
-            .order_by(WebhookDelivery.created_at).limit(limit)))
-    claimed: list[tuple[str, int]] = []
-    for delivery_id in candidates:
-        with sessions.begin() as session:
-            taken = session.execute(
-                update(WebhookDelivery)
-                .where(WebhookDelivery.id == delivery_id, WebhookDelivery.status == PENDING,
-                       WebhookDelivery.dispatched_at.is_(None))
-                .values(dispatched_at=utcnow(), dispatches=WebhookDelivery.dispatches + 1)
-                .execution_options(synchronize_session=False))
-            if taken.rowcount == 1:  # type: ignore[attr-defined]
-                dispatch = session.scalar(select(WebhookDelivery.dispatches)
-                                          .where(WebhookDelivery.id == delivery_id))
-                claimed.append((delivery_id, int(dispatch or 1)))
-    return claimed
-
-
-def headers_for(secret: str, delivery_id: str, payload: str, at: datetime) -> dict[str, str]:
-    return {
-        "content-type": "application/json",
-        "user-agent": "MetaModel-Webhooks/1",
-        "webhook-id": message_id(delivery_id),
-        "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(secret).sign(message_id(delivery_id), at, payload),
-    }
-
-
-def attempt(sessions: SessionFactory, settings: Settings, delivery_id: str,
-            resolver: webhook_targets.Resolver = webhook_targets.system_resolver) -> None:
-    """One attempt, recorded on the delivery. Raises DeliveryFailed when it did not succeed
-    (retry=False when no later attempt can: the endpoint is gone, disabled or refused)."""
-    with sessions() as session:
-        delivery = session.get(WebhookDelivery, delivery_id)
-        endpoint = session.get(WebhookEndpoint, delivery.endpoint_id) if delivery else None
-        if delivery is None or endpoint is None:
-            raise DeliveryFailed("the delivery no longer exists", retry=False)
-        if delivery.status != PENDING:
-            return  # delivered (or given up) by an earlier run of this workflow
-        url, secret, payload = endpoint.url, endpoint.secret, delivery.payload
-        stopped = ("the endpoint was deleted" if endpoint.deleted_at is not None
-                   else "the endpoint is disabled" if endpoint.disabled_at is not None else None)
-    if stopped:
-        _record(sessions, delivery_id, webhook_targets.Sent(None, 0, stopped), final=True)
-        raise DeliveryFailed(stopped, retry=False)
-    now = utcnow()
-    sent = webhook_targets.post(url, payload.encode(), headers_for(secret, delivery_id, payload,
-                                                                   now),
-                                timeout=settings.webhook_timeout_seconds,
-                                allow_private=settings.webhooks_reach_private, resolver=resolver)
-    refused = bool(sent.error and sent.error.startswith("refused:"))
-    _record(sessions, delivery_id, sent, final=refused)
-    if not sent.ok:
-        raise DeliveryFailed(sent.error or "failed", retry=not refused)
-
-
-def _record(sessions: SessionFactory, delivery_id: str, sent: webhook_targets.Sent,
-            final: bool) -> None:
-    now = utcnow()
-    with sessions.begin() as session:
-        delivery = session.get(WebhookDelivery, delivery_id)
-        if delivery is None:
-            return
-        endpoint = session.get(WebhookEndpoint, delivery.endpoint_id)
-        delivery.attempts += 1
-        delivery.first_attempt_at = delivery.first_attempt_at or now
-        delivery.last_attempt_at = now
-        delivery.last_status_code = sent.status_code
-        delivery.last_duration_ms = sent.duration_ms
-        delivery.last_error = sent.error
-        if sent.ok:
-            delivery.status = SUCCEEDED
-            delivery.delivered_at = now
-            if endpoint is not None:
-                endpoint.failing_since = None
-        else:
-            if final:
-                delivery.status = FAILED
-            if endpoint is not None and endpoint.failing_since is None:
-                endpoint.failing_since = now
-
-
-def give_up(sessions: SessionFactory, settings: Settings, delivery_id: str,
-            window: timedelta) -> bool:
-    """The delivery's retry window is spent: it failed. If the endpoint has not answered any
-    delivery since this one's first attempt, it has failed for the whole window: it is disabled
-    and its owner mailed (once). Returns True when it was disabled now."""
-    with sessions.begin() as session:
-        delivery = session.get(WebhookDelivery, delivery_id)
-        if delivery is None:
-            return False
-        if delivery.status == PENDING:
-            delivery.status = FAILED
-        endpoint = session.get(WebhookEndpoint, delivery.endpoint_id)
-        if (endpoint is None or endpoint.disabled_at is not None
-                or endpoint.deleted_at is not None or endpoint.failing_since is None
-                or delivery.first_attempt_at is None
-                or as_utc(endpoint.failing_since) > as_utc(delivery.first_attempt_at)):
-            return False
-        endpoint.disabled_at = utcnow()
-        endpoint.disabled_reason = (
-            f"Every delivery failed for {_duration(window)}; the last: {delivery.last_error}")
-        owner = session.scalars(select(User).where(User.account_id == endpoint.account_id)).first()
-        if owner is not None:
-            session.add(OutboxMessage(
-                kind="webhook-disabled", to_address=owner.email,
-                subject="A webhook endpoint was disabled",
-                body=(f"Hello,\n\nWe disabled your webhook endpoint {endpoint.url} because "
-                      f"every delivery to it failed for {_duration(window)} (the last: "
-                      f"{delivery.last_error}).\n\nFix the receiver, then enable it again in "
-                      f"User Setting → Webhooks, where you can also resend what it missed.\n"
-                      f"{settings.app_url}/user-setting\n"),
-                dedupe_key=f"webhook-disabled:{endpoint.id}:{endpoint.disabled_at.isoformat()}"))
-        log.warning("webhook endpoint %s disabled after failing since %s", endpoint.id,
-                    endpoint.failing_since)
-    return True
-
-
-def _duration(window: timedelta) -> str:
-    seconds = window.total_seconds()
-    if seconds >= 86400:
-        return f"{seconds / 86400:g} days"
-    if seconds >= 3600:
-        return f"{seconds / 3600:g} hours"
-    return f"{seconds:g} seconds"
-
-
-__all__ = ["EVENTS", "DeliveryFailed", "NewEndpoint", "Webhooks", "attempt", "claim_new",
-           "give_up", "message_id", "queue_event", "queue_generation_end", "queue_task_completed"]
+__all__ = ["EVENTS", "FAILED", "PENDING", "SUCCEEDED", "DeliveryFailed", "NewEndpoint", "Webhooks",
+           "attempt", "claim_new", "give_up", "message_id", "queue_event", "queue_generation_end",
+           "queue_task_completed"]
