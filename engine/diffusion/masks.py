@@ -1,7 +1,7 @@
 """What the generative try-on repaints, and what it is shown: built from our own body analysis.
 
 Plain numpy/OpenCV on the analysis the CPU engine already makes (pose, matte, skin, face, hair,
-the model's own clothes; engine/digital_model.py and engine/swap_garment.py), so both engines
+the model's own clothes; engine/digital_model.py and engine/swap_garment/), so both engines
 read a photo the same way. No torch here.
 
 - :func:`tryon_mask` is the region of the digital model that the garment will cover: the
