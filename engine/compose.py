@@ -77,10 +77,11 @@ def needs_scene(cut: Cutout) -> bool:
 
 def feet_off_ground(cut: Cutout, scene: Scene, feet: float, height: int) -> bool:
     """Whether a head-cropped person's feet, at row `feet` (pixels) in the shop framing, would
-    be on water or on a scene with no verified ground."""
+    be on water or on a scene with no verified ground, or off the ground where the scene
+    moved a full-length person (scene.moved: the bottom centre is not ground)."""
     if not head_cropped_feet_in_view(cut):
         return False
-    if scene.no_ground is not None:
+    if scene.no_ground is not None or scene.moved:
         return True
     return (scene.water_top is not None
             and feet > (scene.water_top - scenes.SHORE_MARGIN) * height)
@@ -104,8 +105,11 @@ def placement(
         if scene is not None and feet_off_ground(cut, scene, y1 * scale + ty, height):
             # ... except that feet in view never stand on water or unverified ground: scaled
             # about the frame's top (the cut stays on it) until they are on the shore, or below
-            # the frame when the scene has no ground (scene.ground > 1: knee-up framing).
-            scale *= scene.ground * height / (y1 * scale + ty)
+            # the frame when the scene has no ground (scene.ground > 1: knee-up framing). Where
+            # the scene moved a full-length person onto ground, the ground it found fits their
+            # feet, not this larger shot's: below the frame too.
+            ground = scenes.KNEE_GROUND if scene.moved else scene.ground
+            scale *= ground * height / (y1 * scale + ty)
             ty = 0.0
         return np.array([[scale, 0, (width - w * scale) / 2], [0, scale, ty]], np.float32)
     sw, sh = x1 - x0, y1 - y0
@@ -214,10 +218,12 @@ def place_on_photo(
     if scene is None and needs_scene(cut):
         scene = scenes.analyse_covering(background, width, height)
     matrix = placement(cut, width, height, GARMENT_MARGIN, scene)
-    if scene is not None and scene.note and (
-        stands_in_scene(cut) or (scene.no_ground is not None and head_cropped_feet_in_view(cut))
-    ):
-        add_note(scene.note)  # moved, or framed without ground: the output page says so
+    if scene is not None:
+        # Moved, or framed without ground: the output page says so.
+        if stands_in_scene(cut) and scene.note:
+            add_note(scene.note)
+        elif scene.note_without_feet and head_cropped_feet_in_view(cut):
+            add_note(scene.note_without_feet)
     matrix = adjusted(matrix, cut, adjustment, width, height)
     rgb, alpha = warp(cut, matrix, width, height)
     return Placed(canvas, rgb, alpha, contact_shadow(alpha, cut, canvas))

@@ -81,6 +81,7 @@ class Scene:
     no_ground: str | None = None  # NO_GROUND_*: why the person is framed from the knees up
     feet_x: float = 0.5  # the feet's middle, as a fraction of the frame's width
     moved: bool = False  # moved off the usual spot (bottom centre) onto ground
+    blocked: str | None = None  # when moved: NO_GROUND_*, what is at the usual spot
 
     @property
     def note(self) -> str | None:
@@ -88,6 +89,12 @@ class Scene:
         if self.moved:
             return MOVED_NOTE
         return NO_GROUND_NOTES.get(self.no_ground or "")
+
+    @property
+    def note_without_feet(self) -> str | None:
+        """The sentence when a shot whose feet were at the usual spot has them put below the
+        frame (a head-cropped catalog shot: it cannot move like a full-length person)."""
+        return NO_GROUND_NOTES.get(self.no_ground or self.blocked or "")
 
 
 BACKDROP = Scene(None, BACKDROP_GROUND, BACKDROP_HEIGHT, None, "backdrop")
@@ -329,6 +336,9 @@ def find_ground(found: Cues, first: Scene) -> Scene:
     ground, horizon = found.ground, found.horizon
     if ground is None or feet_fit(ground, 0.5, first.ground, first.person_height):
         return first
+    under = ground.why_not(0.5, min(first.ground, 0.999))
+    why = {grounds.WATER: NO_GROUND_WATER, grounds.BEYOND: NO_GROUND_FAR}.get(
+        under, NO_GROUND_UNSURE)
     aspect = ground.labels.shape[0] / max(1, ground.labels.shape[1])  # width per height
     if horizon is not None:
         lowest = horizon + MIN_HEIGHT / PERSON_OVER_LOW_CAMERA
@@ -340,10 +350,7 @@ def find_ground(found: Cues, first: Scene) -> Scene:
                 for x in {0.5 - shift, 0.5 + shift}:
                     if feet_fit(ground, float(x), float(row), height):
                         return replace(first, ground=float(row), person_height=height,
-                                       feet_x=float(x), moved=True)
-    under = ground.why_not(0.5, min(first.ground, 0.999))
-    why = {grounds.WATER: NO_GROUND_WATER, grounds.BEYOND: NO_GROUND_FAR}.get(
-        under, NO_GROUND_UNSURE)
+                                       feet_x=float(x), moved=True, blocked=why)
     return knee_up(found, why)
 
 

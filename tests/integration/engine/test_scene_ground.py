@@ -197,6 +197,23 @@ def test_feet_move_off_a_pool_onto_the_pavement_beside_it_with_a_note() -> None:
     assert abs(found.person_height - scene.standing_height(found.horizon, found.ground)) < 1e-6
 
 
+def test_a_head_cropped_shot_on_the_pool_street_has_its_feet_below_the_frame() -> None:
+    """The usual catalog shot (head cut by the frame's top, feet in view) cannot move like a
+    full-length person (its cut stays on the top edge, and the ground found fits smaller
+    feet): scaled about the top until the feet are below the frame, with the note of what was
+    under them."""
+    back = pool_street()
+    width, height = PERSON_SIZE
+    found = scene.analyse(back)
+    assert found.moved and found.blocked == scene.NO_GROUND_WATER
+    cut = half_body_head_cropped()
+    with collecting_notes() as notes:
+        placed_ = compose.place_on_photo(cut, back, found)
+    assert notes == [scene.NO_GROUND_NOTES[scene.NO_GROUND_WATER]]
+    assert placed_.alpha[0].max() > 0.9, "the head's cut stays on the frame's top"
+    assert placed_.alpha[-1].max() > 0.9, "the legs run off the frame's bottom"
+
+
 def test_the_horizon_labels_cover_the_scenes_with_masks() -> None:
     fixture_images("scenes")  # skips without the fixtures
     masks = (FIXTURES / "scenes").glob("*.ground.png")
