@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useId, useState } from 'react'
-import { useForm, useWatch } from 'react-hook-form'
+import { FormProvider, useForm } from 'react-hook-form'
 import { Spinner } from '@/components/ui/Spinner'
 import { IconTrash } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
@@ -25,13 +25,7 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
   const id = useId()
   const update = useUpdateCatalogItem(kind)
   const [visibility, setVisibility] = useState(item.visibility)
-  const {
-    control,
-    register,
-    handleSubmit,
-    clearErrors,
-    formState: { errors },
-  } = useForm<EditValues>({
+  const form = useForm<EditValues>({
     resolver: zodResolver(editSchema),
     defaultValues: {
       name: item.name,
@@ -43,7 +37,12 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
     },
     reValidateMode: 'onSubmit',
   })
-  const description = useWatch({ control, name: 'description' }) ?? ''
+  const {
+    register,
+    handleSubmit,
+    clearErrors,
+    formState: { errors },
+  } = form
 
   const submit = handleSubmit(async (values) => {
     const { name, category } = values
@@ -71,80 +70,69 @@ function EditForm({ item, kind, onDone }: { item: AdminCatalogItem; kind: Catalo
   })
 
   return (
-    <form className={styles.catalogItemEdit} onSubmit={submit} noValidate data-testid="catalog-edit-form">
-      <div className="field">
-        <label htmlFor={`${id}-name`}>Name</label>
-        <input
-          id={`${id}-name`}
-          className={`input${errors.name ? ' input--invalid' : ''}`}
-          maxLength={NAME_MAX}
-          {...register('name', { onChange: () => clearErrors('name') })}
-          aria-invalid={errors.name ? true : undefined}
-          data-testid="catalog-edit-name"
+    <FormProvider {...form}>
+      <form className={styles.catalogItemEdit} onSubmit={submit} noValidate data-testid="catalog-edit-form">
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input
+            id={`${id}-name`}
+            className={`input${errors.name ? ' input--invalid' : ''}`}
+            maxLength={NAME_MAX}
+            {...register('name', { onChange: () => clearErrors('name') })}
+            aria-invalid={errors.name ? true : undefined}
+            data-testid="catalog-edit-name"
+          />
+          {errors.name?.message && <p className="field-error">{errors.name.message}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-category`}>Category</label>
+          <input
+            id={`${id}-category`}
+            className={`input${errors.category ? ' input--invalid' : ''}`}
+            maxLength={CATEGORY_MAX}
+            list={kind === 'background' ? `${id}-categories` : undefined}
+            {...register('category', { onChange: () => clearErrors('category') })}
+            data-testid="catalog-edit-category"
+          />
+          {kind === 'background' && (
+            <datalist id={`${id}-categories`}>
+              {BACKGROUND_CATEGORIES.map((c) => (
+                <option key={c} value={c} />
+              ))}
+            </datalist>
+          )}
+          {errors.category?.message && <p className="field-error">{errors.category.message}</p>}
+        </div>
+        <DescribeFields
+          kind={kind}
+          id={id}
+          testIdPrefix="catalog-edit"
+          defaults={{ gender: item.gender ?? '', skinTone: item.skinTone ?? '', bodyType: item.bodyType ?? '' }}
         />
-        {errors.name?.message && <p className="field-error">{errors.name.message}</p>}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-category`}>Category</label>
-        <input
-          id={`${id}-category`}
-          className={`input${errors.category ? ' input--invalid' : ''}`}
-          maxLength={CATEGORY_MAX}
-          list={kind === 'background' ? `${id}-categories` : undefined}
-          {...register('category', { onChange: () => clearErrors('category') })}
-          data-testid="catalog-edit-category"
-        />
-        {kind === 'background' && (
-          <datalist id={`${id}-categories`}>
-            {BACKGROUND_CATEGORIES.map((c) => (
-              <option key={c} value={c} />
-            ))}
-          </datalist>
-        )}
-        {errors.category?.message && <p className="field-error">{errors.category.message}</p>}
-      </div>
-      <DescribeFields
-        kind={kind}
-        id={id}
-        testIdPrefix="catalog-edit"
-        fields={{
-          description: register('description', { onChange: () => clearErrors('description') }),
-          gender: register('gender', { onChange: () => clearErrors('gender') }),
-          skinTone: register('skinTone', { onChange: () => clearErrors('skinTone') }),
-          bodyType: register('bodyType', { onChange: () => clearErrors('bodyType') }),
-        }}
-        errors={{
-          description: errors.description?.message,
-          gender: errors.gender?.message,
-          skinTone: errors.skinTone?.message,
-          bodyType: errors.bodyType?.message,
-        }}
-        descriptionLength={description.length}
-        defaults={{ gender: item.gender ?? '', skinTone: item.skinTone ?? '', bodyType: item.bodyType ?? '' }}
-      />
-      <div className="field">
-        <label htmlFor={`${id}-visibility`}>Visibility</label>
-        <select
-          id={`${id}-visibility`}
-          className="input"
-          value={visibility}
-          onChange={(e) => setVisibility(e.target.value as AdminCatalogItem['visibility'])}
-          data-testid="catalog-edit-visibility"
-        >
-          <option value="public">Public: listed in the picker when published</option>
-          <option value="private">Private: never listed</option>
-        </select>
-      </div>
-      <div className={styles.catalogItemRow}>
-        <button type="submit" className="btn btn--primary btn--small" disabled={update.isPending}>
-          {update.isPending && <Spinner label="Saving" />}
-          Save
-        </button>
-        <button type="button" className="btn btn--ghost btn--small" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+        <div className="field">
+          <label htmlFor={`${id}-visibility`}>Visibility</label>
+          <select
+            id={`${id}-visibility`}
+            className="input"
+            value={visibility}
+            onChange={(e) => setVisibility(e.target.value as AdminCatalogItem['visibility'])}
+            data-testid="catalog-edit-visibility"
+          >
+            <option value="public">Public: listed in the picker when published</option>
+            <option value="private">Private: never listed</option>
+          </select>
+        </div>
+        <div className={styles.catalogItemRow}>
+          <button type="submit" className="btn btn--primary btn--small" disabled={update.isPending}>
+            {update.isPending && <Spinner label="Saving" />}
+            Save
+          </button>
+          <button type="button" className="btn btn--ghost btn--small" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </FormProvider>
   )
 }
 

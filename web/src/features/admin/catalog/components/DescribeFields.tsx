@@ -1,4 +1,4 @@
-import type { UseFormRegisterReturn } from 'react-hook-form'
+import { useFormContext, useWatch } from 'react-hook-form'
 import { ATTRIBUTES, type AttributeKey } from '../attributes'
 import type { CatalogKind } from '../api/keys'
 import { DESCRIPTION_MAX } from '../schemas'
@@ -6,23 +6,37 @@ import styles from '../catalog.module.css'
 
 export type DescribeKey = 'description' | AttributeKey
 
+/** What these fields need of the form around them (the upload's and the edit's both have it). */
+type DescribeValues = Record<DescribeKey, string>
+
 interface DescribeFieldsProps {
   kind: CatalogKind
   /** The prefix of the inputs' ids (useId of the form). */
   id: string
   /** catalog-upload or catalog-edit: the inputs are `${testIdPrefix}-description`, `-gender`, … */
   testIdPrefix: string
-  fields: Record<DescribeKey, UseFormRegisterReturn>
-  errors: Partial<Record<DescribeKey, string | undefined>>
-  /** The description as typed, for the counter. */
-  descriptionLength: number
   /** The attributes the form starts from (the item's, when editing). */
   defaults?: Partial<Record<AttributeKey, string>>
 }
 
 /** The description (every item) and, for a digital model, gender, skin tone and body type:
- *  what the model picker shows on the card and filters on. */
-export function DescribeFields({ kind, id, testIdPrefix, fields, errors, descriptionLength, defaults = {} }: DescribeFieldsProps) {
+ *  what the model picker shows on the card and filters on. They register themselves with the
+ *  form around them (a FormProvider), each clearing its error when changed. */
+export function DescribeFields({ kind, id, testIdPrefix, defaults = {} }: DescribeFieldsProps) {
+  const {
+    control,
+    register,
+    clearErrors,
+    formState: { errors: formErrors },
+  } = useFormContext<DescribeValues>()
+  const field = (key: DescribeKey) => register(key, { onChange: () => clearErrors(key) })
+  const errors: Partial<Record<DescribeKey, string>> = {
+    description: formErrors.description?.message,
+    gender: formErrors.gender?.message,
+    skinTone: formErrors.skinTone?.message,
+    bodyType: formErrors.bodyType?.message,
+  }
+  const descriptionLength = (useWatch({ control, name: 'description' }) ?? '').length
   const over = descriptionLength > DESCRIPTION_MAX
   return (
     <>
@@ -35,7 +49,7 @@ export function DescribeFields({ kind, id, testIdPrefix, fields, errors, descrip
           className={`input ${styles.catalogDescription}${errors.description ? ' input--invalid' : ''}`}
           rows={2}
           placeholder={kind === 'model' ? 'e.g. Slim build · fair skin · long dark hair · 172 cm' : 'e.g. Pale blue wall over a wooden table'}
-          {...fields.description}
+          {...field('description')}
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={`${id}-description-count${errors.description ? ` ${id}-description-error` : ''}`}
           data-testid={`${testIdPrefix}-description`}
@@ -59,7 +73,7 @@ export function DescribeFields({ kind, id, testIdPrefix, fields, errors, descrip
                 id={`${id}-${attribute.key}`}
                 className={`input${errors[attribute.key] ? ' input--invalid' : ''}`}
                 defaultValue={defaults[attribute.key] ?? ''}
-                {...fields[attribute.key]}
+                {...field(attribute.key)}
                 aria-invalid={errors[attribute.key] ? true : undefined}
                 data-testid={`${testIdPrefix}-${attribute.key}`}
               >
