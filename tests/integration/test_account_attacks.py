@@ -1,5 +1,6 @@
 """Attacks on accounts that used to work: old guest tokens reaching the user, forged
-X-Forwarded-For, minting guest credits, locking an owner out, racing a sign-up code or a limit.
+X-Forwarded-For, minting guest credits, locking an owner out (racing a sign-up code or a limit:
+test_codes_and_limits_raced.py; the visitors' helpers: tests/support/visitors.py).
 
 Every loopback address reaches the stack, so a client bound to 127.0.0.x is a visitor of its
 own (a real TCP peer, no header involved). 127.0.0.3 plays nginx: it is the one trusted proxy.
@@ -14,23 +15,29 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-import httpx
 import pytest
 from sqlalchemy import select
 
-from core import codes, ratelimit
 from core.auth.devices import DEVICE_COOKIE
 from core.auth.tokens import issue_token
-from core.codes import CodeProblem
 from core.db import SessionFactory
 from core.enums import AccountKind, SessionKind
-from core.models.accounts import AuthSession, OneTimeCode, User
+from core.models.accounts import AuthSession, User
 from core.models.base import utcnow
 from core.settings import Settings
 from tests.support.accounts import PASSWORD, mailed_code, sign_up
 from tests.support.api_client import Guest
 from tests.support.paths import fixture_images
 from tests.support.stacks import running_stack
+from tests.support.visitors import (
+    as_browser,
+    ask_reset,
+    bearer,
+    client,
+    forwarded,
+    login,
+    verify_reset,
+)
 
 PROXY = "127.0.0.3"
 
@@ -47,21 +54,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     ) as running:
         assert running.settings.app_host == "127.0.0.1"
         yield running.settings
-
-
-
-def client(stack: Settings, local_address: str = "127.0.0.1") -> httpx.Client:
-    """A visitor whose TCP connections come from `local_address`."""
-    transport = httpx.HTTPTransport(local_address=local_address)
-    return httpx.Client(base_url=stack.app_url, timeout=60, transport=transport)
-
-
-def forwarded(address: str) -> dict[str, str]:
-    return {"X-Forwarded-For": address}
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def assert_locked_out(guest: Guest, key: str, task_ids: list[str]) -> None:
@@ -248,18 +240,6 @@ def test_wrong_passwords_elsewhere_do_not_lock_the_owner_out(
 # The attack run of issue 18.
 
 
-def login(api: httpx.Client, email: str, password: str, address: str,
-          device: str | None = None, **headers: str) -> httpx.Response:
-    """A login through the trusted proxy from `address`, with the browser's device cookie."""
-    sent: dict[str, str | bytes] = {**forwarded(address), **headers}
-    if device:
-        # Passed by hand: the cookie is Secure and these requests are plain HTTP. Latin-1,
-        # as a browser's raw bytes would reach the server.
-        sent["Cookie"] = f"{DEVICE_COOKIE}={device}".encode("latin-1")
-    return api.post("/api/v1/auth/login", headers=sent,
-                    json={"email": email, "password": password})
-
-
 def test_a_spread_out_guessing_campaign_does_not_lock_the_owner_out(
     stack: Settings, db: SessionFactory
 ) -> None:
@@ -311,26 +291,6 @@ def test_a_spread_out_guessing_campaign_does_not_lock_the_owner_out(
         mine = [login(nginx, email, "typo", home, new_browser).status_code for _ in range(10)]
         assert mine == [400] * 9 + [429]
         assert login(nginx, email, "Reset-pass-456", home, device).status_code == 200
-
-
-def as_browser(address: str, device: str | None = None) -> dict[str, str | bytes]:
-    """Headers of a browser behind the trusted proxy at `address`, with its device cookie."""
-    sent: dict[str, str | bytes] = {**forwarded(address)}
-    if device:
-        sent["Cookie"] = f"{DEVICE_COOKIE}={device}".encode("latin-1")  # Secure: by hand
-    return sent
-
-
-def ask_reset(api: httpx.Client, email: str, address: str,
-              device: str | None = None) -> httpx.Response:
-    return api.post("/api/v1/auth/generateResetPasswordOTP", headers=as_browser(address, device),
-                    json={"email": email})
-
-
-def verify_reset(api: httpx.Client, email: str, otp: str, address: str,
-                 device: str | None = None) -> httpx.Response:
-    return api.post("/api/v1/auth/verifyResetPasswordOTP", headers=as_browser(address, device),
-                    json={"email": email, "otp": otp})
 
 
 def wrong_code(right: str, n: int) -> str:
@@ -472,83 +432,3 @@ def test_changing_the_password_ends_every_other_session(
         assert again.status_code == 401
         # The session that changed it stays signed in.
         assert api.get("/api/v1/user/userInfo", headers=bearer(here)).status_code == 200
-
-
-def test_a_sign_up_code_allows_five_wrong_tries_under_concurrency(
-    database: SessionFactory,
-) -> None:
-    email = "race@example.com"
-    issued = codes.issue(database, "secret", email, "signup")
-    wrong = f"{(int(issued.code) + 1) % 1_000_000:06d}"
-
-    def attempt(_: int) -> str:
-        try:
-            codes.check(database, "secret", email, "signup", wrong, consume=False)
-        except CodeProblem as error:
-            return str(error)
-        return "accepted"
-
-    with ThreadPoolExecutor(20) as pool:
-        outcomes = list(pool.map(attempt, range(20)))
-    assert "accepted" not in outcomes
-    assert sum("wrong or has expired" in o for o in outcomes) <= codes.MAX_ATTEMPTS
-    with database() as session:
-        row = session.execute(select(OneTimeCode).where(OneTimeCode.email == email)).scalar_one()
-        assert row.attempts == codes.MAX_ATTEMPTS
-    with pytest.raises(CodeProblem, match="Too many wrong codes"):
-        codes.check(database, "secret", email, "signup", issued.code, consume=True)
-
-
-def test_a_rate_limit_holds_under_concurrency(database: SessionFactory) -> None:
-    """Counted and checked at once: 30 simultaneous hits on a limit of 5 let exactly 5 through
-    (before: 6 on SQLite, 20 on PostgreSQL, i.e. 20 free-credit guests instead of 5)."""
-
-    def attempt(_: int) -> bool:
-        try:
-            ratelimit.hit(database, ["race:ip:192.0.2.1"], 5, timedelta(days=1))
-        except ratelimit.RateLimited:
-            return False
-        return True
-
-    with ThreadPoolExecutor(30) as pool:
-        passed = sum(pool.map(attempt, range(30)))
-    assert passed == 5
-
-
-def test_reset_codes_are_kept_per_requester(database: SessionFactory) -> None:
-    """A known browser's code is its own: a newer code asked for elsewhere does not replace it,
-    and wrong tries from elsewhere do not spend it; the browser's own wrong tries do. It may
-    also use the shared code a stranger asked for, whatever the strangers' tries on it."""
-    email = f"p-{uuid.uuid4().hex[:8]}@example.com"
-    mine = codes.issue(database, "secret", email, "reset", device="browser-1")
-    theirs = codes.issue(database, "secret", email, "reset")
-    for guess in others_than(codes.MAX_ATTEMPTS + 2, mine.code, theirs.code):
-        with pytest.raises(CodeProblem):
-            codes.check(database, "secret", email, "reset", guess, False)
-    with pytest.raises(CodeProblem, match="Too many wrong codes"):
-        codes.check(database, "secret", email, "reset", theirs.code, False)
-    with pytest.raises(CodeProblem):  # not the strangers' to use
-        codes.check(database, "secret", email, "reset", mine.code, False)
-    # The browser can use its own code, and the strangers' burned one; another has neither.
-    codes.check(database, "secret", email, "reset", mine.code, False, device="browser-1")
-    codes.check(database, "secret", email, "reset", theirs.code, False, device="browser-1")
-    with pytest.raises(CodeProblem):
-        codes.check(database, "secret", email, "reset", mine.code, False, device="browser-2")
-    # Used up once, every open code of the email is.
-    codes.check(database, "secret", email, "reset", theirs.code, True, device="browser-1")
-    with pytest.raises(CodeProblem, match="wrong or has expired"):
-        codes.check(database, "secret", email, "reset", mine.code, False, device="browser-1")
-
-    # A known browser's own wrong tries count on its own code: five, then it is spent.
-    own = codes.issue(database, "secret", email, "reset", device="browser-3")
-    for guess in others_than(codes.MAX_ATTEMPTS, own.code):
-        with pytest.raises(CodeProblem, match="wrong or has expired"):
-            codes.check(database, "secret", email, "reset", guess, False, device="browser-3")
-    with pytest.raises(CodeProblem, match="Too many wrong codes"):
-        codes.check(database, "secret", email, "reset", own.code, False, device="browser-3")
-
-
-def others_than(count: int, *codes_: str) -> list[str]:
-    """`count` six-digit codes, none of them one of `codes_`."""
-    picks = (f"{n:06d}" for n in range(1_000_000))
-    return [c for c, _ in zip((p for p in picks if p not in codes_), range(count), strict=False)]

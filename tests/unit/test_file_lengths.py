@@ -12,8 +12,6 @@ from tests.support.paths import REPO
 LIMIT = 450
 OVER = {
     "ops/bench/run.py": "the bench's plumbing, being reworked with CI's time (ops/bench)",
-    "tests/integration/test_account_attacks.py": "one module per kind of attack",
-    "tests/integration/test_content_credentials.py": "signing apart from reading",
 }
 
 
