@@ -1,8 +1,7 @@
 import { useId, useMemo, useState } from 'react'
-import { Alert } from '@/components/ui/Alert'
+import { LoadError } from '@/components/ui/LoadError'
 import { IconCalendar } from '@/components/ui/icons'
 import { LoadingBlock } from '@/components/ui/Spinner'
-import { errorMessage } from '@/lib/api'
 import { saveBlob } from '@/lib/download'
 import { CREDITS_PAGE_SIZE, useCreditHistory } from '../api/getCreditHistory'
 import { UsageChart } from '@/components/UsageChart'
@@ -117,18 +116,12 @@ export function CreditHistory({ userEmail }: { userEmail: string }) {
       {history.isPending ? (
         <LoadingBlock label="Loading your credit history…" />
       ) : history.isError && !data ? (
-        <Alert
-          tone="error"
+        <LoadError
           title="Your credit history could not be loaded"
           testId="billing-credits-error"
-          action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => void history.refetch()}>
-              Retry
-            </button>
-          }
-        >
-          {errorMessage(history.error)}
-        </Alert>
+          error={history.error}
+          onRetry={() => void history.refetch()}
+        />
       ) : data && totals ? (
         <>
           <dl className={styles.billingTotals} data-testid="billing-credit-totals">

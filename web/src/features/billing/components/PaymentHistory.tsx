@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import { Alert } from '@/components/ui/Alert'
+import { LoadError } from '@/components/ui/LoadError'
 import { IconCoins, IconDownload } from '@/components/ui/icons'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
@@ -63,18 +63,12 @@ export function PaymentHistory({ userEmail }: { userEmail: string }) {
       {history.isPending ? (
         <LoadingBlock label="Loading your payments…" />
       ) : history.isError && !data ? (
-        <Alert
-          tone="error"
+        <LoadError
           title="Your payments could not be loaded"
           testId="billing-payments-error"
-          action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => void history.refetch()}>
-              Retry
-            </button>
-          }
-        >
-          {errorMessage(history.error)}
-        </Alert>
+          error={history.error}
+          onRetry={() => void history.refetch()}
+        />
       ) : !data || data.items.length === 0 ? (
         <p className={`muted ${styles.billingEmpty}`} data-testid="billing-payments-empty">
           No payments yet. Credit packs and plans you buy are listed here, each with its invoice.

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import { Link } from 'react-router'
+import { LoadError } from '@/components/ui/LoadError'
 import { Alert } from '@/components/ui/Alert'
 import { IconCalendar, IconTag } from '@/components/ui/icons'
 import { LoadingBlock } from '@/components/ui/Spinner'
@@ -151,18 +152,12 @@ export function SubscriptionPanel({ userEmail }: { userEmail: string }) {
       {subscription.isPending ? (
         <LoadingBlock label="Loading your plan…" />
       ) : subscription.isError ? (
-        <Alert
-          tone="error"
+        <LoadError
           title="Your plan could not be loaded"
           testId="billing-plan-load-error"
-          action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => void subscription.refetch()}>
-              Retry
-            </button>
-          }
-        >
-          {errorMessage(subscription.error)}
-        </Alert>
+          error={subscription.error}
+          onRetry={() => void subscription.refetch()}
+        />
       ) : subscription.data ? (
         <PlanSummary sub={subscription.data} userEmail={userEmail} />
       ) : (

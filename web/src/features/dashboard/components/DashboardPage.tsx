@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react'
 import { Link } from 'react-router'
 import { BalanceCard } from '@/components/BalanceCard'
+import { LoadError } from '@/components/ui/LoadError'
 import { Alert } from '@/components/ui/Alert'
 import { IconArrowRight, IconImages, IconTag } from '@/components/ui/icons'
 import { LoadingBlock } from '@/components/ui/Spinner'
@@ -135,17 +136,12 @@ function UsageCard({ userEmail }: { userEmail: string }) {
   if (usage.isPending) body = <LoadingBlock label="Loading your credit usage…" />
   else if (usage.isError)
     body = (
-      <Alert
-        tone="error"
+      <LoadError
         title="Your credit usage could not be loaded."
-        action={
-          <button type="button" className="btn btn--secondary btn--small" onClick={() => void usage.refetch()}>
-            Try again
-          </button>
-        }
-      >
-        {errorMessage(usage.error)}
-      </Alert>
+        error={usage.error}
+        onRetry={() => void usage.refetch()}
+        retryLabel="Try again"
+      />
     )
   else if (spent === 0 && refunded === 0)
     body = (

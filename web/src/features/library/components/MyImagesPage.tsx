@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { ZipDownloadButton } from '@/components/ZipDownloadButton'
+import { LoadError } from '@/components/ui/LoadError'
 import { Alert } from '@/components/ui/Alert'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconArrowRight, IconImages, IconLogin, IconPlus } from '@/components/ui/icons'
@@ -186,18 +187,12 @@ function Library({ userEmail }: { userEmail: string }) {
       {list.isPending ? (
         <LoadingBlock label="Loading your images…" />
       ) : list.isError && !list.data ? (
-        <Alert
-          tone="error"
+        <LoadError
           title="Your images could not be loaded"
           testId="library-error"
-          action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => void list.refetch()}>
-              Retry
-            </button>
-          }
-        >
-          {errorMessage(list.error)}
-        </Alert>
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
       ) : generations.length === 0 ? (
         filtered || filters.pageNumber > 1 ? (
           <div className="empty-state" data-testid="library-empty-filtered">

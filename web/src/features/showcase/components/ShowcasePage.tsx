@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router'
-import { Alert } from '@/components/ui/Alert'
+import { LoadError } from '@/components/ui/LoadError'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
@@ -68,18 +68,13 @@ export function ShowcasePage() {
     body = <LoadingBlock label="Loading the showcase…" />
   } else if (query.isError && !data) {
     body = (
-      <Alert
-        tone="error"
+      <LoadError
         title="The showcase could not be loaded."
         testId="showcase-error"
-        action={
-          <button type="button" className="btn btn--secondary btn--small" onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        }
-      >
-        {errorMessage(query.error)}
-      </Alert>
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        retryLabel="Try again"
+      />
     )
   } else if (!data || data.items.length === 0) {
     body = (

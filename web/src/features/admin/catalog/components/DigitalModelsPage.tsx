@@ -1,11 +1,11 @@
 import { useId } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import { Alert } from '@/components/ui/Alert'
+import { LoadError } from '@/components/ui/LoadError'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { IconArrowLeft } from '@/components/ui/icons'
 import { useAuth } from '@/hooks/useAuth'
 import { useIsAdmin } from '@/hooks/useIsAdmin'
-import { ApiError, errorMessage } from '@/lib/api'
+import { ApiError } from '@/lib/api'
 import { useCatalogItems } from '../api/getCatalogItems'
 import type { CatalogKind } from '../api/keys'
 import { CatalogItemCard } from './CatalogItemCard'
@@ -35,17 +35,12 @@ function CatalogPanel({ kind, noun }: { kind: CatalogKind; noun: string }) {
   if (error instanceof ApiError && error.status === 403) return <AdminsOnly />
   if (error && !isFetching) {
     return (
-      <Alert
-        tone="error"
+      <LoadError
         title={`The ${noun} could not be loaded`}
-        action={
-          <button type="button" className="btn btn--secondary btn--small" onClick={() => void refetch()}>
-            Try again
-          </button>
-        }
-      >
-        {errorMessage(error)}
-      </Alert>
+        error={error}
+        onRetry={() => void refetch()}
+        retryLabel="Try again"
+      />
     )
   }
   if (isPending) return <LoadingBlock label={`Loading ${noun}…`} />

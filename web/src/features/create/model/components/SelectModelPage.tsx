@@ -1,13 +1,13 @@
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
+import { LoadError } from '@/components/ui/LoadError'
 import { Alert } from '@/components/ui/Alert'
 import { ChoiceCard } from '@/components/ui/ChoiceCard'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
 import { MODEL_PAGE_SIZE } from '@/config'
 import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
-import { errorMessage } from '@/lib/api'
 import { useIsAdmin } from '@/hooks/useIsAdmin'
 import { mergeFlowAtom, stepsFlowAtom } from '@/features/create/store'
 import { useModelCategories } from '../api/getModelCategories'
@@ -98,17 +98,12 @@ export function SelectModelPage() {
       }
     >
       {error && !isFetching && (
-        <Alert
-          tone="error"
+        <LoadError
           title="Models could not be loaded"
-          action={
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => void refetch()}>
-              Try again
-            </button>
-          }
-        >
-          {errorMessage(error)}
-        </Alert>
+          error={error}
+          onRetry={() => void refetch()}
+          retryLabel="Try again"
+        />
       )}
 
       {!data && loading && <LoadingBlock label="Loading models…" />}
