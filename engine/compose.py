@@ -119,6 +119,12 @@ def placement(
             ground, tall = scene.ground, scene.person_height
         feet_x = scene.feet_x if scene is not None and stands_in_scene(cut) else 0.5
         scale = min(tall * height / sh, (1 - 2 * margin) * width / sw)
+        if scene is not None and scene.no_ground is not None and stands_in_scene(cut):
+            # A medium shot is framed by the head and the legs: the frame's top keeps the head
+            # room, its bottom crosses the legs. Shrunk to fit a wide pose's width (a lunge, a
+            # barbell held out), the head would sink to mid-frame over the legs' cut; what the
+            # pose holds out to the sides may leave the frame instead, as in a tight shot.
+            scale = tall * height / sh
         tx = feet_x * width - (x0 + sw / 2) * scale
         ty = ground * height - y1 * scale
     else:

@@ -6,12 +6,12 @@ with the shoes in view (both need ground under their feet, a medium shot, or a m
 by the frame at the thighs (it needs no ground). Where a
 scene has a hand-labelled walkable-ground mask beside it (`<name>.ground.png`), its outline is
 drawn in green over the background and the outputs, so whoever looks can tell at a glance whether
-the feet stand on it. Each output's caption says what the engine did: "standing", or the note it
-left for the user (a medium shot, a move), or why it refused.
+the feet stand on it. Each output's caption says what the engine did: "placed" as usual, or the
+note it left for the user (a medium shot, a move), or why it refused.
 
-Writes `composites-<kind>.png` per kind of scene and `composites.md` (per kind: cases, standing,
-framed as a medium shot, moved, refused); the by-eye verdicts (publishable, usable with edits, bad)
-are for the person who looks at the sheets.
+Writes `composites-<kind>.png` per kind of scene and `composites.md` (per kind: cases, placed as
+usual, framed as a medium shot, moved, refused); the by-eye verdicts (publishable, usable with
+edits, bad) are for the person who looks at the sheets.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ class Composite:
 
     @property
     def what(self) -> str:
-        """standing | medium shot | moved | refused: what the engine did with the person."""
+        """placed | medium shot | moved | refused: what the engine did with the person ("placed":
+        where it places that kind of shot, with no note)."""
         if self.outcome.image is None:
             return "refused"
         text = " ".join(self.notes).lower()
@@ -76,7 +77,7 @@ class Composite:
             return "medium shot"
         if "moved" in text:
             return "moved"
-        return "standing"
+        return "placed"
 
 
 def cases(fixtures: Path) -> dict[str, list[Case]]:
@@ -156,7 +157,7 @@ def sheet(kind: str, composites: list[Composite], per_row: int) -> Image.Image:
     return image
 
 
-WHATS = ("standing", "medium shot", "moved", "refused")
+WHATS = ("placed", "medium shot", "moved", "refused")
 
 
 def tally(composites: Iterable[Composite]) -> dict[str, int]:

@@ -29,7 +29,7 @@ The people-wild photos are also in the background-replace sheet. `python -m ops.
 
 Composites (ops/eval/composites.py): three people placed on every scenes/ photo, one sheet per
 kind of scene (`composites-<kind>.png`, the labelled walkable ground outlined in green) and
-`composites.md` (per kind: standing, framed as a medium shot, moved, refused).
+`composites.md` (per kind: placed as usual, framed as a medium shot, moved, refused).
 
     python -m ops.eval [--remote http://host:port] [--out out/eval] [--baseline REV]
         [--wild-only | --composites-only]

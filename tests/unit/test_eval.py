@@ -66,7 +66,7 @@ def test_composites_are_grouped_by_kind_of_scene_and_counted_by_what_the_engine_
                              ["Moved to where the scene has ground to stand on."]),
         composites.Composite(Outcome(case, 5.0, error="NoGround: no ground"), []),
     ]
-    assert [c.what for c in made] == ["standing", "medium shot", "moved", "refused"]
+    assert [c.what for c in made] == ["placed", "medium shot", "moved", "refused"]
     table = composites.table({"water": made})
     assert "| water | 1 | 4 | 1 | 1 | 1 | 1 |" in table
     assert "NoGround: no ground" in table

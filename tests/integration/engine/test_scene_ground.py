@@ -237,3 +237,28 @@ def test_the_ground_map_says_why_feet_may_not_go_somewhere() -> None:
     forest = scene.cues(photo("aerial-02.jpg")).ground
     assert forest is not None and (forest.labels == grounds.UNSURE).all()
     assert not forest.walkable.any()
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=["portrait", "landscape"])
+def test_a_wide_pose_framed_as_a_medium_shot_keeps_its_head_at_the_top(
+    shape: tuple[int, int]
+) -> None:
+    """A pose wider than the frame allows (a lunge, a barbell held out) over open water: the
+    head keeps its room at the top and the frame's bottom crosses the legs; what is held out to
+    the sides may leave the frame rather than the head sinking to mid-frame."""
+    width, height = shape
+    full, _ = person()
+    h, w = full.alpha.shape
+    # The drawn person stretched sideways to three times their width, kept whole in the frame.
+    m = np.array([[3.0, 0, -w], [0, 1, 0]], np.float32)
+    wide = Cutout(cv2.warpAffine(full.rgb, m, (w, h), borderMode=cv2.BORDER_REPLICATE),
+                  cv2.warpAffine(full.alpha, m, (w, h)), "person", True)
+    wide = sized(wide, width, height)
+    assert compose.stands_in_scene(wide)
+    found = scene.analyse_covering(photo("water-02.jpg"), width, height)
+    assert found.no_ground is not None
+    matrix = compose.placement(wide, width, height, GARMENT_MARGIN, found)
+    alpha = compose.warp(wide, matrix, width, height)[1]
+    _, y0, _, _ = compose.bbox(alpha)
+    assert 0 < y0 <= (scene.KNEE_HEAD_ROOM + 0.02) * height, f"head at {y0 / height:.2f}"
+    assert alpha[-1].max() > 0.9, "the frame's bottom crosses the legs"
