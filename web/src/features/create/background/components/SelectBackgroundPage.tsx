@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/Alert'
 import { ChoiceCard } from '@/components/ui/ChoiceCard'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
+import { CategoryChips } from '@/features/create/CategoryChips'
 import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
 import { errorMessage } from '@/lib/api'
 import { mergeFlowAtom, stepsFlowAtom, type SelectedBackground } from '@/features/create/store'
@@ -120,23 +121,14 @@ export function SelectBackgroundPage() {
 
       {!loaded && loading && <LoadingBlock label="Loading backgrounds…" />}
 
-      {(categories.length > 1 || category) && (
-        <div className={picker.filters} role="group" aria-label="Category" data-testid="background-categories">
-          {['', ...categories].map((c) => (
-            <button
-              key={c || 'all'}
-              type="button"
-              className={`chip${c === category ? ' chip--active' : ''}`}
-              aria-pressed={c === category}
-              onClick={() => setCategory(c)}
-              data-testid="background-category"
-              data-value={c || 'all'}
-            >
-              {c ? categoryLabel(c) : 'All'}
-            </button>
-          ))}
-        </div>
-      )}
+      <CategoryChips
+        categories={categories}
+        value={category}
+        onChange={setCategory}
+        label={categoryLabel}
+        testId="background-categories"
+        chipTestId="background-category"
+      />
 
       {shown.length > 0 && (
         <div className={picker.grid} data-testid="background-grid">

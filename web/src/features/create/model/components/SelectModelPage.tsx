@@ -7,6 +7,7 @@ import { ChoiceCard } from '@/components/ui/ChoiceCard'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
 import { MODEL_PAGE_SIZE } from '@/config'
+import { CategoryChips } from '@/features/create/CategoryChips'
 import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
 import { useIsAdmin } from '@/hooks/useIsAdmin'
 import { mergeFlowAtom, stepsFlowAtom } from '@/features/create/store'
@@ -108,22 +109,14 @@ export function SelectModelPage() {
 
       {!data && loading && <LoadingBlock label="Loading models…" />}
 
-      {(categories.length > 1 || category) && (
-        <div className={picker.filters} role="group" aria-label="Category" data-testid="model-categories">
-          {['', ...categories].map((c) => (
-            <button
-              key={c || 'all'}
-              type="button"
-              className={`chip${c === category ? ' chip--active' : ''}`}
-              aria-pressed={c === category}
-              onClick={() => chooseCategory(c)}
-              data-testid="model-category"
-            >
-              {c ? capitalize(c) : 'All'}
-            </button>
-          ))}
-        </div>
-      )}
+      <CategoryChips
+        categories={categories}
+        value={category}
+        onChange={chooseCategory}
+        label={capitalize}
+        testId="model-categories"
+        chipTestId="model-category"
+      />
 
       {filterValues && <ModelFilterBar values={filterValues} filters={filters} onChange={chooseFilter} />}
 
