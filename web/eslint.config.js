@@ -20,7 +20,7 @@ const features = fs
 
 const shared = [
   './src/api', './src/components', './src/hooks', './src/lib', './src/stores', './src/types', './src/config.ts',
-  './src/env.ts',
+  './src/env.ts', './src/testing',
 ]
 
 const boundaries = [

@@ -1,6 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { json, PLANS_USD, renderRoutes } from '@/features/pricing/testing'
+import { PLANS_USD, renderRoutes } from '@/features/pricing/testing'
+import { json } from '@/testing/http'
 import { SubscriptionRoute } from './SubscriptionRoute'
 
 beforeEach(() => {

@@ -8,10 +8,7 @@ import { saveUserSession } from '@/lib/identity'
 import { authStateAtom, initialAuthState } from '@/stores/auth'
 import type { PricingPlan } from './pricing'
 import { Where } from './TestWhere'
-
-export function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
+import { json } from '@/testing/http'
 
 export const PLANS_USD: PricingPlan[] = [
   {

@@ -4,12 +4,9 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toast } from '@/lib/toast'
 import { TaxDetailsCard } from './TaxDetailsCard'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn(), clearErrors: vi.fn() }) }))
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 const USER = { userId: 'u1', userEmail: 'ada@example.com', userName: 'Ada', createdAt: '2026-01-05T10:00:00Z', role: 'user' }
 

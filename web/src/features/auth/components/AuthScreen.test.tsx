@@ -10,16 +10,13 @@ import { authStateAtom, initialAuthState } from '@/stores/auth'
 import { toast } from '@/lib/toast'
 import { rememberEmail } from '../session'
 import { AuthScreen } from './AuthScreen'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn(), clearErrors: vi.fn() }) }))
 
 const PLAN_URL = '/plan-details?rate=1900&piid=v2-starter-usd&rcid=v2-starter-usd-month&plan=Starter&currency=USD&credits=100'
 
 const LOGGED_IN = { token: 'token', user: { userId: 7, userEmail: 'ada@example.com', userName: 'Ada' } }
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 function Where() {
   const { pathname, search } = useLocation()

@@ -4,12 +4,9 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveBlob } from '@/lib/download'
 import { CreditHistory } from './CreditHistory'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }))
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 describe('CreditHistory', () => {
   const asked: Array<Record<string, string>> = []

@@ -2,10 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PaymentHistory } from './PaymentHistory'
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
+import { json } from '@/testing/http'
 
 const PAYMENT = { createdAt: '2026-11-20T10:00:00Z', description: 'Credit Pack (50 image credits)', kind: 'pack', amount: 99_900, currency: 'INR' }
 

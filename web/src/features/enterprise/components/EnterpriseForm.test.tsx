@@ -5,12 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toast } from '@/lib/toast'
 import { ENTERPRISE_FAILED, ENTERPRISE_SUBMITTED } from '../schema'
 import { EnterpriseForm } from './EnterpriseForm'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }))
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 const input = (name: string) => screen.getByTestId(`enterprise-${name}`) as HTMLInputElement
 const error = (name: string) => screen.queryByTestId(`enterprise-${name}-error`)?.textContent ?? null

@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FeedbackControl } from './FeedbackControl'
+import { json } from '@/testing/http'
 
 function renderControl(props: { rating: 'up' | 'down' | null; comment: string }) {
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
@@ -11,10 +12,6 @@ function renderControl(props: { rating: 'up' | 'down' | null; comment: string })
       <FeedbackControl taskId="task-1" imageLabel="image 1" {...props} />
     </QueryClientProvider>,
   )
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 }
 
 describe('FeedbackControl', () => {

@@ -6,26 +6,12 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { appStore } from '@/stores/appStore'
 import { authStateAtom, initialAuthState } from '@/stores/auth'
-import type { Generation, Task } from '@/types/api'
+import type { Generation } from '@/types/api'
 import { MyImagesPage } from './MyImagesPage'
+import { json } from '@/testing/http'
+import { completedTask } from '@/testing/fixtures'
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
-
-const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
-  taskId,
-  status: 'completed',
-  stage: 'completed',
-  progress: 100,
-  inputKey: `uploads/a/${taskId}.jpg`,
-  inputThumbnailUrl: `http://s3/in/${taskId}`,
-  outputs: [{ key: `outputs/${taskId}.jpg`, url: `http://s3/o/${taskId}`, thumbnailUrl: `http://s3/ot/${taskId}` }],
-  error: null,
-  shared: false,
-  comment: '',
-  ...extra,
-})
+const task = completedTask
 
 const generation: Generation = {
   serviceId: 'svc-1',

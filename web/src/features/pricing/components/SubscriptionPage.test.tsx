@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PENDING_PLAN_KEY } from '@/lib/pendingPlan'
 import { authDispatchAtom, authStateAtom } from '@/stores/auth'
-import { json, PLANS_INR, PLANS_USD, renderRoutes, USER } from '../testing'
+import { json } from '@/testing/http'
+import { PLANS_INR, PLANS_USD, renderRoutes, USER } from '../testing'
 import { SubscriptionPage } from './SubscriptionPage'
 
 describe('SubscriptionPage (spec §2 Pricing page, §4 Buy Now)', () => {

@@ -2,7 +2,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PricingPlan } from '../pricing'
-import { json, PLANS_USD, renderRoutes } from '../testing'
+import { json } from '@/testing/http'
+import { PLANS_USD, renderRoutes } from '../testing'
 import { SubscriptionPage } from './SubscriptionPage'
 
 const PRO: PricingPlan = {

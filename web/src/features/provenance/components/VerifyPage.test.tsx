@@ -5,10 +5,7 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ContentCredentials, ProvenanceCheck } from '@/types/api'
 import { VerifyPage } from './VerifyPage'
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
+import { json } from '@/testing/http'
 
 const CREDENTIALS: ContentCredentials = {
   aiGenerated: true,

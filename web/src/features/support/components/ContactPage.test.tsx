@@ -7,12 +7,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toast } from '@/lib/toast'
 import { authStateAtom, initialAuthState } from '@/stores/auth'
 import { ContactPage } from './ContactPage'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }))
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 function renderAt(url: string, user?: { userEmail: string; userName: string }) {
   const store = createStore()

@@ -8,6 +8,7 @@ import { saveUserSession } from '@/lib/identity'
 import { toast } from '@/lib/toast'
 import { authDispatchAtom, authStateAtom } from '@/stores/auth'
 import { AdminShowcasePage } from './AdminShowcasePage'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }))
 
@@ -50,10 +51,6 @@ const generation = (serviceId: string, edited = false) => ({
   ownerEmail: 'owner@example.com',
   temporalUrl: `http://temporal/namespaces/default/workflows/${serviceId}`,
 })
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>
 

@@ -10,10 +10,7 @@ import { taskQueryKey, type TaskSnapshot } from '../api/pollTasks'
 import { GeneratePage } from './GeneratePage'
 import { OutputImagePage } from './OutputImagePage'
 import { TaskCard } from './TaskCard'
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
+import { json } from '@/testing/http'
 
 const output = (id: string) => ({ key: `outputs/${id}.jpg`, url: `http://s3/o/${id}`, thumbnailUrl: `http://s3/ot/${id}` })
 

@@ -9,23 +9,12 @@ import { appStore } from '@/stores/appStore'
 import type { ContentCredentials, Generation, Task } from '@/types/api'
 import { useService } from '../api/getService'
 import { OutputImagePage } from './OutputImagePage'
+import { completedTask } from '@/testing/fixtures'
 
 vi.mock('../api/getService', () => ({ useService: vi.fn() }))
 const mockedUseService = vi.mocked(useService)
 
-const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
-  taskId,
-  status: 'completed',
-  stage: 'completed',
-  progress: 100,
-  inputKey: `uploads/a/${taskId}.jpg`,
-  inputThumbnailUrl: `http://s3/in/${taskId}`,
-  outputs: [{ key: `outputs/${taskId}.jpg`, url: `http://s3/o/${taskId}`, thumbnailUrl: `http://s3/ot/${taskId}` }],
-  error: null,
-  shared: false,
-  comment: '',
-  ...extra,
-})
+const task = completedTask
 
 const service: Generation = {
   serviceId: 'svc-1',

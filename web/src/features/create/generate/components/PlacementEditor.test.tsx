@@ -7,12 +7,9 @@ import { toast } from '@/lib/toast'
 import type { Generation, Task } from '@/types/api'
 import { OutputImagePage } from './OutputImagePage'
 import { PlacementEditor } from './PlacementEditor'
+import { json } from '@/testing/http'
 
 vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }))
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 const output = (id: string) => ({ key: `outputs/${id}.jpg`, url: `http://s3/o/${id}`, thumbnailUrl: `http://s3/ot/${id}` })
 

@@ -7,15 +7,12 @@ import { stepsFlowAtom } from '@/features/create/store'
 import { resetCreateFlow as resetFlow } from '@/stores/flowReset'
 import { appStore } from '@/stores/appStore'
 import { SampleList } from './SampleList'
+import { json } from '@/testing/http'
 
 const SAMPLES = [
   { _id: 'sample-people-01008_00', name: 'Mesh top, leopard skirt', key: 'catalog/sample/a.jpg', url: 'http://s3/a', thumbnailUrl: 'http://s3/a-thumb' },
   { _id: 'sample-garments-00151_00', name: 'Striped long-sleeve top', key: 'catalog/sample/b.jpg', url: 'http://s3/b', thumbnailUrl: 'http://s3/b-thumb' },
 ]
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
 
 describe('SampleList', () => {
   beforeEach(() => {
