@@ -50,7 +50,10 @@ class DatabaseStacks:
 
     def on(self, request: pytest.FixtureRequest) -> Stack:
         """The stack on request.param's database ("sqlite" or "postgres")."""
-        database: str = request.param
+        return self.stack(request.param)
+
+    def stack(self, database: str) -> Stack:
+        """The stack on `database` ("sqlite" or "postgres"), started on first use."""
         if database not in self.started:
             overrides = {"google_userinfo_url": self.google_userinfo_url}
             if database == "postgres":
