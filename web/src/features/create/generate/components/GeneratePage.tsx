@@ -18,6 +18,7 @@ import type { RequestType } from '@/types/api'
 import { useCost, type CostRequest } from '../api/getCost'
 import { useSubmitGeneration } from '../api/submitGeneration'
 import { useGenerationPolling } from '../hooks/useGenerationPolling'
+import { ChoicesSummary } from './ChoicesSummary'
 import { NotifyEmailForm } from './NotifyEmailForm'
 import { ShortBalance } from './ShortBalance'
 import { TaskCard } from './TaskCard'
@@ -255,46 +256,7 @@ export function GeneratePage() {
       )}
 
       <div className={styles.grid}>
-        <section className="card" aria-labelledby="summary-heading">
-          <h2 id="summary-heading" className="card__title">
-            Your choices
-          </h2>
-          <dl className={styles.summary}>
-            <div className={styles.summaryRow}>
-              <dt>Images</dt>
-              <dd>
-                <div className={styles.summaryThumbs}>
-                  {files.length === 0 && unusable.length > 0 && <span className="muted">None usable</span>}
-                  {files.slice(0, 6).map((f) => (
-                    <img key={f._id} src={f.thumbnailUrl || f.url || ''} alt={f.name} />
-                  ))}
-                  {files.length > 6 && <span className={styles.summaryMore}>+{files.length - 6}</span>}
-                </div>
-                <Link to="/upload-images" className="link-small">
-                  Change
-                </Link>
-              </dd>
-            </div>
-            <div className={styles.summaryRow}>
-              <dt>Model</dt>
-              <dd>
-                <span>{model ? model.name : 'Keep original'}</span>
-                <Link to="/select-model" className="link-small">
-                  Change
-                </Link>
-              </dd>
-            </div>
-            <div className={styles.summaryRow}>
-              <dt>Background</dt>
-              <dd>
-                <span>{background ? background.name : 'Keep original'}</span>
-                <Link to="/select-background" className="link-small">
-                  Change
-                </Link>
-              </dd>
-            </div>
-          </dl>
-        </section>
+        <ChoicesSummary files={files} unusableCount={unusable.length} model={model} background={background} />
 
         <section className={`card ${styles.costCard}`} aria-labelledby="cost-heading">
           <h2 id="cost-heading" className="card__title">
