@@ -22,7 +22,15 @@ def running_stack(data_dir: Path, **overrides: Any) -> Iterator[Stack]:
     with Stack(settings, log_dir=settings.data_dir / "logs", temporal_ui=False,
                extra_env={"FIXTURES_DIR": str(FIXTURES)}) as stack:
         stack.start()
-        yield stack
+        try:
+            yield stack
+        finally:
+            # Its tests are over and nothing waits on its work: killed at once, not drained.
+            # A graceful stop (the workers' drain, then Temporal's) took 2.5 s a stack, and a
+            # run starts about 40. Stack.stop and the drain have tests of their own
+            # (tests/integration/test_supervision.py, test_crash_recovery.py).
+            for name in reversed(list(stack.processes)):
+                stack.kill_process(name)
 
 
 def database_setting(request: pytest.FixtureRequest, fixture: str) -> dict[str, Any]:
