@@ -1,25 +1,20 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
-import { Alert } from '@/components/ui/Alert'
-import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
+import { Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import type { ApiKey, CreatedApiKey } from '@/types/api'
 import { useCreateApiKey } from '../api/createApiKey'
 import { useApiKeys } from '../api/getApiKeys'
 import { useRevokeApiKey } from '../api/revokeApiKey'
+import { formatDate } from '../dates'
 import styles from './ApiKeysSection.module.css'
 import { ConfirmAction } from './ConfirmAction'
+import { QueryList } from './QueryList'
 import { SecretOnce } from './SecretOnce'
 
 // The server's limit (NewApiKeyBody.name).
 const NAME_MAX = 64
-
-function formatDate(iso: string): string {
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return iso
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
-}
 
 function KeyRow({ apiKey, userEmail }: { apiKey: ApiKey; userEmail: string }) {
   const revoke = useRevokeApiKey(userEmail)
@@ -132,23 +127,21 @@ export function ApiKeysSection({ userEmail }: { userEmail: string }) {
           Create key
         </button>
       </form>
-      {keys.isPending ? (
-        <LoadingBlock label="Loading your API keys…" />
-      ) : keys.error ? (
-        <Alert tone="warning" title="Your API keys could not be loaded.">
-          {errorMessage(keys.error)}
-        </Alert>
-      ) : keys.data.length === 0 ? (
-        <p className={styles.empty} data-testid="api-keys-empty">
-          You have no API keys yet.
-        </p>
-      ) : (
-        <ul className={styles.list} data-testid="api-keys-list">
-          {keys.data.map((key) => (
-            <KeyRow key={key.id} apiKey={key} userEmail={userEmail} />
-          ))}
-        </ul>
-      )}
+      <QueryList
+        query={keys}
+        loadingLabel="Loading your API keys…"
+        errorTitle="Your API keys could not be loaded."
+        emptyText="You have no API keys yet."
+        emptyTestId="api-keys-empty"
+      >
+        {(items) => (
+          <ul className={styles.list} data-testid="api-keys-list">
+            {items.map((key) => (
+              <KeyRow key={key.id} apiKey={key} userEmail={userEmail} />
+            ))}
+          </ul>
+        )}
+      </QueryList>
     </section>
   )
 }

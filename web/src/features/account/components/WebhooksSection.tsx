@@ -1,7 +1,6 @@
 import { Fragment, useId, useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
-import { Alert } from '@/components/ui/Alert'
-import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
+import { Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import type { CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '@/types/api'
@@ -13,8 +12,10 @@ import {
   useWebhookDeliveries,
   useWebhookEndpoints,
 } from '../api/webhooks'
+import { formatDate } from '../dates'
 import keyStyles from './ApiKeysSection.module.css'
 import { ConfirmAction } from './ConfirmAction'
+import { QueryList } from './QueryList'
 import { SecretOnce } from './SecretOnce'
 import styles from './WebhooksSection.module.css'
 
@@ -28,12 +29,6 @@ const WEBHOOK_EVENTS: ReadonlyArray<{ event: WebhookEvent; hint: string }> = [
   { event: 'generation.failed', hint: 'a generation failed' },
   { event: 'task.completed', hint: 'one image of a generation is ready' },
 ]
-
-function formatDate(iso: string): string {
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return iso
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
-}
 
 function formatTime(iso: string): string {
   const date = new Date(iso)
@@ -186,45 +181,43 @@ function DeliveryLog({ endpoint, userEmail, id }: { endpoint: WebhookEndpoint; u
           Refresh
         </button>
       </div>
-      {deliveries.isPending ? (
-        <LoadingBlock label="Loading the deliveries…" />
-      ) : deliveries.error ? (
-        <Alert tone="warning" title="The deliveries could not be loaded.">
-          {errorMessage(deliveries.error)}
-        </Alert>
-      ) : deliveries.data.length === 0 ? (
-        <p className={keyStyles.empty} data-testid="webhook-deliveries-empty">
-          Nothing has been sent to this endpoint yet.
-        </p>
-      ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table} data-testid="webhook-deliveries-table">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">HTTP</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Time</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.map((delivery) => (
-                <DeliveryRow
-                  key={delivery.id}
-                  delivery={delivery}
-                  resend={(deliveryId) => void doResend(deliveryId)}
-                  resending={resend.isPending}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryList
+        query={deliveries}
+        loadingLabel="Loading the deliveries…"
+        errorTitle="The deliveries could not be loaded."
+        emptyText="Nothing has been sent to this endpoint yet."
+        emptyTestId="webhook-deliveries-empty"
+      >
+        {(items) => (
+          <div className={styles.tableWrap}>
+            <table className={styles.table} data-testid="webhook-deliveries-table">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">HTTP</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Time</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((delivery) => (
+                  <DeliveryRow
+                    key={delivery.id}
+                    delivery={delivery}
+                    resend={(deliveryId) => void doResend(deliveryId)}
+                    resending={resend.isPending}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryList>
     </div>
   )
 }
@@ -445,23 +438,21 @@ export function WebhooksSection({ userEmail }: { userEmail: string }) {
           </button>
         </div>
       </form>
-      {endpoints.isPending ? (
-        <LoadingBlock label="Loading your webhook endpoints…" />
-      ) : endpoints.error ? (
-        <Alert tone="warning" title="Your webhook endpoints could not be loaded.">
-          {errorMessage(endpoints.error)}
-        </Alert>
-      ) : endpoints.data.length === 0 ? (
-        <p className={keyStyles.empty} data-testid="webhooks-empty">
-          You have no webhook endpoints yet.
-        </p>
-      ) : (
-        <ul className={keyStyles.list} aria-label="Webhook endpoints" data-testid="webhooks-list">
-          {endpoints.data.map((endpoint) => (
-            <EndpointRow key={endpoint.id} endpoint={endpoint} userEmail={userEmail} />
-          ))}
-        </ul>
-      )}
+      <QueryList
+        query={endpoints}
+        loadingLabel="Loading your webhook endpoints…"
+        errorTitle="Your webhook endpoints could not be loaded."
+        emptyText="You have no webhook endpoints yet."
+        emptyTestId="webhooks-empty"
+      >
+        {(items) => (
+          <ul className={keyStyles.list} aria-label="Webhook endpoints" data-testid="webhooks-list">
+            {items.map((endpoint) => (
+              <EndpointRow key={endpoint.id} endpoint={endpoint} userEmail={userEmail} />
+            ))}
+          </ul>
+        )}
+      </QueryList>
     </section>
   )
 }
