@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router'
 import { BalanceCard } from '@/components/BalanceCard'
 import { Alert } from '@/components/ui/Alert'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
+import { LoginRequiredPage } from '@/components/LoginRequiredPage'
 import { useAuth } from '@/hooks/useAuth'
 import { ApiError, errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
@@ -198,25 +199,13 @@ function PasswordCard() {
 
 /** /user-setting: name, password, the credit balance (?from=credit highlights it) and API keys. */
 export function UserSettingPage() {
-  const { user, openLoginPopup } = useAuth()
+  const { user } = useAuth()
   const [params] = useSearchParams()
   const highlighted = params.get('from') === 'credit'
   const info = useUserInfo(user?.userEmail ?? null)
 
   if (!user) {
-    return (
-      <div className="page">
-        <header className="page-header">
-          <h1>User Setting</h1>
-        </header>
-        <div className="empty-state" data-testid="settings-login-required">
-          <p className="empty-state__title">Log in to see your settings.</p>
-          <button type="button" className="btn btn--primary" onClick={() => openLoginPopup()}>
-            Login
-          </button>
-        </div>
-      </div>
-    )
+    return <LoginRequiredPage heading="User Setting" title="Log in to see your settings." testId="settings-login-required" />
   }
 
   return (

@@ -5,6 +5,7 @@ import { LoadError } from '@/components/ui/LoadError'
 import { Alert } from '@/components/ui/Alert'
 import { IconArrowRight, IconImages, IconTag } from '@/components/ui/icons'
 import { LoadingBlock } from '@/components/ui/Spinner'
+import { LoginRequiredPage } from '@/components/LoginRequiredPage'
 import { useAuth } from '@/hooks/useAuth'
 import { errorMessage } from '@/lib/api'
 import { formatCredits, pluralize } from '@/lib/format'
@@ -251,22 +252,13 @@ function LatestCard({ userEmail }: { userEmail: string }) {
 
 /** /dashboard: balance, plan, this month's generations, credit usage and the latest images. */
 export function DashboardPage() {
-  const { user, openLoginPopup } = useAuth()
+  const { user } = useAuth()
 
   if (!user) {
     return (
-      <div className="page">
-        <header className="page-header">
-          <h1>Dashboard</h1>
-        </header>
-        <div className="empty-state" data-testid="dashboard-login-required">
-          <p className="empty-state__title">Log in to see your dashboard.</p>
-          <p>Your balance, the credits you spent day by day and your latest images, in one place.</p>
-          <button type="button" className="btn btn--primary" onClick={() => openLoginPopup()}>
-            Login
-          </button>
-        </div>
-      </div>
+      <LoginRequiredPage heading="Dashboard" title="Log in to see your dashboard." testId="dashboard-login-required">
+        <p>Your balance, the credits you spent day by day and your latest images, in one place.</p>
+      </LoginRequiredPage>
     )
   }
 
