@@ -91,7 +91,8 @@ def fixtures_dir() -> Path:
 def build_random_full(root: Path) -> dict[str, Any]:
     """Full-size SD1.5 models with random weights under `root`, in the layout and through the same
     code as ops.weights' tiny set (CatVTON's attention file, IC-Light's widen-and-merge, the
-    manifest). Saved in fp16, as the real checkpoints are; the engine casts on load."""
+    FASHN try-on file, the manifest). Saved in fp16 (the try-on file in bf16), as the real
+    checkpoints are; the engine casts on load."""
     import torch
     from diffusers import AutoencoderKL, UNet2DConditionModel
     from safetensors.torch import save_model
@@ -129,6 +130,14 @@ def build_random_full(root: Path) -> dict[str, Any]:
                                  bos_token_id=vocab_size - 2, eos_token_id=vocab_size - 1,
                                  pad_token_id=vocab_size - 1)
     CLIPTextModel(text_config).save_pretrained(root / "relight/text_encoder")
+    # FASHN VTON v1.5's try-on MMDiT at its published size (972M parameters), bf16 as published.
+    from engine.diffusion.fashn.config import FULL
+    from engine.diffusion.fashn.loading import save_tryon
+    from engine.diffusion.fashn.model import TryOnMMDiT
+    from engine.diffusion.weights import FASHN_WEIGHTS
+
+    (root / FASHN_WEIGHTS).parent.mkdir(parents=True)
+    save_tryon(TryOnMMDiT(FULL).to(torch.bfloat16), root / FASHN_WEIGHTS)
     return write_manifest(root)
 
 

@@ -2,7 +2,8 @@
 
 - ``tiny DIR``   writes a complete set of small models with random weights (fixed seed) in the
   real checkpoints' layout (engine/diffusion/weights.py), built from the same diffusers and
-  transformers classes, and its manifest. The tests use it; it takes seconds on a CPU.
+  transformers classes (and our FASHN try-on class, engine/diffusion/fashn), and its manifest.
+  The tests use it; it takes seconds on a CPU.
 - ``verify DIR`` checks DIR against its manifest.json (size and sha256 of every file) and prints
   its licence table: each file's licence, whether it allows commercial use, and its source.
 - ``licences``   prints the same table for the real checkpoints, as the layout records them.
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.diffusion.weights import (
+    FASHN_SOURCE,
+    FASHN_WEIGHTS,
     IN_CHANNELS,
     MODELS,
     WEIGHTS_FILE,
@@ -173,6 +176,15 @@ def build_tiny(root: Path) -> dict[str, Any]:
                                  bos_token_id=vocab_size - 2, eos_token_id=vocab_size - 1,
                                  pad_token_id=vocab_size - 1)
     CLIPTextModel(text_config).save_pretrained(root / "relight/text_encoder")
+
+    # Try-on on FASHN VTON v1.5's architecture: the same class and key layout at the TINY size
+    # (recorded in the file's metadata), loaded by the same checked loader as the real file.
+    from engine.diffusion.fashn.config import TINY
+    from engine.diffusion.fashn.loading import save_tryon
+    from engine.diffusion.fashn.model import TryOnMMDiT
+
+    (root / FASHN_WEIGHTS).parent.mkdir(parents=True)
+    save_tryon(TryOnMMDiT(TINY), root / FASHN_WEIGHTS)
     return write_manifest(root, tiny=True)
 
 
@@ -208,7 +220,10 @@ def fetch(root: Path) -> dict[str, Any]:
                                                     torch_dtype=torch.float32)
         widen_and_merge(unet, offsets).save_pretrained(root / "relight/unet",
                                                        safe_serialization=True)
-    for stray in (root / "tryon/.cache", root / "relight/.cache"):  # huggingface_hub's bookkeeping
+    # FASHN VTON v1.5's try-on weights, published in bf16, as they are (about 2 GB).
+    hf_hub_download(FASHN_SOURCE, Path(FASHN_WEIGHTS).name, local_dir=root / "fashn")
+    # huggingface_hub's bookkeeping
+    for stray in (root / "tryon/.cache", root / "relight/.cache", root / "fashn/.cache"):
         shutil.rmtree(stray, ignore_errors=True)
     return write_manifest(root)
 

@@ -17,6 +17,8 @@ folder per model (``config.json`` + ``*.safetensors``), grouped by service:
     relight/tokenizer/    tokenizer: IC-Light's UNet keeps SD1.5's cross-attention and was trained
                           with text prompts (its demo always passes one), so the relight pipeline
                           encodes a prompt
+    fashn/model.safetensors  FASHN VTON v1.5's try-on MMDiT (Apache-2.0, commercial use allowed),
+                          the published file as it is: engine/diffusion/fashn loads and checks it
 
 ``manifest.json`` in the same folder lists every file's relative path, size and sha256, and where
 it comes from and under which licence (:class:`Licence`: SPDX id, whether it allows commercial use,
@@ -73,6 +75,12 @@ REALISTIC_VISION_LICENCE = Licence(
     "CreativeML-OpenRAIL-M", True,
     "this repo's card and its author's (SG161222/Realistic_Vision_V5.1_noVAE): CreativeML "
     "OpenRAIL-M; its use restrictions must be passed on to users")
+# The GitHub repository's LICENSE file (Apache License 2.0) and its README ("License: Apache-2.0",
+# code and the weights it downloads from Hugging Face fashn-ai/fashn-vton-1.5).
+FASHN_LICENCE = Licence(
+    "Apache-2.0", True,
+    "fashn-AI/fashn-vton-1.5 on GitHub: LICENSE is Apache 2.0 and its README says the model "
+    "(code and weights) is Apache-2.0")
 RELIGHT_UNET_LICENCE = Licence(
     "CreativeML-OpenRAIL-M", True,
     "merged from Realistic Vision's UNet and IC-Light's fbc offsets, both CreativeML "
@@ -105,6 +113,8 @@ _DIFFUSERS = ("config.json", WEIGHTS_FILE)
 _SD15_INPAINTING = "stable-diffusion-v1-5/stable-diffusion-inpainting"
 _REALISTIC_VISION = "stablediffusionapi/realistic-vision-v51"
 _FP16_WEIGHTS = "diffusion_pytorch_model.fp16.safetensors"  # renamed by fetch
+FASHN_SOURCE = "fashn-ai/fashn-vton-1.5"  # Hugging Face; the code is github fashn-AI/fashn-vton-1.5
+FASHN_WEIGHTS = "fashn/model.safetensors"
 
 MODELS: tuple[Model, ...] = (
     Model("tryon/unet", "UNet2DConditionModel", _DIFFUSERS, _SD15_INPAINTING,
@@ -127,6 +137,8 @@ MODELS: tuple[Model, ...] = (
           _REALISTIC_VISION, REALISTIC_VISION_LICENCE, "text_encoder"),
     Model("relight/tokenizer", "CLIPTokenizer", ("tokenizer_config.json",),
           _REALISTIC_VISION, REALISTIC_VISION_LICENCE, "tokenizer"),
+    Model("fashn", "TryOnMMDiT (engine/diffusion/fashn)", ("model.safetensors",), FASHN_SOURCE,
+          FASHN_LICENCE),
 )
 TINY_SOURCE = "random stand-in (ops.weights tiny) for "
 
