@@ -178,3 +178,50 @@ def test_every_fixture_background_gives_a_sane_place_to_stand() -> None:
         assert found.ground - found.person_height >= scene.HEAD_ROOM - 1e-6, path.name
         if found.water_top is not None:
             assert found.ground < found.water_top, path.name
+
+
+def office(desk: bool) -> np.ndarray:
+    """A white office wall seen level, without any line converging on a horizon. With `desk`:
+    the top of a white desk across the frame's bottom tenth, its edge a line against the wall
+    and a pot on it, as in the offices a video call puts behind people; without: the wall runs
+    seamlessly down to the frame's bottom, as a white studio wall does."""
+    rng = np.random.default_rng(6)
+    img = np.linspace(215, 228, H)[:, None, None] * np.ones((1, W, 3)) * [1.0, 1.0, 0.98]
+    if desk:
+        top = int(0.88 * H)
+        img[top:] = (242, 242, 240)
+        img[top - 3 : top] = (170, 170, 168)  # the desk's back edge, in its own shadow
+        img[top + 12 : top + 16] = (200, 200, 198)  # its front edge
+        cv2.ellipse(img, (int(0.7 * W), top - 40), (40, 50), 0, 0, 360, (90, 120, 80), -1)
+    img += rng.normal(0, 1.5, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def grass_close_up() -> np.ndarray:
+    """A macro of grass: soft green bokeh above, sharp blades filling the lower half."""
+    rng = np.random.default_rng(7)
+    img = cv2.GaussianBlur(rng.normal(0, 1, (H, W)).astype(np.float32), (0, 0), 25)
+    img = (img / np.abs(img).max())[..., None] * 25 + np.array([120, 170, 60], np.float32)
+    for _ in range(400):
+        x, top = int(rng.integers(0, W)), int(rng.integers(int(0.45 * H), H))
+        shade = float(rng.uniform(0.5, 1.4))
+        cv2.line(img, (x, H), (x + int(rng.integers(-30, 30)), top),
+                 (60 * shade, 150 * shade, 40 * shade), int(rng.integers(2, 6)))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_desk_at_the_bottom_of_a_white_wall_gets_a_medium_shot() -> None:
+    """Issue 36, the held-out offices: a calm top and no horizon used to be a backdrop, so the
+    feet stood on the desk. The wall is a backdrop only down to where something interrupts it:
+    feet never go on the desk (a medium shot instead, with the note)."""
+    found = scene.analyse(office(desk=True))
+    assert found.source == "backdrop" and found.no_ground == scene.NO_GROUND_UNSURE
+    assert found.ground > 1.2 and found.note
+    assert scene.analyse(office(desk=False)) == scene.BACKDROP  # a seamless wall
+
+
+def test_a_close_up_of_grass_is_no_floor() -> None:
+    found = scene.cues(grass_close_up())
+    assert found.horizon is None and found.ground is not None
+    assert not found.ground.walkable.any()
+    assert scene.analyse(grass_close_up()).no_ground == scene.NO_GROUND_UNSURE
