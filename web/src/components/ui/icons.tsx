@@ -165,3 +165,10 @@ export const IconCurate = (p: IconProps) => (
     <path d="m12 7.5 1.4 2.9 3.1.4-2.3 2.2.6 3.1-2.8-1.5-2.8 1.5.6-3.1-2.3-2.2 3.1-.4z" />
   </Svg>
 )
+/** Thumbs up; turned half a circle (style transform) it is thumbs down. */
+export const IconThumbUp = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M7 11v9H4.5A1.5 1.5 0 0 1 3 18.5v-6A1.5 1.5 0 0 1 4.5 11H7z" />
+    <path d="M7 11l3.6-7.2A1.8 1.8 0 0 1 14 4.6V9h5a2 2 0 0 1 2 2.3l-1.1 6.6A2.5 2.5 0 0 1 17.4 20H7" />
+  </Svg>
+)

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react'
+import { IconThumbUp } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
 import type { Task } from '@/types/api'
 import { useGiveFeedback } from '../api/giveFeedback'
@@ -20,27 +21,6 @@ interface FeedbackControlProps {
 const THUMBS: Record<Rating, { text: string; flip: boolean }> = {
   up: { text: 'Good result', flip: false },
   down: { text: 'Bad result', flip: true },
-}
-
-function Thumb({ flip }: { flip: boolean }) {
-  return (
-    <svg
-      width={18}
-      height={18}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      style={flip ? { transform: 'rotate(180deg)' } : undefined}
-    >
-      <path d="M7 11v9H4.5A1.5 1.5 0 0 1 3 18.5v-6A1.5 1.5 0 0 1 4.5 11H7z" />
-      <path d="M7 11l3.6-7.2A1.8 1.8 0 0 1 14 4.6V9h5a2 2 0 0 1 2 2.3l-1.1 6.6A2.5 2.5 0 0 1 17.4 20H7" />
-    </svg>
-  )
 }
 
 /**
@@ -88,7 +68,7 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
             onClick={() => send(value, current.comment)}
             data-testid={`feedback-${value}`}
           >
-            <Thumb flip={THUMBS[value].flip} />
+            <IconThumbUp size={18} style={THUMBS[value].flip ? { transform: 'rotate(180deg)' } : undefined} />
           </button>
         ))}
         {!editing && (
