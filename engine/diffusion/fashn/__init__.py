@@ -4,4 +4,5 @@ a pixel-space MMDiT that loads the published ``model.safetensors`` as it is (iss
 config.py  the sizes (FULL: the published model, 972M parameters; TINY: the tests')
 layers.py  the blocks; model.py the module whose state dict is the file's key layout
 loading.py the checked load (a bad key stops the worker naming it); sampler.py rectified flow
+flops.py   the arithmetic of a pass and of an image (for the bench's share of the peak)
 """
