@@ -63,7 +63,7 @@ describe('the image edit client', () => {
   })
 
   it('sends a fresh W3C traceparent to our own API, never to storage', async () => {
-    const { fetchBlob } = await import('@/lib/api')
+    const { fetchBlob } = await import('@/api/external')
     await client.GET('/imageedit/service/all')
     await client.GET('/api/v1/model')
     await fetchBlob('http://127.0.0.1:9000/metamodel/outputs/x.jpg?X-Amz-Signature=s')

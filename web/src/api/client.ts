@@ -9,6 +9,8 @@
  *    upload, help), the subscription (billing, dashboard, pricing) and the ZIP of chosen images
  *    (My Images and the output page). A read moves here when a second feature needs it.
  *  - only those two places import this client; lib/ holds pure helpers and calls no server
+ *  - calls to other origins (object storage's presigned URLs, Google's user info) are in
+ *    api/external.ts, without the client: they must not carry our headers
  *
  * The typed client of our API (same origin, /api and /imageedit), over the `paths` generated
  * from the server's OpenAPI document: a call's path, parameters, body and answer are checked

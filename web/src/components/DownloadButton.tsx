@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Spinner } from '@/components/ui/Spinner'
 import { IconDownload } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
-import { downloadFile } from '@/lib/download'
+import { downloadFile } from '@/api/external'
 
 interface DownloadButtonProps {
   url: string

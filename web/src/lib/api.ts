@@ -1,12 +1,7 @@
 /**
- * Errors the app shows, and the calls that do not go to our API.
- *
- * Our API (same origin, /api and /imageedit) is called through the typed openapi-fetch client
- * in api/client.ts: its middleware adds the session and tracing headers, renews the session on
- * a 401 and turns error answers into the ApiError below (readError), with these messages.
- *
- * Object-storage calls (another origin, presigned URLs) and third-party JSON APIs deliberately
- * send no auth or tracing headers: they would break the signature and trigger CORS preflights.
+ * The errors the app shows, and their messages. Pure: the calls themselves are in api/ (our API
+ * through api/client.ts, whose middleware turns error answers into the ApiError below with
+ * readError; storage and third-party calls in api/external.ts).
  */
 
 export class ApiError extends Error {
@@ -72,77 +67,4 @@ export async function readError(res: Response): Promise<ApiError> {
   }
   const fallback = FALLBACK_MESSAGES[res.status] ?? `Request failed (${res.status}). Please try again.`
   return new ApiError(res.status, message || fallback, message || null)
-}
-
-// ---------------------------------------------------------------------------
-// Third-party JSON APIs (another origin, e.g. Google's user-info endpoint)
-
-/** GET of a JSON document on another origin with a bearer token, no app headers or cookies. */
-export async function getExternalJson<T>(url: string, bearer: string, signal?: AbortSignal): Promise<T> {
-  let res: Response
-  try {
-    res = await fetch(url, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${bearer}` },
-      credentials: 'omit',
-      signal,
-    })
-  } catch (err) {
-    if (isAbortError(err)) throw err
-    throw new ApiError(0, FALLBACK_MESSAGES[0]!)
-  }
-  if (!res.ok) throw new ApiError(res.status, `Request failed (${res.status}). Please try again.`)
-  try {
-    return (await res.json()) as T
-  } catch {
-    throw new ApiError(res.status, 'The server sent an unreadable response.')
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Object storage (presigned URLs on another origin)
-
-/**
- * PUTs a file to a presigned URL. XMLHttpRequest rather than fetch because
- * fetch has no upload progress events.
- */
-export function putToStorage(
-  url: string,
-  file: Blob,
-  contentType: string,
-  onProgress: (fraction: number) => void,
-  signal?: AbortSignal,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('PUT', url)
-    xhr.setRequestHeader('Content-Type', contentType)
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total)
-    }
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(1)
-        resolve()
-      } else {
-        reject(new ApiError(xhr.status, `Upload to storage failed (${xhr.status}). Please try again.`))
-      }
-    }
-    xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the storage server could not be reached.'))
-    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'))
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true })
-    xhr.send(file)
-  })
-}
-
-/** Downloads a storage URL as a Blob (storage allows CORS from the app origin). */
-export async function fetchBlob(url: string, signal?: AbortSignal): Promise<Blob> {
-  let res: Response
-  try {
-    res = await fetch(url, { signal, mode: 'cors', credentials: 'omit' })
-  } catch (err) {
-    if (isAbortError(err)) throw err
-    throw new ApiError(0, 'Download failed: the file could not be reached.')
-  }
-  if (!res.ok) throw new ApiError(res.status, `Download failed (${res.status}).`)
-  return res.blob()
 }

@@ -1,5 +1,3 @@
-import { fetchBlob } from './api'
-
 const EXT_BY_TYPE: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
@@ -12,15 +10,6 @@ export function downloadName(base: string, keyOrUrl: string, blobType?: string):
   const match = /\.([a-z0-9]{2,5})$/i.exec(path)
   const ext = match?.[1] ?? (blobType ? EXT_BY_TYPE[blobType] : undefined) ?? 'png'
   return `${base}.${ext.toLowerCase()}`
-}
-
-/**
- * Saves a remote file. The `download` attribute is ignored for cross-origin
- * hrefs, so fetch the bytes first and link to a same-origin object URL.
- */
-export async function downloadFile(url: string, baseName: string, key?: string): Promise<void> {
-  const blob = await fetchBlob(url)
-  saveBlob(blob, downloadName(baseName, key ?? url, blob.type))
 }
 
 /** Saves bytes already in the browser as a file (through a same-origin object URL). */

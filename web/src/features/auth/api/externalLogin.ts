@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
 import { GOOGLE_USERINFO_URL } from '@/config'
-import { getExternalJson } from '@/lib/api'
+import { getExternalJson } from '@/api/external'
 import type { ApiBody, AuthResult } from '@/types/api'
 
 /** Sent without a session (api/client NO_SESSION_PATHS); the refresh cookie comes back with the answer. */

@@ -4,7 +4,8 @@
  * server calls run as mutations of the shared query client (lib/queryClient).
  */
 import { ACCEPTED_IMAGE_TYPES, UPLOAD_REQUEST_TYPE } from '@/config'
-import { ApiError, errorMessage, isAbortError, putToStorage } from '@/lib/api'
+import { putToStorage } from '@/api/external'
+import { ApiError, errorMessage, isAbortError } from '@/lib/api'
 import { formatBytes } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
 import { runMutation } from '@/lib/queryClient'
