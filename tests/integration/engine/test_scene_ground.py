@@ -262,3 +262,54 @@ def test_a_wide_pose_framed_as_a_medium_shot_keeps_its_head_at_the_top(
     _, y0, _, _ = compose.bbox(alpha)
     assert 0 < y0 <= (scene.KNEE_HEAD_ROOM + 0.02) * height, f"head at {y0 / height:.2f}"
     assert alpha[-1].max() > 0.9, "the frame's bottom crosses the legs"
+
+
+# The scenes whose labelled camera is not at eye level: where the extension of the scale rule
+# changes the size (the eye-level ones are checked by the default rule above).
+OFF_EYE_LEVEL = [n for n, v in GROUND_LABELS.items()
+                 if v["kind"] == "ground" and v["horizon"] and v["camera"]
+                 and not v["camera"][0] <= scene.EYE_LEVEL <= v["camera"][1]]
+
+
+def test_the_camera_labels_cover_a_high_and_a_low_camera() -> None:
+    assert {"street-01.jpg", "terrace-01.jpg", "beach-01.jpg"} <= set(OFF_EYE_LEVEL)
+
+
+@pytest.mark.parametrize("name", OFF_EYE_LEVEL)
+@pytest.mark.parametrize("shape", SHAPES, ids=["portrait", "landscape"])
+def test_with_the_cameras_height_known_a_person_is_sized_for_that_camera(
+    name: str, shape: tuple[int, int]
+) -> None:
+    """The scale rule's extension (scene.standing_height with `camera`): given the labelled
+    camera height (the middle of its range), a standing person is ADULT / camera times the
+    feet's depth below the horizon tall, checked against the labelled horizon and camera
+    ranges with 10% for the labels' error. From a 4th-5th floor (street-01) that person would
+    be under MIN_HEIGHT even at the frame's bottom: framed from the knees up, the ground being
+    too far; from table height (terrace-01) they are twice the eye-level default."""
+    width, height = shape
+    low_camera, high_camera = GROUND_LABELS[name]["camera"]
+    low, high = GROUND_LABELS[name]["horizon"]
+    back = photo(name)
+    cut = sized(person()[0], width, height)
+    found = scene.analyse_covering(back, width, height, (low_camera + high_camera) / 2)
+    _, bottom = to_photo(0, height, back, width, height)
+    _, top = to_photo(0, 0, back, width, height)
+    largest = scene.ADULT / low_camera * (bottom - low) / (bottom - top)  # of the canvas
+    if largest < scene.MIN_HEIGHT:
+        assert found.no_ground == scene.NO_GROUND_FAR and found.ground > 1.0
+        assert found.note == scene.NO_GROUND_NOTES[scene.NO_GROUND_FAR]
+        return
+    if found.no_ground is not None:  # no ground verified (stairs-01): checked above
+        assert found.no_ground != scene.NO_GROUND_FAR, "near enough from that camera"
+        return
+    matrix = compose.placement(cut, width, height, GARMENT_MARGIN, found)
+    alpha = compose.warp(cut, matrix, width, height)[1]
+    x0, y0, x1, y1 = compose.bbox(alpha)
+    _, feet = to_photo((x0 + x1) / 2, y1, back, width, height)
+    _, head = to_photo(0, y0, back, width, height)
+    tall = feet - head
+    assert tall / (feet - high) >= 0.9 * scene.ADULT / high_camera, "too small for the camera"
+    assert tall / (feet - low) <= 1.1 * scene.ADULT / low_camera, "too large for the camera"
+    eye_level = scene.analyse_covering(back, width, height)
+    if high_camera < scene.EYE_LEVEL:  # a low camera: larger than the eye-level default
+        assert found.person_height > 1.2 * eye_level.person_height
