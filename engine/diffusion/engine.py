@@ -47,7 +47,7 @@ from engine.cpu import to_array
 from engine.diffusion import frames, gate, masks
 from engine.diffusion.batching import Batcher, Job, wait
 from engine.diffusion.settings import DiffusionSettings
-from engine.diffusion.weights import verify
+from engine.diffusion.weights import FASHN_WEIGHTS, verify
 from engine.digital_model import Person, analyse_person, digital_model
 from engine.swap_garment import UNKNOWN, classify_garment
 
@@ -76,6 +76,12 @@ class DiffusionEngine:
         # The weights are checked before anything loads: a missing or corrupt file stops the
         # worker here, with its name (WeightsError).
         checked = verify(settings.weights_dir)
+        # FASHN's try-on file (loaded by nothing yet, issue 35): its keys and shapes are checked
+        # from its header (milliseconds, no tensor read), so a file that does not fit the model
+        # stops the worker here, naming the key, rather than at its first try-on.
+        from engine.diffusion.fashn.loading import inspect_tryon  # torch: imaging only
+
+        inspect_tryon(settings.weights_dir / FASHN_WEIGHTS)
         from engine.diffusion.pipelines import Models  # torch: the imaging environment only
 
         self.settings = settings

@@ -17,11 +17,18 @@ from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
 from engine.diffusion.batching import JobCancelled
+from engine.diffusion.engine import DiffusionEngine
 from engine.diffusion.fashn.config import CATEGORIES, FULL, TINY
-from engine.diffusion.fashn.loading import CONFIG_KEY, TryOnWeightsError, load_tryon
+from engine.diffusion.fashn.loading import (
+    CONFIG_KEY,
+    TryOnWeightsError,
+    inspect_tryon,
+    load_tryon,
+)
 from engine.diffusion.fashn.model import Conditions, TryOnMMDiT, parameter_count
 from engine.diffusion.fashn.sampler import SamplerSettings, sample, time_grid
-from engine.diffusion.weights import FASHN_WEIGHTS, MANIFEST, WeightsError
+from engine.diffusion.settings import DiffusionSettings
+from engine.diffusion.weights import FASHN_WEIGHTS, MANIFEST, WeightsError, write_manifest
 from ops.weights import build_tiny
 
 STEPS = 4
@@ -188,3 +195,18 @@ def test_an_unexpected_key_and_a_missing_file_are_named(weights: Path, tmp_path:
     broken.write_bytes(broken.read_bytes()[:100])
     with pytest.raises(TryOnWeightsError, match="cannot be read"):
         load_tryon(broken)
+
+
+def test_a_tryon_file_that_does_not_fit_stops_the_engine_at_start(weights: Path,
+                                                                   tmp_path: Path) -> None:
+    # A consistent manifest over a wrong file (another model's, another version's): the sha256
+    # check passes, the header check at start does not.
+    root = Path(shutil.copytree(weights.parent.parent, tmp_path / "weights"))
+    key = "double_blocks.0.txt_attn.proj.bias"
+    bad = damaged(weights, tmp_path, {key: None})
+    shutil.copyfile(bad, root / FASHN_WEIGHTS)
+    write_manifest(root, tiny=True)
+    assert inspect_tryon(weights) == TINY  # the intact file passes the same check
+    with pytest.raises(WeightsError, match=f"fashn/model.safetensors does not fit the try-on "
+                                           f"model: missing: {key}"):
+        DiffusionEngine(DiffusionSettings(root, size=(48, 64), steps=2))
