@@ -1,10 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveBlob } from '@/lib/download'
 import { CreditHistory } from './CreditHistory'
-import { json } from '@/testing/http'
+import { renderWithApi } from '../testing'
 
 vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }))
 
@@ -13,34 +12,18 @@ describe('CreditHistory', () => {
 
   beforeEach(() => {
     asked.length = 0
-    localStorage.clear()
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((input: string) => {
-        const url = new URL(input, 'http://app')
-        if (url.pathname === '/imageedit/users/guestlogin') return Promise.resolve(json(200, { data: { token: 'g', credits: 0 } }))
-        const query = Object.fromEntries(url.searchParams)
-        asked.push(query)
-        const days = [{ date: query.fromDate!, spent: 2, refunded: 1, grantedFree: 0, grantedPaid: 100 }]
-        return Promise.resolve(
-          json(200, {
-            data: {
-              fromDate: query.fromDate,
-              toDate: query.toDate,
-              totalSpent: 1,
-              days,
-              entries: { items: [], total: 0, pageNum: 1, pageSize: 15 },
-            },
-          }),
-        )
-      }),
-    )
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    render(
-      <QueryClientProvider client={client}>
-        <CreditHistory userEmail="ada@example.com" />
-      </QueryClientProvider>,
-    )
+    renderWithApi(<CreditHistory userEmail="ada@example.com" />, (url) => {
+      const query = Object.fromEntries(url.searchParams)
+      asked.push(query)
+      const days = [{ date: query.fromDate!, spent: 2, refunded: 1, grantedFree: 0, grantedPaid: 100 }]
+      return {
+        fromDate: query.fromDate,
+        toDate: query.toDate,
+        totalSpent: 1,
+        days,
+        entries: { items: [], total: 0, pageNum: 1, pageSize: 15 },
+      }
+    })
   })
 
   afterEach(() => {
