@@ -112,19 +112,19 @@ def test_the_time_grid_runs_from_noise_to_image_slowly_at_first() -> None:
 def test_the_same_seed_gives_the_same_image(model: TryOnMMDiT) -> None:
     inputs = conditions(1, TINY.height, TINY.width)
     settings = SamplerSettings(steps=STEPS)
-    first = sample(model, inputs, seed=7, settings=settings)
+    first = sample(model, inputs, seeds=[7], settings=settings)
     assert first.shape == (1, 3, TINY.height, TINY.width)
     assert first.min() >= -1 and first.max() <= 1
-    assert torch.equal(first, sample(model, inputs, seed=7, settings=settings))
-    assert not torch.equal(first, sample(model, inputs, seed=8, settings=settings))
+    assert torch.equal(first, sample(model, inputs, seeds=[7], settings=settings))
+    assert not torch.equal(first, sample(model, inputs, seeds=[8], settings=settings))
     # Guidance is applied: without it (1.0) the same seed gives another image.
-    plain = sample(model, inputs, seed=7, settings=SamplerSettings(steps=STEPS, guidance=1.0))
+    plain = sample(model, inputs, seeds=[7], settings=SamplerSettings(steps=STEPS, guidance=1.0))
     assert not torch.equal(first, plain)
 
 
 def test_progress_rises_once_per_step(model: TryOnMMDiT) -> None:
     seen: list[int] = []
-    sample(model, conditions(1, TINY.height, TINY.width), seed=3,
+    sample(model, conditions(1, TINY.height, TINY.width), seeds=[3],
            settings=SamplerSettings(steps=STEPS), on_step=seen.append)
     assert seen == list(range(1, STEPS + 1))
 
@@ -132,7 +132,7 @@ def test_progress_rises_once_per_step(model: TryOnMMDiT) -> None:
 def test_cancel_stops_between_steps(model: TryOnMMDiT) -> None:
     seen: list[int] = []
     with pytest.raises(JobCancelled):
-        sample(model, conditions(1, TINY.height, TINY.width), seed=3,
+        sample(model, conditions(1, TINY.height, TINY.width), seeds=[3],
                settings=SamplerSettings(steps=STEPS), on_step=seen.append,
                cancelled=lambda: len(seen) >= 2)
     assert seen == [1, 2]

@@ -4,15 +4,16 @@ The reference's defaults: 30 steps on a time grid shifted towards the noisy end 
 classifier-free guidance 1.5 on every step but the last (guidance on the last step over-saturates
 colours, so that step uses the conditional velocity alone).
 
-Same seed, same inputs -> same image: the noise is drawn from a CPU generator (the same numbers
-on any device) and nothing else is random. Between steps the sampler reports progress and asks
-whether to stop; a stop raises batching.JobCancelled, the exception the batcher already handles.
+Same seed, same inputs -> same image: each sample's noise is drawn from its own CPU generator
+(the same numbers on any device, whatever else shares the batch) and nothing else is random.
+Between steps the sampler reports progress and asks whether to stop; a stop raises
+batching.JobCancelled, the exception the batcher already handles.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -34,6 +35,9 @@ class SamplerSettings:
             raise ValueError(f"steps must be at least 1, got {self.steps}")
 
 
+REFERENCE = SamplerSettings()  # the reference's defaults: 30 steps, guidance 1.5
+
+
 def time_grid(steps: int, shift: float) -> list[float]:
     """steps + 1 times from 0 to 1. Uniform u is bent to s u / (s u + 1 - u) with s = e^-shift:
     small steps near the noise (t = 0), where the image's layout is decided."""
@@ -42,10 +46,12 @@ def time_grid(steps: int, shift: float) -> list[float]:
     return [squeeze * u / (squeeze * u + (1 - u)) for u in uniform]
 
 
-def initial_noise(shape: tuple[int, ...], seed: int, device: torch.device,
+def initial_noise(shape: tuple[int, ...], seeds: Sequence[int], device: torch.device,
                   dtype: torch.dtype) -> Tensor:
-    generator = torch.Generator("cpu").manual_seed(seed)
-    return torch.randn(shape, generator=generator, dtype=torch.float32).to(device, dtype)
+    """One (C, H, W) noise image per seed, stacked."""
+    images = [torch.randn(shape, generator=torch.Generator("cpu").manual_seed(seed),
+                          dtype=torch.float32) for seed in seeds]
+    return torch.stack(images).to(device, dtype)
 
 
 def velocity(model: TryOnMMDiT, images: Tensor, now: float, conditions: Conditions,
@@ -63,20 +69,24 @@ def velocity(model: TryOnMMDiT, images: Tensor, now: float, conditions: Conditio
     return free + guidance * (conditional - free)
 
 
-def sample(model: TryOnMMDiT, conditions: Conditions, seed: int,
-           settings: SamplerSettings = SamplerSettings(),
+def sample(model: TryOnMMDiT, conditions: Conditions, seeds: Sequence[int],
+           settings: SamplerSettings = REFERENCE,
            on_step: Callable[[int], None] | None = None,
            cancelled: Callable[[], bool] | None = None) -> Tensor:
-    """The generated images, (B, 3, H, W) in [-1, 1] float32. `on_step(i)` is called after step
-    i (1-based); `cancelled()` is asked before each step and stops the loop (JobCancelled)."""
+    """The generated images, (B, 3, H, W) in [-1, 1] float32, one seed per sample. `on_step(i)`
+    is called after step i (1-based); `cancelled()` is asked before each step and stops the loop
+    (JobCancelled)."""
     weight = model.final_layer.linear.weight
     c = model.config
-    shape = (conditions.category.shape[0], c.image_channels, c.height, c.width)
+    if len(seeds) != conditions.category.shape[0]:
+        raise ValueError(f"{len(seeds)} seeds for {conditions.category.shape[0]} samples")
+    height, width = conditions.person.shape[-2:]
+    shape = (c.image_channels, height, width)
     # Guidance 1 is the conditional velocity itself: the unconditional pass is skipped.
     both = conditions.joined(conditions.dropped()) if settings.guidance != 1.0 else None
     grid = time_grid(settings.steps, settings.shift)
     with torch.inference_mode():  # no autograd bookkeeping: nothing here is trained
-        images = initial_noise(shape, seed, weight.device, weight.dtype)
+        images = initial_noise(shape, seeds, weight.device, weight.dtype)
         for index, (now, later) in enumerate(zip(grid[:-1], grid[1:], strict=True)):
             if cancelled is not None and cancelled():
                 raise JobCancelled()
