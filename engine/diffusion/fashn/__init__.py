@@ -6,4 +6,5 @@ layers.py  the blocks; model.py the module whose state dict is the file's key la
 loading.py the checked load (a bad key stops the worker naming it); sampler.py rectified flow
 flops.py   the arithmetic of a pass and of an image (for the bench's share of the peak)
 runner.py  photos in (letterboxed to the native frame), frame and person box out
+pose.py    DWPose keypoints to the grey pose image the weights were trained on
 """
