@@ -16,7 +16,8 @@ would, from statistics of the thumbnail and the cues scene.py finds (the horizon
   staircase behind balustrades, a city seen from above, a diver's view under the surface.
   Those have a busy top; their ground is UNSURE and nobody's feet are shown on it.
 - A calm top is not enough to trust the frame's bottom: a real place shows a wall or a sky
-  up there too, with a desk, a cabinet, a chair or a far hill in front of it (see backdrop()).
+  up there too, with a desk, a cabinet, a chair or a far hill in front of it (see backdrop()),
+  and a tabletop under a studio gradient shows its edge as one long straight line (long_edge()).
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ BUSY_BOTTOM = 2 * BUSY_TOP
 # white-wall offices and rooms, skies over a dune or a hill 0.46-1.0; pink, violet, stage and
 # abstract sets 0-0.33.
 WALL_SHARE = 0.45
+# A straight horizontal edge below the photo's middle spanning at least this share of its
+# width is a table's, a desk's or a shelf's, seen from about its height: a studio's floor meets
+# its wall in a curve or a corner. Measured (single LSD segments): a tabletop's back edge under
+# bokeh 0.99, a white desk's 0.5; studio sets, beds, rooms, dunes 0-0.4 (bg-4's steps 0.2).
+LONG_EDGE = 0.5
 FEET_SHARE = 1.0  # all of the feet's width must be on ground
 
 
@@ -140,6 +146,25 @@ def backdrop(lab: Image8, busy: Floats, sky_colour: BoolMask) -> Image8:
     return np.where(calm, GROUND, UNSURE).astype(np.uint8)
 
 
+def segments(gray: Image8) -> Floats | None:
+    """Straight segments (x0, y0, x1, y1) from OpenCV's line segment detector (LSD), which
+    finds faint, short edges a Hough transform misses on real photos (a road's edges, tiles)."""
+    detected = cv2.createLineSegmentDetector().detect(gray)[0]
+    return None if detected is None else detected[:, 0, :].astype(np.float64)
+
+
+def long_edge(found: Floats | None, shape: tuple[int, int]) -> float | None:
+    """The highest row (a fraction) below the middle of a `shape` (rows, columns) image where
+    one straight, nearly horizontal segment of `found` spans LONG_EDGE of the width."""
+    if found is None:
+        return None
+    h, w = shape
+    dx, dy = found[:, 2] - found[:, 0], found[:, 3] - found[:, 1]
+    middle = (found[:, 1] + found[:, 3]) / 2
+    long = (np.abs(dx) >= LONG_EDGE * w) & (np.abs(dy) < 0.05 * np.abs(dx)) & (middle > h / 2)
+    return float(middle[long].min() / h) if long.any() else None
+
+
 def islands(dry: BoolMask) -> BoolMask:
     """Dry patches in water: parts of `dry` (below the horizon, not water) that neither reach
     the frame's bottom (where the camera stands) nor span its width (a far shore). Foam, a
@@ -161,6 +186,7 @@ def walkable(
     sky_colour: BoolMask,
     blue: BoolMask,
     reach: float,
+    edge: float | None = None,
 ) -> Ground:
     """The ground map of a thumbnail whose Lab is `lab`, given the photo's cues (rows as
     fractions of its height). `reach`: how far below the horizon the nearest standing place
@@ -168,7 +194,7 @@ def walkable(
     scale); `sky_colour` is scene.sky_colour per pixel, `blue` daylight-bright water colour.
     Below a horizon, blue is water (the sea, a pool, a lake mirror the sky; floors, sand,
     grass and paving are not blue in daylight), and so is the underwater half of a split
-    shot."""
+    shot. `edge`: long_edge() of a photo without a horizon: below it, a tabletop (UNSURE)."""
     h, w = lab.shape[:2]
     rows = (np.arange(h, dtype=np.float32)[:, None] + 1.0) / h  # each row's lower edge
     labels = np.full((h, w), GROUND, np.uint8)
@@ -178,6 +204,8 @@ def walkable(
         water_rows[:] = rows >= water_top
     if horizon is None:
         labels[:] = backdrop(lab, busy, sky_colour)
+        if edge is not None:
+            labels[np.broadcast_to(rows > edge, (h, w))] = UNSURE
     else:
         below = np.broadcast_to(rows >= horizon, (h, w))
         # Blue regions, not single pixels: a blue shirt on a bench is not a lake.

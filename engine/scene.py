@@ -139,7 +139,9 @@ MIN_SEGMENT = 0.05  # segments shorter than this share of the width are texture,
 VOTE_ANGLE = 1.0  # degrees: a segment votes for a point its line passes this close to
 
 
-def vanishing_horizon(gray: Image8, water: float | None = None) -> float | None:
+def vanishing_horizon(
+    segments: Floats | None, shape: tuple[int, int], water: float | None = None
+) -> float | None:
     """The row of the vanishing point most straight segments converge to, from both sides.
 
     Segments come from OpenCV's line segment detector (LSD), which finds faint, short edges a
@@ -149,12 +151,12 @@ def vanishing_horizon(gray: Image8, water: float | None = None) -> float | None:
     dune ripples, diagonal stripes or a staircase would produce one. The point may lie well
     beside the frame (a wall seen at an angle): only its row matters. Ripples on `water` (the
     row it starts at, as a fraction) are streaks, not lines in perspective: they do not vote.
+    `segments`: ground.segments() of a gray image `shape` (rows, columns) in size.
     """
-    h, w = gray.shape
-    detected = cv2.createLineSegmentDetector().detect(gray)[0]
-    if detected is None:
+    h, w = shape
+    if segments is None:
         return None
-    seg = detected[:, 0, :].astype(np.float64)
+    seg = segments
     dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
     length = np.hypot(dx, dy)
     angle = np.degrees(np.arctan2(np.abs(dy), np.abs(dx)))
@@ -312,7 +314,9 @@ def cues(background: Image8, camera: float | None = None) -> Cues:
     lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2Lab), np.uint8)
     water = water_top(small, lab)
     gray = np.asarray(cv2.cvtColor(lines, cv2.COLOR_RGB2GRAY), np.uint8)
-    horizon = vanishing_horizon(gray, water)
+    segments = grounds.segments(gray)  # once: for the vanishing point and a furniture edge
+    size = (gray.shape[0], gray.shape[1])
+    horizon = vanishing_horizon(segments, size, water)
     source = "vanishing point"
     sky = sky_pixels(lab)
     if horizon is None:
@@ -323,7 +327,8 @@ def cues(background: Image8, camera: float | None = None) -> Cues:
     hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2HSV), np.uint8)
     # Daylight-bright blue (a night scene is blue all over, its grass too).
     blue = water_colour(hsv, lab) & (hsv[..., 2] > 90)
-    found = grounds.walkable(lab, horizon, water, source, sky, blue, reach)
+    edge = None if horizon is not None else grounds.long_edge(segments, size)
+    found = grounds.walkable(lab, horizon, water, source, sky, blue, reach, edge)
     return Cues(horizon, water, source, found, camera)
 
 
