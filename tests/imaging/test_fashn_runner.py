@@ -11,7 +11,14 @@ import pytest
 
 from engine.arrays import Image8
 from engine.diffusion.fashn.config import TINY
-from engine.diffusion.fashn.runner import TryOnInputs, TryOnRunner, fit_pose, to_image, to_model
+from engine.diffusion.fashn.runner import (
+    TryOnInputs,
+    TryOnRunner,
+    cut_out_garment,
+    fit_pose,
+    to_image,
+    to_model,
+)
 from engine.diffusion.fashn.sampler import SamplerSettings
 from engine.diffusion.weights import FASHN_WEIGHTS
 from ops.weights import build_tiny
@@ -109,3 +116,14 @@ def test_what_the_runner_refuses(runner: TryOnRunner) -> None:
                                     "tops")])
     with pytest.raises(ValueError, match="2 seeds for 1 samples"):
         runner.run([item], seeds=[1, 2], settings=FEW)
+
+
+def test_a_worn_garment_is_cut_out_on_grey() -> None:
+    photo_ = photo("people")
+    mask = np.zeros(photo_.shape[:2], bool)
+    mask[10:50, 20:60] = True
+    cut = cut_out_garment(photo_, mask)
+    assert np.array_equal(cut[mask], photo_[mask])  # the garment's own bytes
+    assert bool((cut[~mask] == 127).all())
+    with pytest.raises(ValueError, match="the garment mask is 3x2"):
+        cut_out_garment(photo_, np.zeros((2, 3), bool))

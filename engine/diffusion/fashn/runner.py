@@ -6,9 +6,12 @@ so that the skeleton's grey levels stay those it was drawn with. The output is t
 and the box the person photo occupies in it: the engine takes the result out of that box and
 places it in the job's frame (frames.unletterbox, paste_inside).
 
-Not here yet (issue 35 section 1, next steps): DWPose for the pose images (ONNX, onnxruntime)
-and our segmentation for the clothing-agnostic person and the garment cut-out; a caller passes
-those images in.
+What goes in, as the reference's default (segmentation-free) mode prepares it: the person photo
+as it is (no region masked: the garment may take its own shape), the garment photo as it is for
+a flat-lay, or with everything but the garment greyed out (`cut_out_garment`) for a garment worn
+by someone; each photo's pose drawn by pose.draw_pose. Not here yet (issue 35 section 1, next
+steps): DWPose itself (ONNX, onnxruntime) and the garment mask from our own segmentation in
+place of the reference's non-commercial human parser; a caller passes those in.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from engine.arrays import Image8
+from engine.arrays import BoolMask, Image8
 from engine.diffusion.fashn.config import CATEGORIES
 from engine.diffusion.fashn.loading import load_tryon
 from engine.diffusion.fashn.model import Conditions, TryOnMMDiT
@@ -30,15 +33,25 @@ from engine.diffusion.fashn.sampler import REFERENCE, SamplerSettings, sample
 from engine.diffusion.frames import Box, fit_box, letterbox
 
 PAD = 0  # black, as the reference pads both images and poses
+NOT_GARMENT = 127  # the grey the reference paints over whatever is not the garment
+
+
+def cut_out_garment(photo: Image8, garment: BoolMask) -> Image8:
+    """A photo of a worn garment with everything outside `garment` grey, as the model saw
+    garments worn by someone in training (a flat-lay goes in as it is)."""
+    if garment.shape != photo.shape[:2]:
+        raise ValueError(f"the garment mask is {garment.shape[1]}x{garment.shape[0]}, the photo "
+                         f"{photo.shape[1]}x{photo.shape[0]}")
+    return np.where(garment[..., None], photo, np.uint8(NOT_GARMENT)).astype(np.uint8)
 
 
 @dataclass(frozen=True)
 class TryOnInputs:
     """One try-on: uint8 arrays of any size (each pose the size of its photo)."""
 
-    person: Image8  # RGB: the person, clothing-agnostic where the garment goes
+    person: Image8  # RGB: the person as photographed (segmentation-free)
     person_pose: Image8  # (H, W) grey skeleton of the person
-    garment: Image8  # RGB: the garment, cut out (a flat-lay as photographed)
+    garment: Image8  # RGB: a flat-lay as photographed, a worn garment cut out
     garment_pose: Image8 | None  # (H, W) grey skeleton of who wears it; None for a flat-lay
     category: str  # a key of CATEGORIES
 
