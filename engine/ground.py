@@ -57,11 +57,13 @@ BUSY_BOTTOM = 2 * BUSY_TOP
 # white-wall offices and rooms, skies over a dune or a hill 0.46-1.0; pink, violet, stage and
 # abstract sets 0-0.33.
 WALL_SHARE = 0.45
-# A straight horizontal edge below the photo's middle spanning at least this share of its
-# width is a table's, a desk's or a shelf's, seen from about its height: a studio's floor meets
-# its wall in a curve or a corner. Measured (single LSD segments): a tabletop's back edge under
-# bokeh 0.99, a white desk's 0.5; studio sets, beds, rooms, dunes 0-0.4 (bg-4's steps 0.2).
+# A straight horizontal edge below the photo's middle covering at least this share of its
+# width (its LSD pieces on one row, together) is a table's, a desk's, a bed's or a shelf's,
+# seen from about its height: a studio's floor meets its wall in a curve or a corner. Measured:
+# tabletops 1.0 (bg-5, under bokeh) and 0.66 (bg-1, neon), beds 0.6, a white desk 0.5, a
+# room's skirting 0.6; studio sets, dunes, a stage 0-0.34 (bg-4's steps 0.34).
 LONG_EDGE = 0.5
+EDGE_ROWS = 0.01  # pieces this close to a row (of the height) are on it
 FEET_SHARE = 1.0  # all of the feet's width must be on ground
 
 
@@ -155,14 +157,22 @@ def segments(gray: Image8) -> Floats | None:
 
 def long_edge(found: Floats | None, shape: tuple[int, int]) -> float | None:
     """The highest row (a fraction) below the middle of a `shape` (rows, columns) image where
-    one straight, nearly horizontal segment of `found` spans LONG_EDGE of the width."""
+    straight, nearly horizontal segments of `found` cover LONG_EDGE of the width together."""
     if found is None:
         return None
     h, w = shape
     dx, dy = found[:, 2] - found[:, 0], found[:, 3] - found[:, 1]
     middle = (found[:, 1] + found[:, 3]) / 2
-    long = (np.abs(dx) >= LONG_EDGE * w) & (np.abs(dy) < 0.05 * np.abs(dx)) & (middle > h / 2)
-    return float(middle[long].min() / h) if long.any() else None
+    flat = (np.abs(dx) >= 0.05 * w) & (np.abs(dy) < 0.05 * np.abs(dx)) & (middle > h / 2)
+    left = np.clip(np.minimum(found[:, 0], found[:, 2]), 0, w - 1).astype(int)
+    right = np.clip(np.maximum(found[:, 0], found[:, 2]), 0, w - 1).astype(int)
+    for row in np.sort(middle[flat]):
+        covered = np.zeros(w, bool)
+        for i in np.nonzero(flat & (np.abs(middle - row) <= EDGE_ROWS * h))[0]:
+            covered[left[i] : right[i] + 1] = True
+        if covered.mean() >= LONG_EDGE:
+            return float(row / h)
+    return None
 
 
 def islands(dry: BoolMask) -> BoolMask:

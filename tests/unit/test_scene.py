@@ -227,15 +227,21 @@ def test_a_close_up_of_grass_is_no_floor() -> None:
     assert scene.analyse(grass_close_up()).no_ground == scene.NO_GROUND_UNSURE
 
 
-def tabletop() -> np.ndarray:
+def tabletop(things: bool = False) -> np.ndarray:
     """A product shot's set: a violet-to-magenta studio gradient behind a wooden tabletop seen
-    from just above it, the table's back edge a straight line across the frame at 0.6."""
+    from just above it, the table's back edge a straight line across the frame at 0.6. With
+    `things`: three dark boxes stand on it, breaking the edge into pieces under 0.3 of the
+    width each."""
     rng = np.random.default_rng(8)
     edge = int(0.6 * H)
     img = np.zeros((H, W, 3), np.float32)
     img[:edge] = np.linspace(0, 1, W)[None, :, None] * [90, -60, -40] + [120, 60, 150]
     grain = cv2.resize(rng.normal(0, 1, (H // 8, 6)).astype(np.float32), (W, H))
     img[edge:] = np.array([200, 150, 100], np.float32) + grain[edge:, :, None] * 10
+    if things:
+        for x in (0.2, 0.5, 0.8):
+            cv2.rectangle(img, (int((x - 0.04) * W), edge - 120), (int((x + 0.04) * W), edge + 30),
+                          (40, 35, 30), -1)
     img += rng.normal(0, 2, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8)
 
@@ -243,8 +249,9 @@ def tabletop() -> np.ndarray:
 def test_a_tabletop_under_a_studio_gradient_gets_a_medium_shot() -> None:
     """Nobody stands on a table: a straight edge across most of the frame below its middle is
     a table's or a desk's (a studio floor meets its wall in a curve); below it, no floor."""
-    found = scene.analyse(tabletop())
-    assert found.source == "backdrop" and found.no_ground == scene.NO_GROUND_UNSURE
+    for things in (False, True):
+        found = scene.analyse(tabletop(things))
+        assert found.source == "backdrop" and found.no_ground == scene.NO_GROUND_UNSURE
     plain = tabletop()
     plain[int(0.6 * H):] = plain[int(0.6 * H) - 5]  # the gradient down to the floor: a set
     assert scene.analyse(plain) == scene.BACKDROP
