@@ -17,7 +17,7 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration, WorkerDeps
-from core import credits, webhooks
+from core import credits
 from core.catalog import background_kind, find_background, find_model
 from core.contracts.generation import (
     CHARGE_CREDITS,
@@ -44,6 +44,7 @@ from core.models.generations import Generation, Task
 from core.settings import Settings
 from core.storage import Storage
 from core.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
+from core.webhooks import endpoints as webhooks
 
 log = logging.getLogger(__name__)
 

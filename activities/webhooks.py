@@ -1,5 +1,5 @@
-"""The webhook activities (core/webhooks.py does the work): the relay's claim of new deliveries,
-one delivery attempt, and giving a delivery up when its retry window is spent.
+"""The webhook activities (core/webhooks/endpoints.py does the work): the relay's claim of new
+deliveries, one delivery attempt, and giving a delivery up when its retry window is spent.
 
 Synchronous, in the worker's thread pool: HTTP and the database block, the event loop must not.
 """
@@ -13,9 +13,9 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration
-from core import webhooks
 from core.db import SessionFactory
 from core.settings import Settings
+from core.webhooks import endpoints as webhooks
 
 CLAIM_WEBHOOKS = "claim_webhook_deliveries"
 DELIVER_WEBHOOK = "deliver_webhook"

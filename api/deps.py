@@ -42,7 +42,7 @@ from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings
 from core.showcase import Showcase
 from core.storage import Storage
-from core.webhooks import Webhooks
+from core.webhooks.endpoints import Webhooks
 
 
 @dataclass

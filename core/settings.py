@@ -131,9 +131,10 @@ class Settings(BaseSettings):
     # Requests per minute an account may make on the public API, all its keys, sessions and
     # guest tokens together (429 beyond). The name is older than that rule.
     api_key_requests_per_minute: int = Field(default=60, ge=1, le=100_000)
-    # Webhooks (core/webhooks.py). Endpoints on private, loopback or link-local addresses are
-    # refused unless this is true; unset, it is true in development (a receiver on localhost)
-    # and false in production, which refuses true outright. Checked again at every connection.
+    # Webhooks (core/webhooks/endpoints.py). Endpoints on private, loopback or link-local
+    # addresses are refused unless this is true; unset, it is true in development (a receiver on
+    # localhost) and false in production, which refuses true outright. Checked again at every
+    # connection.
     webhook_allow_private: bool | None = None
     # One delivery attempt's limit; then retries with exponential backoff from the first
     # interval up to the longest one, for the window; after the window the delivery is given up,
@@ -189,6 +190,11 @@ class Settings(BaseSettings):
     # (engine/diffusion/gate.py), for tests and benchmarks on random weights, whose images are
     # noise. Production refuses it: nothing generated is delivered unchecked.
     diffusion_gate: Literal["enforce", "pass"] = "enforce"
+    # The model swap's try-on model: FASHN VTON v1.5 (Apache-2.0) or CatVTON (CC BY-NC-SA 4.0,
+    # only with ALLOW_NON_COMMERCIAL_WEIGHTS), and FASHN's sampler steps (its reference's 30;
+    # engine/diffusion/settings.py FASHN_STEPS, a test keeps them equal).
+    diffusion_tryon: Literal["fashn", "catvton"] = "fashn"
+    diffusion_tryon_steps: int = Field(default=30, ge=1, le=1000)
     # The demo seed also fills the public showcase with a few pairs that the engine makes from
     # the fixture photos at seed time (ops/seed_showcase.py). Private test stacks turn it off.
     seed_showcase: bool = True
@@ -301,6 +307,9 @@ class Settings(BaseSettings):
             )
         if self.diffusion_gate != "enforce":
             problems.append("DIFFUSION_GATE=pass would deliver generated images unchecked")
+        if self.diffusion_tryon == "catvton":
+            problems.append("DIFFUSION_TRYON=catvton would run CatVTON, licensed CC BY-NC-SA 4.0 "
+                            "(non-commercial)")
         if problems:
             raise ValueError("refusing to start in production: " + "; ".join(problems))
         return self

@@ -10,12 +10,12 @@ from sqlalchemy import case, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from core import webhooks
 from core.db import SessionFactory
 from core.enums import TERMINAL_STATUSES, GenerationStatus
 from core.models.base import utcnow
 from core.models.generations import Generation, Task
 from core.models.messages import OutboxMessage
+from core.webhooks import endpoints as webhooks
 
 log = logging.getLogger(__name__)
 

@@ -73,6 +73,11 @@ def build_engine(settings: Settings) -> ImageEngine:
     from engine.diffusion.weights import WeightsError, check_licences
 
     try:
+        if (settings.engine == "diffusion" and settings.diffusion_tryon == "catvton"
+                and not settings.allow_non_commercial_weights):
+            raise EngineStartError("DIFFUSION_TRYON=catvton runs CatVTON, licensed CC BY-NC-SA "
+                                   "4.0 (non-commercial): set ALLOW_NON_COMMERCIAL_WEIGHTS=true "
+                                   "for development or research, or use fashn")
         if settings.engine == "diffusion" and settings.engine_weights_dir:
             # The licences first: read from the manifest in milliseconds, before any model loads.
             production = settings.environment == "production"
@@ -108,6 +113,8 @@ def diffusion_settings(settings: Settings) -> DiffusionSettings:
         seed=settings.diffusion_seed,
         compile=settings.diffusion_compile,
         gate=settings.diffusion_gate,
+        tryon=settings.diffusion_tryon,
+        tryon_steps=settings.diffusion_tryon_steps,
     )
 
 

@@ -1,6 +1,6 @@
 """Webhook endpoints (issue 23): an account's endpoints, their delivery log and "Resend", with an
 API key or a signed-in session (User Setting → Webhooks). Delivery itself runs in workflows
-(core/webhooks.py, workflows/webhooks.py)."""
+(core/webhooks/endpoints.py, workflows/webhooks.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from api.schemas.webhooks import (
 )
 from core.models.base import as_utc
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
-from core.webhooks import LOG_LIMIT, message_id
+from core.webhooks.endpoints import LOG_LIMIT, message_id
 
 router = APIRouter(prefix="/api/v1/webhooks", tags=["webhooks"])
 

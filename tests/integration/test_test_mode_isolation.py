@@ -23,7 +23,6 @@ from temporalio.client import Client
 from temporalio.testing import ActivityEnvironment
 
 from activities.rerender import RerenderActivities
-from core import webhooks
 from core.contracts.rerender import RerenderRef, rerender_workflow_id
 from core.db import SessionFactory
 from core.enums import GenerationStatus
@@ -34,6 +33,7 @@ from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.rerender import start_rerender
 from core.settings import Settings
 from core.storage import Storage
+from core.webhooks import endpoints as webhooks
 from ops.stack import Stack
 from tests.integration.test_public_api import bearer, new_key, new_user, upload, wait_done
 from tests.support.stacks import running_stack

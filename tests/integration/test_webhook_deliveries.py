@@ -1,8 +1,8 @@
-"""Webhook endpoints and deliveries on the database (core/webhooks.py), one step at a time: what
-an endpoint accepts, which events are queued (once), a signed attempt that the Standard Webhooks
-library verifies, failures recorded for the log, giving up and disabling with mail, and resend.
-The workflows that run these steps are tested on the running stack in test_webhooks.py. Each test
-runs on SQLite and on PostgreSQL."""
+"""Webhook endpoints and deliveries on the database (core/webhooks/endpoints.py), one step at a
+time: what an endpoint accepts, which events are queued (once), a signed attempt that the Standard
+Webhooks library verifies, failures recorded for the log, giving up and disabling with mail, and
+resend. The workflows that run these steps are tested on the running stack in test_webhooks.py. Each
+test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 from sqlalchemy import select
 from standardwebhooks import Webhook
 
-from core import webhooks
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import AccountKind, GenerationStatus, Service
@@ -25,6 +24,7 @@ from core.models.generations import Generation
 from core.models.messages import OutboxMessage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.settings import Settings
+from core.webhooks import endpoints as webhooks
 from tests.support.webhook_receiver import WebhookReceiver
 
 WINDOW = timedelta(seconds=30)

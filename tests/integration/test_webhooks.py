@@ -26,12 +26,12 @@ from temporalio.client import Client
 
 from activities.webhooks import DeliverWebhook, DeliveryRef, WebhookRetries
 from api.main import create_app
-from core import webhooks
 from core.db import SessionFactory
 from core.models.base import utcnow
 from core.models.messages import OutboxMessage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.settings import Settings
+from core.webhooks import endpoints as webhooks
 from ops.stack import Stack
 from tests.integration.test_public_api import bearer, new_key, new_user, upload, wait_done
 from tests.support.stacks import running_stack

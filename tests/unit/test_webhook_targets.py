@@ -1,4 +1,4 @@
-"""Where webhooks may go (core/webhook_targets.py): URLs a user may register, addresses that are
+"""Where webhooks may go (core/webhooks/targets.py): URLs a user may register, addresses that are
 refused (private, loopback, link-local, the metadata service), the second check at connection
 time (DNS rebinding), the pinned connection and what one POST reports. Real sockets: a local
 receiver stands for the shop's server; only DNS answers are scripted, where rebinding is played."""
@@ -9,9 +9,9 @@ import ipaddress
 
 import pytest
 
-from core import webhook_targets as targets
 from core.errors import InvalidInput
 from core.settings import Settings
+from core.webhooks import targets
 from tests.support.provenance import c2pa_files
 from tests.support.webhook_receiver import WebhookReceiver
 

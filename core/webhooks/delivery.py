@@ -1,6 +1,6 @@
-"""Webhook deliveries (core/webhooks.py queues them): claimed for the relay, each attempt sent
-signed and recorded on its row, and given up when the retry window is spent (the endpoint
-disabled and its owner mailed when it failed for the whole window).
+"""Webhook deliveries (core/webhooks/endpoints.py queues them): claimed for the relay, each
+attempt sent signed and recorded on its row, and given up when the retry window is spent (the
+endpoint disabled and its owner mailed when it failed for the whole window).
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from standardwebhooks import Webhook
 
-from core import webhook_targets
 from core.db import SessionFactory
 from core.models.accounts import User
 from core.models.base import as_utc, utcnow
 from core.models.messages import OutboxMessage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.settings import Settings
+from core.webhooks import targets as webhook_targets
 
 log = logging.getLogger("core.webhooks")
 

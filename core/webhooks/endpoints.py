@@ -18,7 +18,7 @@ Bodies are signed per the Standard Webhooks specification (`webhook-id`, `webhoo
 receivers use to verify them. `webhook-id` stays the same across retries and resends, so a
 receiver can drop duplicates. Events are thin: the generation's state and ids, never signed
 image URLs (they expire; GET /api/v1/generations/{id} gives fresh ones).
-Steps 2 to 4 are core/webhook_delivery.py.
+Steps 2 to 4 are core/webhooks/delivery.py.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from core import ratelimit, webhook_targets
+from core import ratelimit
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus
@@ -45,9 +45,10 @@ from core.models.generations import Generation, Task
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.ownership import owned_by, owns
 from core.settings import Settings
+from core.webhooks import targets as webhook_targets
 
 # The deliveries' statuses and steps are named here too, where the activities and tests use them.
-from core.webhook_delivery import (
+from core.webhooks.delivery import (
     FAILED,
     PENDING,
     SUCCEEDED,
