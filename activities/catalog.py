@@ -20,10 +20,10 @@ from core.contracts.catalog_check import (
 from core.db import SessionFactory
 from core.engine import EngineError
 from core.enums import CatalogKind
-from core.images import decode_rgb
 from core.models.catalog import CatalogItem
+from core.photos.images import decode_rgb
+from core.photos.tone_match import tone_json
 from core.storage import Storage
-from core.tone_match import tone_json
 
 log = logging.getLogger(__name__)
 

@@ -38,9 +38,9 @@ from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import DomainError
 from core.generations.read import tasks_of
-from core.inputs import check_pinned_version, check_stored_image, image_name
 from core.models.base import utcnow
 from core.models.generations import Generation, Task
+from core.photos.inputs import check_pinned_version, check_stored_image, image_name
 from core.settings import Settings
 from core.storage import Storage
 from core.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail

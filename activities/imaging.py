@@ -44,13 +44,13 @@ from core.engine import (
 )
 from core.enums import GenerationStatus, Service
 from core.errors import DomainError
-from core.images import decode_rgb, encode_output, test_watermark, thumbnail_jpeg
-from core.inputs import check_stored_image
 from core.keys import output_key, thumbnail_key
 from core.models.generations import Generation, Task, UploadedFile
 from core.observability.metrics import ImagingMetrics
 from core.observability.tracing import StageSpans, in_current_context, tag_current_span
-from core.photo_analysis import analysis_from_json, analysis_to_json
+from core.photos.analysis import analysis_from_json, analysis_to_json
+from core.photos.images import decode_rgb, encode_output, test_watermark, thumbnail_jpeg
+from core.photos.inputs import check_stored_image
 from core.provenance.manifest import Ingredient, ProvenanceFacts, action_of, xmp_packet
 from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings

@@ -12,9 +12,9 @@ from temporalio import activity
 from activities.registry import Queue, Registration
 from core.contracts.photo_analysis import ANALYSE_PHOTO, AnalysePhotoInput
 from core.db import SessionFactory
-from core.images import decode_rgb
 from core.models.generations import UploadedFile
-from core.photo_analysis import analysis_to_json
+from core.photos.analysis import analysis_to_json
+from core.photos.images import decode_rgb
 from core.storage import Storage
 
 

@@ -37,7 +37,7 @@ from core.generations.submit import Submissions
 from core.library import Library
 from core.models.accounts import User
 from core.observability.logs import bind_log_context
-from core.photo_check import PhotoAnalyser, photo_analyser
+from core.photos.analysis_request import PhotoAnalyser, photo_analyser
 from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings
 from core.showcase import Showcase

@@ -27,10 +27,10 @@ from core.contracts.catalog_check import CATALOG_CHECK_WORKFLOW, CountPeopleInpu
 from core.db import SessionFactory
 from core.enums import BodyType, CatalogKind, CatalogVisibility, Gender, SkinTone
 from core.errors import InvalidInput, NotFound, Refused, Unavailable
-from core.images import check_image, thumbnail_from_bytes
 from core.keys import catalog_key, extension_for, thumbnail_key
 from core.models.base import new_id
 from core.models.catalog import CatalogItem, CatalogTombstone
+from core.photos.images import check_image, thumbnail_from_bytes
 from core.settings import Settings
 from core.storage import Storage
 from core.workflow_starter import WorkflowStarter

@@ -1,8 +1,8 @@
 """Which digital models a photo can be swapped to, said before anyone pays (issue 33 item 9).
 
 A model swap refuses a photo for reasons of its own (two people, a back view: its analysis,
-core/photo_analysis.py) and for one that depends on the model: a skin tone too far from the
-photo's for an even result (core/tone_match.py, the rule the engine's gate applies too). The
+core/photos/analysis.py) and for one that depends on the model: a skin tone too far from the
+photo's for an even result (core/photos/tone_match.py, the rule the engine's gate applies too). The
 model list given uploads (GET /api/v1/models?upload=...) and the submit (core/generations/
 submit.py) both ask `swap_refusal`, so what the list offers the submit accepts.
 
@@ -34,10 +34,10 @@ from core.enums import CatalogKind
 from core.errors import InvalidInput, NotFound
 from core.models.catalog import CatalogItem
 from core.models.generations import UploadedFile
-from core.photo_analysis import BODY_SWAP, PhotoAnalysis, analysis_from_json
-from core.photo_check import PhotoAnalyser
+from core.photos.analysis import BODY_SWAP, PhotoAnalysis, analysis_from_json
+from core.photos.analysis_request import PhotoAnalyser
+from core.photos.tone_match import stored_tone, tone_refusal
 from core.settings import Settings
-from core.tone_match import stored_tone, tone_refusal
 from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)

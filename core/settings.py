@@ -153,7 +153,7 @@ class Settings(BaseSettings):
 
     # Upload limits, checked on submit and again by the workflow.
     max_upload_bytes: int = 20 * 1024 * 1024
-    # At most core.images.MAX_MEGAPIXELS_LIMIT (Pillow's bomb guard sits just above that).
+    # At most core.photos.images.MAX_MEGAPIXELS_LIMIT (Pillow's bomb guard sits just above that).
     max_megapixels: float = Field(default=40.0, gt=0, le=48.0)
 
     # A plain pollTasks answer is reused while the database is unchanged, for at most this

@@ -17,11 +17,11 @@ from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import InvalidInput, NotFound
 from core.generations.read import tasks_by_generation
-from core.images import check_image, thumbnail_from_bytes
 from core.keys import extension_for, thumbnail_key
 from core.models.accounts import User
 from core.models.base import utcnow
 from core.models.generations import Generation, Task
+from core.photos.images import check_image, thumbnail_from_bytes
 from core.provenance.manifest import EngineIdentity, Ingredient, ProvenanceFacts
 from core.provenance.setup import Provenance
 from core.provenance.signing import SigningError

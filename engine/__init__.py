@@ -17,8 +17,8 @@ from __future__ import annotations
 from PIL import Image
 
 from core.engine import ImageEngine
-from core.photo_analysis import PhotoAnalysis
-from core.tone_match import Lab, lab_from_opencv
+from core.photos.analysis import PhotoAnalysis
+from core.photos.tone_match import Lab, lab_from_opencv
 from engine import analysis
 from engine.cpu import CpuEngine, to_array
 from engine.diffusion.settings import DiffusionSettings
@@ -34,7 +34,7 @@ def count_people(photo: Image.Image) -> int:
 
 
 def analyse_photo(photo: Image.Image) -> PhotoAnalysis:
-    """What an uploaded photo shows and which services it can become (core/photo_analysis.py),
+    """What an uploaded photo shows and which services it can become (core/photos/analysis.py),
     on the photo as the engine will render it (capped at the engine's size)."""
     # Imported here: the analysis loads the garment classifier, which `import engine` need not.
     from engine.photo_analysis import analyse_photo as analyse

@@ -1,4 +1,4 @@
-"""What a photo shows and what it can become, before anything is charged (core/photo_analysis.py).
+"""What a photo shows and what it can become, before anything is charged (core/photos/analysis.py).
 
 The same models and rules the engine renders with, asked the cheap questions only (the pose,
 the face detectors, the backdrop, the segmentation once): is it a person or a garment, how many
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.photo_analysis import (
+from core.photos.analysis import (
     BACK,
     BODY_SWAP,
     BURST_REPLACE,
@@ -43,7 +43,7 @@ from core.photo_analysis import (
     Capability,
     PhotoAnalysis,
 )
-from core.tone_match import lab_from_opencv
+from core.photos.tone_match import lab_from_opencv
 from engine import analysis, matting, models
 from engine.arrays import BoolMask, Image8
 from engine.digital_model import face_points

@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from core.engine import EngineError, collecting
-from core.tone_match import MAX_TONE_GAP, too_far
+from core.photos.tone_match import MAX_TONE_GAP, too_far
 from engine import matting
 from engine.arrays import BoolMask, Float32, Image8, Mask
 from engine.refusals import REASONS, REFUND
@@ -73,8 +73,8 @@ MAX_SKIN_MISMATCH = 10.0
 # swap_person.face_turn): on the fixtures a frontal face measures under 0.2, a three-quarter
 # view 0.4-0.5 and still swaps; 09597_00 at 0.86 came out as a band of two faces.
 MAX_FACE_TURN = 0.65
-# How far apart the photo's and the model's skin tones may be: core/tone_match.py, the rule the
-# checks before any charge apply too (MAX_TONE_GAP, too_far).
+# How far apart the photo's and the model's skin tones may be: core/photos/tone_match.py, the rule
+# the checks before any charge apply too (MAX_TONE_GAP, too_far).
 # A skin tone is a median over at least MIN_TONE_PIXELS pixels (a neck on a full-length shot
 # has ~2000), taken from at most TONE_SAMPLES of them, evenly spread (a close-up face has 100k).
 MIN_TONE_PIXELS = 400
@@ -374,7 +374,7 @@ def judge(report: QualityReport) -> QualityReport:
             # A swapped face is change enough: the skin shift only counts without one.
             continue
         if name == "tone_gap":
-            # The shared rule (core/tone_match.py), not a copy of its comparison.
+            # The shared rule (core/photos/tone_match.py), not a copy of its comparison.
             if too_far(value):
                 failures.append(name)
         elif (value > limit) if at_most else (value < limit):

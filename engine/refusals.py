@@ -4,7 +4,7 @@ one sentence per failed check, named as QualityReport names it, and that nothing
 
 from __future__ import annotations
 
-from core.tone_match import TONE_TOO_FAR
+from core.photos.tone_match import TONE_TOO_FAR
 
 REFUND = "; your credits were returned."
 REASONS = {

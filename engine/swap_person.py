@@ -22,8 +22,8 @@ import numpy as np
 from cv2.typing import MatLike
 from scipy.spatial import Delaunay, QhullError
 
-from core import tone_match
 from core.engine import ProgressFn
+from core.photos import tone_match
 from engine import quality
 from engine.arrays import BoolMask, Float32, Floats, Image8, Mask
 from engine.digital_model import FACE_OVAL, Person, bare_regions, skin_mask

@@ -27,9 +27,9 @@ from sqlalchemy.orm import Session
 from core.db import SessionFactory, make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.enums import BodyType, CatalogKind, Gender, SkinTone
-from core.images import check_image, checkerboard, encode_jpeg, thumbnail_from_bytes
 from core.keys import catalog_key, thumbnail_key
 from core.models.catalog import CatalogItem, CatalogTombstone
+from core.photos.images import check_image, checkerboard, encode_jpeg, thumbnail_from_bytes
 from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.seed_catalog import (

@@ -24,12 +24,12 @@ from core.db import SessionFactory
 from core.engine import Background, EngineError, ImageEngine
 from core.enums import AccountKind, GenerationStatus, Service
 from core.errors import InvalidInput
-from core.images import check_image, decode_rgb, encode_output, thumbnail_jpeg
 from core.keys import output_key, thumbnail_key, upload_key
 from core.models.accounts import Account
 from core.models.base import utcnow
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation, Task
+from core.photos.images import check_image, decode_rgb, encode_output, thumbnail_jpeg
 from core.settings import Settings
 from core.storage import Storage
 

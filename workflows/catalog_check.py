@@ -27,7 +27,7 @@ class CatalogPhotoCheckWorkflow:
 
 @workflow.defn(name=CATALOG_TONES_WORKFLOW, sandboxed=False)
 class CatalogModelTonesWorkflow:
-    """Measure the skin tone of the digital models that have none yet (core/tone_match.py);
+    """Measure the skin tone of the digital models that have none yet (core/photos/tone_match.py);
     started, one at a time, by the model list when it is asked about a photo."""
 
     @workflow.run

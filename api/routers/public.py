@@ -50,13 +50,13 @@ from core.generations.read import (
     tasks_of,
 )
 from core.generations.submit import SubmitRequest
-from core.images import check_image, check_size, thumbnail_from_bytes
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, Task
 from core.ownership import owned_by, owns
+from core.photos.images import check_image, check_size, thumbnail_from_bytes
+from core.photos.uploads import record_upload, sniffed_type
 from core.storage import Storage
-from core.uploads import record_upload, sniffed_type
 
 router = APIRouter(prefix="/api/v1", tags=["public api"])
 

@@ -13,7 +13,7 @@ from api.schemas.site import AppConfig, ContactBody, ContactSent, Features
 from core.contact import send_message
 from core.errors import NotAuthenticated
 from core.generations.submit import MAX_INPUTS
-from core.images import ACCEPTED_FORMATS, MIN_SIDE
+from core.photos.images import ACCEPTED_FORMATS, MIN_SIDE
 
 router = APIRouter(prefix="/api/v1", tags=["site"])
 

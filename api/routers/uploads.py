@@ -21,10 +21,10 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import Service
 from core.errors import NotFound
-from core.images import check_image, check_size, thumbnail_from_bytes
 from core.keys import thumbnail_key
 from core.models.generations import UploadedFile
-from core.uploads import record_upload
+from core.photos.images import check_image, check_size, thumbnail_from_bytes
+from core.photos.uploads import record_upload
 
 router = APIRouter(tags=["uploads"])
 

@@ -70,7 +70,7 @@ class GenerationRef:
 class TaskPlan:
     task_id: str
     input_key: str
-    # The checked version of the input: imaging refuses any other (see core/inputs.py).
+    # The checked version of the input: imaging refuses any other (see core/photos/inputs.py).
     input_size: int | None = None
     input_etag: str | None = None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Every upload is analysed on the imaging queue (workflows/photo_analysis.py): what it shows and
-# what each service can do with it (core/photo_analysis.py). The activity stores the result on
+# what each service can do with it (core/photos/analysis.py). The activity stores the result on
 # the upload; the API waits for it about a second and shows it, and submit refuses what it
 # rules out before anything is charged.
 PHOTO_ANALYSIS_WORKFLOW = "PhotoAnalysis"

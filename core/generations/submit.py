@@ -26,16 +26,16 @@ from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationStatus, Service
 from core.errors import InvalidInput, Unavailable
 from core.generations.read import tasks_of
-from core.inputs import CheckedInput, check_stored_image, image_name
 from core.models.accounts import Account
 from core.models.base import new_id, utcnow
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation, Task, UploadedFile
 from core.observability.tracing import current_trace_id, tag_current_span
-from core.photo_analysis import analysis_from_json
+from core.photos.analysis import analysis_from_json
+from core.photos.inputs import CheckedInput, check_stored_image, image_name
+from core.photos.uploads import record_upload, sniffed_type
 from core.settings import Settings
 from core.storage import Storage
-from core.uploads import record_upload, sniffed_type
 from core.workflow_search import (
     GenerationFacts,
     generation_details,

@@ -39,8 +39,9 @@ class CatalogItem(Base):
     gender: Mapped[Gender | None] = mapped_column(enum_column(Gender, 16), nullable=True)
     skin_tone: Mapped[SkinTone | None] = mapped_column(enum_column(SkinTone, 16), nullable=True)
     body_type: Mapped[BodyType | None] = mapped_column(enum_column(BodyType, 16), nullable=True)
-    # A digital model's measured skin tone, [L, a, b] in CIE Lab (core/tone_match.py), measured
-    # once on the imaging queue (activities/catalog.py); None until then, and for other kinds.
+    # A digital model's measured skin tone, [L, a, b] in CIE Lab (core/photos/tone_match.py),
+    # measured once on the imaging queue (activities/catalog.py); None until then, and for other
+    # kinds.
     tone: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     visibility: Mapped[CatalogVisibility] = mapped_column(
         enum_column(CatalogVisibility, 16), default=CatalogVisibility.PUBLIC

@@ -42,7 +42,7 @@ class UploadedFile(Base):
     thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     width: Mapped[int | None] = mapped_column(Integer, nullable=True)
     height: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # What the photo shows and can become (core/photo_analysis.py), once the imaging queue
+    # What the photo shows and can become (core/photos/analysis.py), once the imaging queue
     # has analysed it; None before.
     analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,7 +1,7 @@
 """catalog_items.tone: a digital model's skin tone (CIE Lab of the cheeks, as the engine
 measures it), measured once on the imaging queue (activities/catalog.py), so the model list and
 the submit can tell before any charge which models a photo can be swapped to (issue 33 item 9,
-core/tone_match.py). Null until measured.
+core/photos/tone_match.py). Null until measured.
 
 Revision ID: 0024
 Revises: 0023

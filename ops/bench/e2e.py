@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from core.engine import Background, ImageEngine
-from core.images import decode_rgb
+from core.photos.images import decode_rgb
 from ops.bench.stack import BenchStack, control_plane_cpu
 from ops.bench.support import Pair, Upload, p50
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from PIL import Image
 
 from core.enums import Service
-from core.images import encode_output
+from core.photos.images import encode_output
 from core.provenance.chain import load_credentials
 from core.provenance.manifest import (
     EngineIdentity,

@@ -16,7 +16,7 @@ import httpx
 from PIL import Image
 
 from core.engine import Background, EngineError, ImageEngine
-from core.images import decode_rgb
+from core.photos.images import decode_rgb
 
 # People photos every service accepts (a whole face, facing the camera).
 BENCH_PHOTOS = ("01008_00.jpg", "01861_00.jpg", "02849_00.jpg", "05997_00.jpg", "07966_00.jpg")

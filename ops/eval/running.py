@@ -10,7 +10,7 @@ import numpy as np
 from PIL import Image
 
 from core.engine import Background, EngineError, ImageEngine
-from core.images import decode_rgb
+from core.photos.images import decode_rgb
 from engine import quality
 from ops.eval.cases import Case, Outcome
 
@@ -30,7 +30,7 @@ class Loader:
 def upload_refusal(case: Case, photo: Image.Image) -> str:
     """What the upload's analysis says against this case's service ("" when it allows it): the
     submit answers 422 with it, so the engine never sees the photo."""
-    from core.photo_analysis import BODY_SWAP, BURST_REPLACE
+    from core.photos.analysis import BODY_SWAP, BURST_REPLACE
     from engine.photo_analysis import analyse_photo
 
     service = BODY_SWAP if case.operation == "body_swap" else BURST_REPLACE

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
-from core.images import checkerboard
+from core.photos.images import checkerboard
 from ops.eval.cases import Outcome
 from ops.eval.running import Loader
 from ops.eval.wild import WildScore, mean

@@ -20,7 +20,7 @@ from PIL import Image
 from safetensors.torch import load_file, save_file
 
 from core.engine import Background, EngineError, EngineUnavailable
-from core.images import decode_rgb
+from core.photos.images import decode_rgb
 from engine import compose
 from engine.analysis import find_subject
 from engine.cpu import to_array

@@ -16,8 +16,8 @@ from sqlalchemy import select
 
 from core.auth.tokens import issue_token
 from core.db import make_engine, make_session_factory
-from core.images import encode_jpeg
 from core.models.messages import OutboxMessage
+from core.photos.images import encode_jpeg
 from core.settings import Settings
 from tests.support.api_client import Guest
 from tests.support.paths import FIXTURES, fixture_images

@@ -35,9 +35,9 @@ from temporalio.client import Client, WorkflowFailureError
 from temporalio.worker import Replayer
 
 from core.db import SessionFactory
-from core.images import decode_rgb, encode_jpeg
 from core.models.catalog import CatalogItem
 from core.models.generations import Task
+from core.photos.images import decode_rgb, encode_jpeg
 from core.settings import Settings
 from core.storage import Storage
 from engine import compose

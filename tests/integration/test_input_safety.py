@@ -20,10 +20,10 @@ from activities.imaging import ImagingActivities
 from core.contracts.generation import ImagingInput
 from core.db import make_engine, make_session_factory
 from core.enums import Service
-from core.images import encode_jpeg
 from core.models.base import new_id
 from core.models.generations import UploadedFile
-from core.photo_analysis import SEEN_FROM_BEHIND, SEEN_FROM_SIDE
+from core.photos.analysis import SEEN_FROM_BEHIND, SEEN_FROM_SIDE
+from core.photos.images import encode_jpeg
 from core.settings import Settings
 from core.storage import Storage
 from ops.stack import Stack

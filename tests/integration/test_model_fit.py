@@ -4,7 +4,7 @@ marks the models whose skin tone the swap cannot bridge, with the engine's own r
 submit refuses such a pair with that reason before any hold or charge; a submit of several
 unusable photos names every one of them, not only the first.
 
-The pairs come from the fixtures as the engine measures them (core/tone_match.py, ΔE76 of the
+The pairs come from the fixtures as the engine measures them (core/photos/tone_match.py, ΔE76 of the
 cheeks, at most 20): people/07966_00 (a dark skin tone) is 23-31 from models 1, 2, 3, 5 and 6
 and 8.8 from model-4; people/01008_00 (a light one) is 23.7 from model-4 and 5-11 from the rest.
 """
@@ -22,8 +22,8 @@ from sqlalchemy import func, select
 from core.db import SessionFactory
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation, UploadedFile
+from core.photos.tone_match import TONE_TOO_FAR
 from core.settings import Settings
-from core.tone_match import TONE_TOO_FAR
 from ops.stack import Stack
 from tests.integration.test_upload_analysis import analysed, photo
 from tests.support.accounts import sign_up

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from core.db import SessionFactory
 from core.models.generations import Generation, UploadedFile
-from core.photo_analysis import NOTHING_TO_CUT_OUT
+from core.photos.analysis import NOTHING_TO_CUT_OUT
 from core.settings import Settings
 from tests.support.api_client import Guest
 from tests.support.paths import FIXTURES, fixture_images

@@ -32,11 +32,11 @@ from core.contracts.generation import (
 )
 from core.db import SessionFactory
 from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
-from core.images import encode_jpeg
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, Task, UploadedFile
 from core.models.messages import OutboxMessage
+from core.photos.images import encode_jpeg
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.images import decode_rgb
+from core.photos.images import decode_rgb
 from engine import models
 from engine.analysis import find_subject
 from engine.cpu import to_array

@@ -10,14 +10,14 @@ from typing import TypedDict
 import pytest
 from PIL import Image
 
-from core.images import (
+from core.keys import upload_key
+from core.photos.images import (
     MAX_MEGAPIXELS_LIMIT,
     ImageRejected,
     check_image,
     check_size,
     encode_jpeg,
 )
-from core.keys import upload_key
 
 
 class Limits(TypedDict):

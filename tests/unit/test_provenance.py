@@ -19,7 +19,7 @@ from PIL import Image
 from pydantic import ValidationError
 
 from core.enums import Service
-from core.images import encode_output
+from core.photos.images import encode_output
 from core.provenance.chain import (
     CredentialsError,
     check_profile,

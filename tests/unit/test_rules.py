@@ -12,7 +12,7 @@ from core.costs import generation_cost, task_share
 from core.credits import InsufficientCredits
 from core.enums import Service
 from core.errors import InvalidInput, NotAuthenticated, NotFound, Refused, Unavailable
-from core.images import ImageRejected
+from core.photos.images import ImageRejected
 from core.ratelimit import RateLimited
 from core.settings import Settings
 from tests.support.provenance import c2pa_files

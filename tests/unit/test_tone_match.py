@@ -1,4 +1,4 @@
-"""The model swap's skin tone rule (core/tone_match.py) and what is built on it: the fit of a
+"""The model swap's skin tone rule (core/photos/tone_match.py) and what is built on it: the fit of a
 model to photos (core/catalog_fit.py) and the submit's list of refused inputs."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 from core.catalog_fit import ModelFit, Photo, model_fit, swap_refusal
 from core.generations.submit import refused_inputs
-from core.photo_analysis import (
+from core.photos.analysis import (
     BODY_SWAP,
     BURST_REPLACE,
     SEVERAL_PEOPLE,
@@ -17,7 +17,7 @@ from core.photo_analysis import (
     analysis_from_json,
     analysis_to_json,
 )
-from core.tone_match import (
+from core.photos.tone_match import (
     MAX_TONE_GAP,
     TONE_TOO_FAR,
     lab_from_opencv,

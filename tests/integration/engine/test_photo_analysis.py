@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from core.photo_analysis import (
+from core.photos.analysis import (
     BACK,
     BODY_SWAP,
     BURST_REPLACE,

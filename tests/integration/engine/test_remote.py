@@ -29,7 +29,7 @@ from core.engine import (
     NoSubjectFound,
     collecting_notes,
 )
-from core.images import decode_rgb
+from core.photos.images import decode_rgb
 from engine import scene
 from engine.remote import RemoteEngine, error_from_body
 from engine.server import JobTable, create_app

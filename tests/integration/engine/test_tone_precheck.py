@@ -1,7 +1,7 @@
 """The model swap's skin tone rule said before any charge agrees with the engine's own gate
 (issue 33 item 9): the photo analysis measures the person's tone exactly as the swap does, the
-catalog models' tones are the engine's digital_model ones, and the one rule (core/tone_match.py)
-refuses the very pairs the engine refuses, with the same reason."""
+catalog models' tones are the engine's digital_model ones, and the one rule
+(core/photos/tone_match.py) refuses the very pairs the engine refuses, with the same reason."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from core.engine import no_progress
-from core.tone_match import TONE_TOO_FAR, lab_from_opencv, tone_refusal
+from core.photos.tone_match import TONE_TOO_FAR, lab_from_opencv, tone_refusal
 from engine import quality
 from engine.analysis import swap_subject
 from engine.arrays import Image8

@@ -3,7 +3,7 @@ that both the engine's gate (engine/swap_person.py, before any work) and the che
 charge (the model list given an upload, the submit) apply, so they can never disagree.
 
 Tones are CIE Lab (L 0-100, a and b around 0) of the cheeks, measured by the engine: the
-photo's in its analysis (core/photo_analysis.py `tone`), a catalog model's once, stored on the
+photo's in its analysis (core/photos/analysis.py `tone`), a catalog model's once, stored on the
 item (activities/catalog.py). A tone that is not known (no face measured yet) rules nothing out:
 the engine's own gate still applies when it renders.
 """

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 ANALYSIS_WAIT_SECONDS = 1.0
 ANALYSIS_RUN_SECONDS = 300  # the workflow's own bound: its activity retries within it
 
-# (upload id, key) -> the analysis as stored (core.photo_analysis.analysis_to_json), or None
+# (upload id, key) -> the analysis as stored (core.photos.analysis.analysis_to_json), or None
 # when it is not there within the wait.
 PhotoAnalyser = Callable[[str, str], dict[str, Any] | None]
 

@@ -8,10 +8,10 @@ import io
 from PIL import Image, UnidentifiedImageError
 
 from core.db import SessionFactory
-from core.images import ACCEPTED_FORMATS
 from core.keys import upload_key
 from core.models.base import new_id
 from core.models.generations import UploadedFile
+from core.photos.images import ACCEPTED_FORMATS
 
 
 def record_upload(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.tone_match import stored_tone, tone_json
+from core.photos.tone_match import stored_tone, tone_json
 
 # What the photo shows.
 PERSON, GARMENT, NEITHER = "person", "garment", "neither"
@@ -69,8 +69,8 @@ class PhotoAnalysis:
     garment: str | None  # top, bottom, dress or outerwear for a garment; None otherwise
     can: dict[str, Capability] = field(default_factory=dict)  # by service wire name
     # The person's skin tone (CIE Lab of the cheeks, as the engine measures it) when the face
-    # was found: what the model swap's tone rule (core/tone_match.py) needs to say, before any
-    # charge, which digital models this photo can be swapped to.
+    # was found: what the model swap's tone rule (core/photos/tone_match.py) needs to say, before
+    # any charge, which digital models this photo can be swapped to.
     tone: tuple[float, float, float] | None = None
 
     def refusal(self, service: str) -> str | None:

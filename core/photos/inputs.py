@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.images import ImageInfo, ImageRejected, check_image
+from core.photos.images import ImageInfo, ImageRejected, check_image
 from core.settings import Settings
 from core.storage import Storage
 
