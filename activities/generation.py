@@ -18,7 +18,7 @@ from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration, WorkerDeps
 from core import credits
-from core.catalog import background_kind, find_background, find_model
+from core.catalog.lookup import background_kind, find_background, find_model
 from core.contracts.generation import (
     CHARGE_CREDITS,
     FAIL_TASK,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from core.catalog import find_background, find_model
+from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import ImagingInput
 from core.db import SessionFactory
 from core.enums import Service

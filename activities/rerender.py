@@ -14,7 +14,7 @@ from temporalio import activity
 
 from activities.generation import chosen_model_key, rejected
 from activities.registry import Queue, Registration, WorkerDeps
-from core.catalog import background_kind, find_background
+from core.catalog.lookup import background_kind, find_background
 from core.contracts.generation import ImagingInput, PlacementSpec
 from core.contracts.rerender import FAIL_RERENDER, PLAN_RERENDER, FailRerenderInput, RerenderRef
 from core.db import SessionFactory

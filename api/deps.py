@@ -27,8 +27,8 @@ from core.auth.users import Users
 from core.billing.billing import Billing
 from core.billing.provider import ProviderFactory
 from core.billing.subscriptions import Subscriptions
-from core.catalog_admin import CatalogAdmin, people_counter
-from core.catalog_fit import ModelFits, tone_measurer
+from core.catalog.admin import CatalogAdmin, people_counter
+from core.catalog.fit import ModelFits, tone_measurer
 from core.db import SessionFactory
 from core.enums import AccountKind, ApiKeyMode, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable

@@ -23,7 +23,7 @@ from temporalio.client import Client
 from temporalio.common import WorkflowIDConflictPolicy
 
 from core.auth.tokens import Principal
-from core.catalog import background_kind, find_background
+from core.catalog.lookup import background_kind, find_background
 from core.contracts.generation import GenerationOptions
 from core.contracts.rerender import RERENDER_WORKFLOW, StartRerender, rerender_workflow_id
 from core.db import SessionFactory

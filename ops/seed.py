@@ -7,7 +7,7 @@ thumbnail). Photos come from ../shared/fixtures/images when it exists (FIXTURES_
 it a few generated studio backgrounds still make the background-replace flow work.
 Names, categories, descriptions and a digital model's filter attributes are in
 ops/seed_catalog.py. Running it again changes nothing that is already there, and never adds back
-an item an operator deleted (its tombstone, core/catalog_admin.py); the one exception is an item
+an item an operator deleted (its tombstone, core/catalog/admin.py); the one exception is an item
 the first seeds made ("Model 3", "Scene 7", no description) and nobody renamed since: it gets its
 name, category, description and attributes (an operator's rename is kept, item and all).
 """

@@ -1,5 +1,5 @@
 """Operators' catalog of digital models and backgrounds, under /api/v1/admin/catalog, every
-endpoint behind CurrentAdmin (403 otherwise). The rules are in core/catalog_admin.py."""
+endpoint behind CurrentAdmin (403 otherwise). The rules are in core/catalog/admin.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from api.schemas.admin_catalog import (
     CatalogUpdateBody,
 )
 from api.schemas.common import Envelope
-from core.catalog_admin import KEEP, CatalogChanges, ManagedKind, ModelAttributes
+from core.catalog.admin import KEEP, CatalogChanges, ManagedKind, ModelAttributes
 from core.enums import BodyType, CatalogKind, CatalogVisibility, Gender, SkinTone
 from core.errors import InvalidInput
 from core.models.catalog import CatalogItem

@@ -18,7 +18,12 @@ from api.schemas.catalog import (
 )
 from api.schemas.common import CatalogEntry, Envelope
 from api.validation import PageNumber
-from core.catalog import ModelFilters, offered_categories, offered_model_filters, offered_page
+from core.catalog.lookup import (
+    ModelFilters,
+    offered_categories,
+    offered_model_filters,
+    offered_page,
+)
 from core.db import SessionFactory
 from core.enums import BodyType, CatalogKind, Gender, SkinTone
 from core.models.catalog import CatalogItem

@@ -1,6 +1,6 @@
 """The public API's model list (issue 33 item 9): the digital models a shop's program can swap
 to, and given its uploads, which of them a model swap of those photos can use, before anything
-is charged (core/catalog_fit.py; the same rule refuses the submit, and the engine's gate)."""
+is charged (core/catalog/fit.py; the same rule refuses the submit, and the engine's gate)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from api.deps import ModelFitsDep, PublicPrincipal, StorageDep
 from api.schemas.common import Envelope
 from api.schemas.public import ModelList, PublicModel
 from api.validation import PageNumber
-from core.catalog_fit import ModelFit
+from core.catalog.fit import ModelFit
 from core.models.catalog import CatalogItem
 from core.storage import Storage
 

@@ -18,8 +18,8 @@ from temporalio.common import WorkflowIDConflictPolicy
 
 from core import credits
 from core.auth.tokens import Principal
-from core.catalog import find_background, find_model
-from core.catalog_fit import swap_refusal
+from core.catalog.fit import swap_refusal
+from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
 from core.costs import generation_cost
 from core.db import SessionFactory
@@ -178,7 +178,7 @@ class Submissions:
                     raise InvalidInput(f"inputFiles[{index}]: that is not one of your uploads.")
                 # What the upload's analysis rules out is refused now: nothing is charged and
                 # no workflow starts (an upload not analysed yet is checked by the engine). For
-                # a model swap that includes the chosen model's skin tone (core/catalog_fit.py,
+                # a model swap that includes the chosen model's skin tone (core/catalog/fit.py,
                 # the rule the model list and the engine's gate apply too).
                 if analysis:
                     found = analysis_from_json(analysis)

@@ -52,7 +52,7 @@ class CatalogItem(Base):
     thumbnail_key: Mapped[str] = mapped_column(String(512))
     sort: Mapped[int] = mapped_column(Integer, default=0)
     # Only published items are offered in the pickers. Seeded items are published; an
-    # operator's upload starts unpublished (core/catalog_admin.py).
+    # operator's upload starts unpublished (core/catalog/admin.py).
     published: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

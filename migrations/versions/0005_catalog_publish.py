@@ -1,7 +1,7 @@
 """catalog: a publish state on catalog items (operators upload, then publish)
 
 Items that exist already (the seeded catalog) stay visible: the column defaults to true.
-Uploads through /api/v1/admin/catalog start unpublished (core/catalog_admin.py says so).
+Uploads through /api/v1/admin/catalog start unpublished (core/catalog/admin.py says so).
 
 Revision ID: 0005
 Revises: 0004

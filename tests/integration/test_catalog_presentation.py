@@ -17,7 +17,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from core.catalog_admin import MODEL_ATTRIBUTES_ONLY
+from core.catalog.admin import MODEL_ATTRIBUTES_ONLY
 from core.db import SessionFactory
 from core.enums import CatalogKind, UserRole
 from core.models.catalog import CatalogItem

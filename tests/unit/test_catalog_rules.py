@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.catalog_admin import (
+from core.catalog.admin import (
     KEEP,
     CatalogChanges,
     ModelAttributes,

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from core.catalog_admin import MAX_CATEGORY, MAX_DESCRIPTION, MAX_NAME
+from core.catalog.admin import MAX_CATEGORY, MAX_DESCRIPTION, MAX_NAME
 from core.enums import CatalogKind, Gender
 from ops.seed import seed_items
 from ops.seed_catalog import (

@@ -1,12 +1,12 @@
 """The model swap's skin tone rule (core/photos/tone_match.py) and what is built on it: the fit of a
-model to photos (core/catalog_fit.py) and the submit's list of refused inputs."""
+model to photos (core/catalog/fit.py) and the submit's list of refused inputs."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from core.catalog_fit import ModelFit, Photo, model_fit, swap_refusal
+from core.catalog.fit import ModelFit, Photo, model_fit, swap_refusal
 from core.generations.submit import refused_inputs
 from core.photos.analysis import (
     BODY_SWAP,

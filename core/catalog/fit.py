@@ -23,7 +23,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 from temporalio.common import WorkflowIDConflictPolicy
 
-from core.catalog import CatalogPage, offered_page, offered_query
+from core.catalog.lookup import CatalogPage, offered_page, offered_query
 from core.contracts.catalog_check import (
     CATALOG_TONES_WORKFLOW,
     CATALOG_TONES_WORKFLOW_ID,

@@ -1,6 +1,6 @@
 """Looking up catalog items (models and backgrounds): by id, and the pages the pickers show.
 
-The pickers offer published items only; operators manage the rest (core/catalog_admin.py).
+The pickers offer published items only; operators manage the rest (core/catalog/admin.py).
 """
 
 from __future__ import annotations
