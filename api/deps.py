@@ -16,7 +16,7 @@ from api.poll_cache import PollCache
 from api.task_watch import TaskWatcher
 from api.temporal_link import TemporalLink
 from api.validation import AuthorizationHeader, DistributorHeader
-from core.api_keys import ApiKeys, looks_like_key
+from core.auth.api_keys import ApiKeys, looks_like_key
 from core.auth.code_mail import CodeMail
 from core.auth.guests import Guests
 from core.auth.login import Logins

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.validation import SURROGATE_MESSAGE
-from core.codes import ResendTooSoon
+from core.auth.codes import ResendTooSoon
 from core.credits import InsufficientCredits
 from core.errors import (
     Conflict,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
+from core.auth.ownership import owned_by, owns
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import TERMINAL_STATUSES, GenerationStatus, Rating, Service
@@ -21,7 +22,6 @@ from core.generations.read import tasks_of
 from core.keys import thumbnail_key
 from core.models.base import utcnow
 from core.models.generations import Generation, ImageFeedback, Task
-from core.ownership import owned_by, owns
 from core.storage import Storage
 
 IMAGE_NOT_FOUND = "That image was not found."

@@ -40,6 +40,7 @@ from api.schemas.public import (
 )
 from api.views import credentials_view, output_view
 from core import credits as account_credits
+from core.auth.ownership import owned_by, owns
 from core.db import SessionFactory
 from core.enums import GenerationStatus, LedgerKind
 from core.errors import InvalidInput, NotFound
@@ -53,7 +54,6 @@ from core.generations.submit import SubmitRequest
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, Task
-from core.ownership import owned_by, owns
 from core.photos.images import check_image, check_size, thumbnail_from_bytes
 from core.photos.uploads import record_upload, sniffed_type
 from core.storage import Storage

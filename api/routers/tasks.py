@@ -31,11 +31,11 @@ from api.schemas.tasks import RerenderView
 from api.task_watch import MAX_WAIT_SECONDS, state_of, task_state
 from api.validation import unstorable
 from api.views import task_view
+from core.auth.ownership import owned_by
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.errors import InvalidInput, NotFound
 from core.models.generations import Generation, Task
-from core.ownership import owned_by
 from core.rerender import Rerenders, checked_placement
 from core.storage import Storage
 

@@ -1,11 +1,12 @@
-"""The six-digit codes mailed for sign-up and password reset (core/codes.py keeps them): the
+"""The six-digit codes mailed for sign-up and password reset (core/auth/codes.py keeps them): the
 mail that carries one, and the check of a code a person typed."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from core import codes, mail
+from core import mail
+from core.auth import codes
 from core.auth.emails import normalise_email
 from core.db import SessionFactory
 from core.enums import CodePurpose
@@ -20,7 +21,7 @@ class CodeMail:
 
     def compose(self, email: str, purpose: CodePurpose, device: str | None = None) -> mail.Mail:
         """A new code for the email, in the mail that carries it (sent by the caller); bound to
-        `device` when a known browser asked for it (core/codes.py)."""
+        `device` when a known browser asked for it (core/auth/codes.py)."""
         issued = codes.issue(self.sessions, self.code_secret, email, purpose, device)
         what = "finish signing up" if purpose == CodePurpose.SIGNUP else "reset your password"
         return mail.Mail(

@@ -14,18 +14,19 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from core import codes, mail, ratelimit
+from core import mail, ratelimit
+from core.auth import codes
 from core.auth.code_mail import CODE_LIMIT, CodeMail
 from core.auth.devices import issue_device_cookie, known_device
 from core.auth.emails import BAD_EMAIL, is_email, normalise_email
 from core.auth.guests import Guests
+from core.auth.passwords import hash_password, password_problem, verify_password
 from core.auth.sessions import AuthSessions, SessionTokens
 from core.auth.users import Users
 from core.db import SessionFactory
 from core.enums import CodePurpose
 from core.errors import InvalidInput, Refused, UpstreamFailed
 from core.models.accounts import User
-from core.passwords import hash_password, password_problem, verify_password
 from core.settings import Settings
 
 WRONG_LOGIN = "The email or password is incorrect."
@@ -50,7 +51,7 @@ GOOGLE_LIMIT = (60, timedelta(minutes=15))  # per address
 # Password reset (issue 33 item 3): a stranger could ask for the owner's codes until the email's
 # bucket was full and burn each with five wrong tries, and the owner could neither use a code
 # nor get a new one for an hour. Now a browser the account is known in (its device cookie) has
-# its own bucket of codes and its own codes (core/codes.py), which strangers can neither fill
+# its own bucket of codes and its own codes (core/auth/codes.py), which strangers can neither fill
 # nor spend. Checking a code (verify and reset alike) is limited per requester, never per
 # email: a known browser on its own, any other per (email, address) and per address across
 # emails. Guessing stays out of reach: five wrong tries per code, five codes an hour per email

@@ -12,12 +12,12 @@ from core import mail, ratelimit
 from core.auth.code_mail import CODE_LIMIT, CodeMail
 from core.auth.emails import normalise_email
 from core.auth.guests import Guests
+from core.auth.passwords import hash_password, password_problem
 from core.auth.sessions import AuthSessions, SessionTokens
 from core.auth.users import Users
 from core.db import SessionFactory
 from core.enums import CodePurpose
 from core.errors import InvalidInput, Refused
-from core.passwords import hash_password, password_problem
 
 EMAIL_TAKEN = "An account with this email already exists. Please log in."
 

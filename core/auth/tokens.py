@@ -21,7 +21,7 @@ class Principal:
     session_id: str | None = None
     # The mode of what the caller may see and touch (issue 33): False only for a test API key
     # (mm_test_), which sees test objects only; live keys, sessions and guests see live ones.
-    # Ownership checks compare it with the object's own mode (core/ownership.py).
+    # Ownership checks compare it with the object's own mode (core/auth/ownership.py).
     livemode: bool = True
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import select, update
 
 from core import credits
 from core.auth.guests import Guests
+from core.auth.passwords import hash_password, password_problem, verify_password
 from core.auth.sessions import AuthSessions
 from core.auth.tokens import Principal
 from core.db import SessionFactory
@@ -18,7 +19,6 @@ from core.errors import InvalidInput, NotAuthenticated, Refused
 from core.gst import parse_gstin
 from core.models.accounts import Account, User
 from core.models.base import utcnow
-from core.passwords import hash_password, password_problem, verify_password
 from core.settings import Settings
 
 SIGN_IN_AGAIN = "Please log in again."

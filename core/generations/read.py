@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.auth.ownership import owned_by, owns
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import NotFound
 from core.models.generations import Generation, Task
-from core.ownership import owned_by, owns
 from core.settings import Settings
 from core.tasks import queue_completion_mail
 

@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from core import ratelimit
+from core.auth.ownership import owned_by, owns
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus
@@ -43,7 +44,6 @@ from core.errors import Conflict, InvalidInput, NotFound
 from core.models.base import as_utc, utcnow
 from core.models.generations import Generation, Task
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
-from core.ownership import owned_by, owns
 from core.settings import Settings
 from core.webhooks import targets as webhook_targets
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 from sqlalchemy import func, select
 
-from core.api_keys import MAX_KEYS
+from core.auth.api_keys import MAX_KEYS
 from core.db import make_session_factory
 from core.models.generations import Generation
 from core.models.messages import OutboxMessage

@@ -11,8 +11,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from core import codes, ratelimit
-from core.codes import CodeProblem
+from core import ratelimit
+from core.auth import codes
+from core.auth.codes import CodeProblem
 from core.db import SessionFactory
 from core.models.accounts import OneTimeCode
 

@@ -6,8 +6,8 @@ import pytest
 from temporalio.exceptions import ApplicationError
 
 from api.errors import status_for
+from core.auth.codes import CodeProblem, ResendTooSoon
 from core.auth.emails import normalise_email
-from core.codes import CodeProblem, ResendTooSoon
 from core.costs import generation_cost, task_share
 from core.credits import InsufficientCredits
 from core.enums import Service
