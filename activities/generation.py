@@ -33,17 +33,17 @@ from core.contracts.generation import (
     NotifyInput,
     TaskPlan,
 )
-from core.costs import generation_cost
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import DomainError
+from core.generations.prices import generation_cost
 from core.generations.read import tasks_of
+from core.generations.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
 from core.models.base import utcnow
 from core.models.generations import Generation, Task
 from core.photos.inputs import check_pinned_version, check_stored_image, image_name
 from core.settings import Settings
 from core.storage import Storage
-from core.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
 from core.webhooks import endpoints as webhooks
 
 log = logging.getLogger(__name__)

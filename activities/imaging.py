@@ -44,6 +44,7 @@ from core.engine import (
 )
 from core.enums import GenerationStatus, Service
 from core.errors import DomainError
+from core.generations.tasks import IMAGING_RANGE, complete_task, set_task_progress
 from core.keys import output_key, thumbnail_key
 from core.models.generations import Generation, Task, UploadedFile
 from core.observability.metrics import ImagingMetrics
@@ -55,7 +56,6 @@ from core.provenance.manifest import Ingredient, ProvenanceFacts, action_of, xmp
 from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings
 from core.storage import Storage
-from core.tasks import IMAGING_RANGE, complete_task, set_task_progress
 
 CATALOG_CACHE_SIZE = 32  # decoded catalog photos kept per worker (about 3 MB each)
 

@@ -19,8 +19,8 @@ from core.contracts.generation import ImagingInput, PlacementSpec
 from core.contracts.rerender import FAIL_RERENDER, PLAN_RERENDER, FailRerenderInput, RerenderRef
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
+from core.generations.tasks import TERMINAL
 from core.models.generations import Generation, Task
-from core.tasks import TERMINAL
 
 
 class RerenderActivities:

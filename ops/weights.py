@@ -2,7 +2,8 @@
 
 - ``tiny DIR``   writes a complete set of small models with random weights (fixed seed) in the
   real checkpoints' layout (engine/diffusion/weights.py), built from the same diffusers and
-  transformers classes (and our FASHN try-on class, engine/diffusion/fashn), and its manifest.
+  transformers classes (and our FASHN try-on class, engine/diffusion/fashn; DWPose's two ONNX
+  files as tiny twins of their interface, written with the `onnx` package), and its manifest.
   The tests use it; it takes seconds on a CPU.
 - ``verify DIR`` checks DIR against its manifest.json (size and sha256 of every file) and prints
   its licence table: each file's licence, whether it allows commercial use, and its source.
@@ -10,8 +11,8 @@
 - ``fetch DIR``  downloads the real checkpoints from Hugging Face (needs network access, which these
   machines do not have) and writes the manifest.
 
-``tiny`` and ``fetch`` run in the imaging environment (.venv-imaging: torch, diffusers); torch and
-diffusers are imported inside them, so ``--help``, ``verify`` and ``licences`` run anywhere.
+``tiny`` and ``fetch`` run in the imaging environment (.venv-imaging: torch, diffusers, onnx); torch,
+diffusers and onnx are imported inside them, so ``--help``, ``verify`` and ``licences`` run anywhere.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.diffusion.weights import (
+    DWPOSE_DETECTOR,
+    DWPOSE_POSE,
+    DWPOSE_SOURCE,
     FASHN_SOURCE,
     FASHN_WEIGHTS,
     IN_CHANNELS,
@@ -185,6 +189,13 @@ def build_tiny(root: Path) -> dict[str, Any]:
 
     (root / FASHN_WEIGHTS).parent.mkdir(parents=True)
     save_tryon(TryOnMMDiT(TINY), root / FASHN_WEIGHTS)
+
+    # DWPose's detector and pose model: ONNX files of the published interface at a small input
+    # size (engine/diffusion/fashn/dwpose_tiny.py), run by the same onnxruntime code.
+    from engine.diffusion.fashn.dwpose_tiny import write_detector, write_pose
+
+    write_detector(root / DWPOSE_DETECTOR)
+    write_pose(root / DWPOSE_POSE)
     return write_manifest(root, tiny=True)
 
 
@@ -222,8 +233,13 @@ def fetch(root: Path) -> dict[str, Any]:
                                                        safe_serialization=True)
     # FASHN VTON v1.5's try-on weights, published in bf16, as they are (about 2 GB).
     hf_hub_download(FASHN_SOURCE, Path(FASHN_WEIGHTS).name, local_dir=root / "fashn")
+    # DWPose's two ONNX files from their authors' repo (the reference takes the same files from
+    # its mirror fashn-ai/DWPose), 217 MB and 134 MB.
+    for relative in (DWPOSE_DETECTOR, DWPOSE_POSE):
+        hf_hub_download(DWPOSE_SOURCE, Path(relative).name, local_dir=(root / relative).parent)
     # huggingface_hub's bookkeeping
-    for stray in (root / "tryon/.cache", root / "relight/.cache", root / "fashn/.cache"):
+    for stray in (root / "tryon/.cache", root / "relight/.cache", root / "fashn/.cache",
+                  *((root / name).parent / ".cache" for name in (DWPOSE_DETECTOR, DWPOSE_POSE))):
         shutil.rmtree(stray, ignore_errors=True)
     return write_manifest(root)
 

@@ -38,8 +38,8 @@ with workflow.unsafe.imports_passed_through():
         StartGeneration,
         TaskPlan,
     )
-    from core.costs import task_share
     from core.enums import GenerationStatus
+    from core.generations.prices import task_share
     from core.observability.metrics import record_charge, record_generation, record_refund
 
 
@@ -94,9 +94,9 @@ def is_user_error(error: BaseException) -> bool:
 
 # Not sandboxed: the sandbox re-imports modules and proxies every call for each new workflow, which
 # measured as a third of the orchestration worker's CPU under a burst. This module only imports the
-# contracts (plain dataclasses), core.costs (pure arithmetic) and core.observability.metrics (the
-# SDK's workflow meter, silent during replays), and uses no clock, randomness or I/O of its own;
-# tests/test_workflow.py replays real histories to keep it honest.
+# contracts (plain dataclasses), core.generations.prices (pure arithmetic) and
+# core.observability.metrics (the SDK's workflow meter, silent during replays), and uses no clock,
+# randomness or I/O of its own; tests/test_workflow.py replays real histories to keep it honest.
 @workflow.defn(name=GENERATION_WORKFLOW, sandboxed=False)
 class GenerationWorkflow:
     def __init__(self) -> None:

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from api.schemas.common import Envelope
 from api.schemas.costs import Cost, CostBody, MultiCost, MultiCostBody
-from core.costs import generation_cost
+from core.generations.prices import generation_cost
 
 router = APIRouter(prefix="/api/v1/request", tags=["costs"])
 

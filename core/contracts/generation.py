@@ -85,7 +85,7 @@ class GenerationPlan:
     model_key: str | None
     background_kind: str | None  # image | transparent | white | None
     background_key: str | None
-    cost: int = 0  # credits for the whole generation, from core.costs
+    cost: int = 0  # credits for the whole generation, from core.generations.prices
     tasks: list[TaskPlan] = field(default_factory=list)
     # False for a test-mode generation (a test API key): free, its outputs watermarked.
     livemode: bool = True

@@ -13,9 +13,9 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
 from core.errors import NotFound
+from core.generations.tasks import queue_completion_mail
 from core.models.generations import Generation, Task
 from core.settings import Settings
-from core.tasks import queue_completion_mail
 
 NOT_FOUND = "That generation was not found."
 

@@ -21,10 +21,10 @@ from core.auth.tokens import Principal
 from core.catalog.fit import swap_refusal
 from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
-from core.costs import generation_cost
 from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationStatus, Service
 from core.errors import InvalidInput, Unavailable
+from core.generations.prices import generation_cost
 from core.generations.read import tasks_of
 from core.models.accounts import Account
 from core.models.base import new_id, utcnow

@@ -14,9 +14,9 @@ from sqlalchemy.orm import Session
 from core import credits
 from core.db import SessionFactory
 from core.enums import GenerationStatus
+from core.generations.tasks import fail_unfinished_tasks, queue_completion_mail
 from core.models.base import as_utc, utcnow
 from core.models.generations import Generation
-from core.tasks import fail_unfinished_tasks, queue_completion_mail
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The path of an event:
 1. `queue_event` writes one delivery row per subscribed endpoint, in the same transaction as the
    change it reports (the generation's end in the workflow's notify step, a task's output in
-   core.tasks.complete_task): the event exists exactly when the change does.
+   core.generations.tasks.complete_task): the event exists exactly when the change does.
 2. The relay (a Temporal schedule, workflows/webhooks.py) claims new rows (`claim_new`) and
    starts one delivery workflow for each.
 3. That workflow calls `attempt` with Temporal's retries: exponential backoff from

@@ -50,6 +50,7 @@ def engine_for(weights: Path, **options: Any) -> DiffusionEngine:
     unless a test asks for "enforce", the gate scores but lets it through (what these tests
     check is where the pixels go, not what they look like)."""
     options.setdefault("gate", "pass")
+    options.setdefault("tryon", "catvton")  # this module is CatVTON's; FASHN's: test_fashn_engine
     return DiffusionEngine(DiffusionSettings(weights, size=SIZE, steps=options.pop("steps", 6),
                                              **options))
 
@@ -180,7 +181,8 @@ def test_out_of_memory_is_retryable_and_the_retry_runs_smaller(tiny: Path) -> No
 
 
 def test_the_try_on_checkpoint_must_cover_every_self_attention(tiny: Path, tmp_path: Path) -> None:
-    models = Models(tiny)
+    models = Models(tiny, tryon="catvton")
+    assert models.tryon_unet is not None
     state = load_file(str(tiny / "tryon/attention/model.safetensors"))
     assert load_attention(models.tryon_unet, tiny / "tryon/attention/model.safetensors") == len(
         state)

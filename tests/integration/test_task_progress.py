@@ -1,13 +1,14 @@
-"""The task state writes of the imaging worker (core/tasks.py), on SQLite and PostgreSQL: progress
-never goes backwards, a finished task never changes, and a generation leaves "queued" once."""
+"""The task state writes of the imaging worker (core/generations/tasks.py), on SQLite and
+PostgreSQL: progress never goes backwards, a finished task never changes, and a generation leaves
+"queued" once."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from core import tasks
 from core.db import SessionFactory
 from core.enums import GenerationStatus, Service
+from core.generations import tasks
 from core.models.accounts import Account
 from core.models.generations import Generation, Task
 

@@ -8,10 +8,10 @@ from temporalio.exceptions import ApplicationError
 from api.errors import status_for
 from core.auth.codes import CodeProblem, ResendTooSoon
 from core.auth.emails import normalise_email
-from core.costs import generation_cost, task_share
 from core.credits import InsufficientCredits
 from core.enums import Service
 from core.errors import InvalidInput, NotAuthenticated, NotFound, Refused, Unavailable
+from core.generations.prices import generation_cost, task_share
 from core.photos.images import ImageRejected
 from core.ratelimit import RateLimited
 from core.settings import Settings

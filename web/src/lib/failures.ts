@@ -2,8 +2,8 @@
  * What the user is told when images of a generation fail, shared by the generate page,
  * the output page and My Images.
  *
- * The rule (core/costs.py task_share, workflows/generation.py): a generation's charge is split
- * evenly over its images, and each image that fails gives its share back to the balance it was
+ * The rule (core/generations/prices.py task_share, workflows/generation.py): a generation's charge
+ * is split evenly over its images, and each image that fails gives its share back to the balance it was
  * paid from (the account's, or a guest's free credits). Re-renders with a new placement
  * (`sourceTaskId`) are free: no charge, so nothing comes back when one fails.
  */

@@ -1,6 +1,6 @@
 /**
- * The help page's questions and answers, written from what the product does (core/costs.py,
- * core/settings.py, README), and the search over them. The upload limits are the server's own
+ * The help page's questions and answers, written from what the product does
+ * (core/generations/prices.py, core/settings.py, README), and the search over them. The upload limits are the server's own
  * (GET /api/v1/config), so they are passed in rather than repeated here.
  */
 import { SIGNUP_FREE_CREDITS } from '@/config'
