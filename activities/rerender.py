@@ -1,7 +1,7 @@
 """Orchestration activities of a re-render (workflows/rerender.py): plan it, fail it.
 
-No credits move here: a re-render is free (core/rerender.py). Both run as local activities in
-the workflow's worker, are synchronous (the worker's thread pool) and idempotent.
+No credits move here: a re-render is free (core/library/rerender.py). Both run as local activities
+in the workflow's worker, are synchronous (the worker's thread pool) and idempotent.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ for good. Each one found is, by core.generations.sweep_action:
   as it is); the workflow then charges it or, if its inputs are gone, fails it and releases the
   reservation, as for any generation;
 - failed with its reservation released, when it has waited too long to be started now.
-Re-renders with a placement adjustment (core/rerender.py) still queued after as long are
+Re-renders with a placement adjustment (core/library/rerender.py) still queued after as long are
 started too (free, nothing reserved: they are never given up).
 """
 
@@ -27,7 +27,7 @@ from activities.registry import Queue, Registration
 from core.db import SessionFactory
 from core.generations.submit import generation_facts, mark_started, start_generation
 from core.generations.sweep import SweepAction, give_up, stuck_generations, sweep_action
-from core.rerender import start_rerender, stuck_rerenders
+from core.library.rerender import start_rerender, stuck_rerenders
 from core.settings import Settings
 
 log = logging.getLogger(__name__)

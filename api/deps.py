@@ -34,13 +34,13 @@ from core.enums import AccountKind, ApiKeyMode, UserRole
 from core.errors import Forbidden, NotAuthenticated, Unavailable
 from core.generations.read import Generations
 from core.generations.submit import Submissions
-from core.library import Library
+from core.library.gallery import Library
+from core.library.showcase import Showcase
 from core.models.accounts import User
 from core.observability.logs import bind_log_context
 from core.photos.analysis_request import PhotoAnalyser, photo_analyser
 from core.provenance.setup import Provenance, provenance_from_settings
 from core.settings import Settings
-from core.showcase import Showcase
 from core.storage import Storage
 from core.webhooks.endpoints import Webhooks
 

@@ -16,9 +16,9 @@ from api.schemas.common import (
 )
 from core.enums import GenerationStatus, Rating, Service
 from core.keys import thumbnail_key
+from core.library.showcase import Pair, PairPage
 from core.models.generations import Generation, Task
 from core.provenance.manifest import CredentialsSummary
-from core.showcase import Pair, PairPage
 from core.storage import Storage
 
 

@@ -146,7 +146,7 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
                 "delivered"
             ),
         )
-        # Re-renders with a placement adjustment are free (core/rerender.py): not priced.
+        # Re-renders with a placement adjustment are free (core/library/rerender.py): not priced.
         .where(Task.source_task_id.is_(None))
         .group_by(Task.generation_id)
         .subquery()

@@ -1,6 +1,6 @@
 """The signed-in user's (or guest's) library: gallery, feedback, sharing, deletion and ZIP
-downloads; the public showcase; fresh service ids. Routes stay thin: core/library.py and
-core/showcase.py hold the rules."""
+downloads; the public showcase; fresh service ids. Routes stay thin: core/library/gallery.py and
+core/library/showcase.py hold the rules."""
 
 from __future__ import annotations
 

@@ -35,8 +35,8 @@ from core.auth.ownership import owned_by
 from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.errors import InvalidInput, NotFound
+from core.library.rerender import Rerenders, checked_placement
 from core.models.generations import Generation, Task
-from core.rerender import Rerenders, checked_placement
 from core.storage import Storage
 
 router = APIRouter(prefix="/api/v1/task", tags=["tasks"])

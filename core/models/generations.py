@@ -129,9 +129,9 @@ class Task(Base):
     edited_thumbnail_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # The Content Credentials signed into the retouched version (a c2pa.edited of the output;
-    # core/showcase.py): null without one, or for a WebP retouch, which is stored unsigned.
+    # core/library/showcase.py): null without one, or for a WebP retouch, which is stored unsigned.
     edited_credentials: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    # A re-render with the user's placement adjustment (core/rerender.py): the task whose
+    # A re-render with the user's placement adjustment (core/library/rerender.py): the task whose
     # input it renders again, and the move (fractions of the frame) and scale the user chose.
     source_task_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     placement_x: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import select
 
 from core.db import SessionFactory
-from core.library import generation_objects
+from core.library.gallery import generation_objects
 from core.models.generations import Generation, ImageFeedback, Task
 from core.settings import Settings
 from core.storage import Storage

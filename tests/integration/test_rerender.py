@@ -24,11 +24,11 @@ from core import credits
 from core.contracts.rerender import RERENDER_WORKFLOW, rerender_workflow_id
 from core.db import SessionFactory
 from core.enums import GenerationStatus
+from core.library.rerender import MAX_RERENDERS, start_rerender
 from core.models.accounts import LedgerEntry
 from core.models.base import new_id, utcnow
 from core.models.generations import Generation, Task
 from core.reconciliation import reconcile
-from core.rerender import MAX_RERENDERS, start_rerender
 from core.settings import Settings
 from ops.stack import Stack
 from tests.support import histories

@@ -15,10 +15,10 @@ from core.contracts.rerender import rerender_workflow_id
 from core.db import SessionFactory
 from core.engine import Placement
 from core.errors import Conflict
+from core.library.rerender import MAX_RERENDERS, Rerenders
 from core.models.accounts import LedgerEntry
 from core.models.catalog import CatalogItem
 from core.models.generations import Task
-from core.rerender import MAX_RERENDERS, Rerenders
 from core.settings import Settings
 from tests.support.helpers import make_account, make_generation
 

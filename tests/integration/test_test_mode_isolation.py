@@ -26,11 +26,11 @@ from activities.rerender import RerenderActivities
 from core.contracts.rerender import RerenderRef, rerender_workflow_id
 from core.db import SessionFactory
 from core.enums import GenerationStatus
+from core.library.rerender import start_rerender
 from core.models.accounts import LedgerEntry
 from core.models.base import new_id
 from core.models.generations import Generation, Task
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
-from core.rerender import start_rerender
 from core.settings import Settings
 from core.storage import Storage
 from core.webhooks import endpoints as webhooks

@@ -1,8 +1,8 @@
 """The public showcase and what operators do with outputs: curate shared pairs, attach
 retouched versions, find a generation by its id or its owner's email.
 
-Only pairs whose owner agreed (tasks.shared_at, see core/library.py) can be curated; withdrawing
-consent or deleting the generation takes a pair off at once.
+Only pairs whose owner agreed (tasks.shared_at, see core/library/gallery.py) can be curated;
+withdrawing consent or deleting the generation takes a pair off at once.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from core.db import SessionFactory
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE, Placement
 from core.enums import GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound, Unavailable
-from core.library import owned_task
+from core.library.gallery import owned_task
 from core.models.base import new_id, utcnow
 from core.models.generations import Generation, Task
 from core.settings import Settings
