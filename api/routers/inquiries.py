@@ -10,8 +10,8 @@ from api.client_address import client_address
 from api.deps import AuthSessionsDep, SessionsDep, SettingsDep
 from api.schemas.common import Envelope
 from api.schemas.inquiries import InquiryBody, InquirySent
+from core.contact.inquiries import Inquiry, submit_inquiry
 from core.errors import NotAuthenticated
-from core.inquiries import Inquiry, submit_inquiry
 
 router = APIRouter(prefix="/api/v1", tags=["site"])
 

@@ -10,7 +10,7 @@ from api.client_address import client_address
 from api.deps import AuthSessionsDep, SessionsDep, SettingsDep
 from api.schemas.common import Envelope
 from api.schemas.site import AppConfig, ContactBody, ContactSent, Features
-from core.contact import send_message
+from core.contact.form import send_message
 from core.errors import NotAuthenticated
 from core.generations.submit import MAX_INPUTS
 from core.photos.images import ACCEPTED_FORMATS, MIN_SIDE

@@ -14,9 +14,9 @@ from core.billing.events import UnreadableEvent, parse_event
 from core.billing.money import format_amount
 from core.billing.orders import purchase_key, safe_redirect
 from core.billing.pricing import preferred_currency
+from core.contact.inquiries import Inquiry, checked
 from core.enums import Currency
 from core.errors import InvalidInput
-from core.inquiries import Inquiry, checked
 
 SECRET = "whsec_unit_test"
 PAYLOAD = b'{"id":"evt_1","type":"checkout.session.completed"}'
