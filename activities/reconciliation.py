@@ -1,7 +1,7 @@
-"""The reconciliation's activity: run the checks of core/reconciliation.py and report.
+"""The reconciliation's activity: run the checks of core/billing/reconciliation.py and report.
 
 Each mismatch is logged at error level with its account (and generation), so it reaches the
-error reporting, and counted for the metrics (core.reconciliation.mismatch_totals, and the
+error reporting, and counted for the metrics (core.billing.reconciliation.mismatch_totals, and the
 `metamodel_reconciliation_mismatches` counter of the worker's Temporal metric meter).
 """
 
@@ -12,9 +12,9 @@ import logging
 from temporalio import activity
 
 from activities.registry import Queue, Registration
-from core import reconciliation
+from core.billing import reconciliation
+from core.billing.reconciliation import Reconcile, ReconciliationReport
 from core.db import SessionFactory
-from core.reconciliation import Reconcile, ReconciliationReport
 
 log = logging.getLogger(__name__)
 

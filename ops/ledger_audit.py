@@ -2,7 +2,7 @@
 
 `python -m ops.ledger_audit GENERATION_ID...` (settings from the environment, as every process
 reads them): for each generation its status, its charge and refund entries, and the credits
-they move; then `core.reconciliation.reconcile` over the whole database. The deploy check
+they move; then `core.billing.reconciliation.reconcile` over the whole database. The deploy check
 (ops/deploy/check.py) runs it inside the app container, against the deployment's own
 database, to show that each generation was charged exactly once and nothing is out of balance.
 """
@@ -15,12 +15,12 @@ from typing import Any
 
 from sqlalchemy import select
 
+from core.billing.reconciliation import reconcile
 from core.credits import charge_key
 from core.db import SessionFactory, make_engine, make_session_factory
 from core.enums import LedgerKind
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation
-from core.reconciliation import reconcile
 from core.settings import get_settings
 
 

@@ -38,6 +38,7 @@ from activities.observe import ActivityObserver
 from activities.registry import CardCharger, Queue, Registration, WorkerDeps
 from activities.sweeper import SweepStuck
 from activities.webhooks import WebhookRetries
+from core.billing.reconciliation import Reconcile
 from core.db import make_engine, make_session_factory
 from core.engine import ImageEngine
 from core.observability.logs import configure_logging
@@ -45,7 +46,6 @@ from core.observability.metrics import ActivityMetrics, record_engine_load, work
 from core.observability.setup import setup_observability, temporal_interceptors
 from core.provenance.chain import CredentialsError, describe
 from core.provenance.setup import Provenance, provenance_from_settings
-from core.reconciliation import Reconcile
 from core.settings import Settings, get_settings
 from core.storage import Storage
 from ops.schedules import ensure_schedule

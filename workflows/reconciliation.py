@@ -1,6 +1,6 @@
 """The reconciliation: one run per tick of its schedule (hourly), checking the ledger against
-the balances, the holds and the delivered images (see core/reconciliation.py). Its result lists
-the mismatches; the activity logs each at error level and counts them for the metrics."""
+the balances, the holds and the delivered images (see core/billing/reconciliation.py). Its result
+lists the mismatches; the activity logs each at error level and counts them for the metrics."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from temporalio.common import RetryPolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.reconciliation import ReconciliationActivities
-    from core.reconciliation import Reconcile, ReconciliationReport
+    from core.billing.reconciliation import Reconcile, ReconciliationReport
 
 RECONCILIATION_WORKFLOW = "Reconciliation"
 

@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 # The outcome recorded on a paid event whose amount or currency differs from its order. Never
 # final: the order stays pending, so the real payment's event still fulfils it, while the
 # mismatch is logged at error level, counted (mm_payment_mismatches_total) and listed by the
-# reconciliation (core/reconciliation.py) for as long as the order is unpaid.
+# reconciliation (core/billing/reconciliation.py) for as long as the order is unpaid.
 MISMATCH_OUTCOME = events.PAYMENT_MISMATCH_OUTCOME
 # An event's amount is kept only when a database integer holds it (any other is a mismatch).
 STORABLE_AMOUNT = 2**31

@@ -18,9 +18,9 @@ browser would:
    services' addresses, on the compose network as another machine would reach them), and a
    generation rendered by it alone (its identity in the Temporal history);
 and checks that every generation completed with all its images, each charged exactly once, and
-that the reconciliation (core/reconciliation.py, run in the app container by ops.ledger_audit)
-is clean; also that Prometheus scrapes the API and both workers, and that spans reach the trace
-store's stand-in through the collector's. Always ends with
+that the reconciliation (core/billing/reconciliation.py, run in the app container by
+ops.ledger_audit) is clean; also that Prometheus scrapes the API and both workers, and that spans
+reach the trace store's stand-in through the collector's. Always ends with
 `down` and its volumes removed. Prints the figures and writes them to out/deploy-check.json;
 exits 1 on any failure.
 """

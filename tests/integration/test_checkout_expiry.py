@@ -16,11 +16,11 @@ import pytest
 from sqlalchemy import select
 
 from core.billing import events, signature
+from core.billing.reconciliation import reconcile
 from core.db import SessionFactory
 from core.enums import LedgerKind
 from core.models.accounts import LedgerEntry
 from core.models.billing import Order, PaymentEvent
-from core.reconciliation import reconcile
 from core.settings import Settings
 from payments.local import completed_event
 from tests.integration.test_payments import mismatches_counted, post_event

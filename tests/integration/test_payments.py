@@ -21,12 +21,12 @@ from temporalio.client import Client
 
 from core import credits
 from core.billing import billing, orders, signature
+from core.billing.reconciliation import reconcile
 from core.contracts.fulfilment import ORDER_FULFILMENT_WORKFLOW
 from core.db import SessionFactory
 from core.enums import LedgerKind, OrderStatus
 from core.models.accounts import Account, LedgerEntry, User
 from core.models.billing import Order, PaymentEvent, Plan, PlanRate
-from core.reconciliation import reconcile
 from core.settings import Settings
 from ops.seed_plans import seed_plans
 from payments.local import completed_event

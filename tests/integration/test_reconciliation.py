@@ -15,12 +15,12 @@ from temporalio.client import Client, ScheduleActionStartWorkflow
 from temporalio.testing import ActivityEnvironment
 
 from activities.reconciliation import ReconciliationActivities
-from core import reconciliation
+from core.billing import reconciliation
+from core.billing.reconciliation import Reconcile, ReconciliationReport
 from core.db import SessionFactory
 from core.enums import GenerationStatus
 from core.models.accounts import Account
 from core.models.generations import Task
-from core.reconciliation import Reconcile, ReconciliationReport
 from ops.stack import Stack
 from ops.worker import reconciliation_schedule_id
 from tests.support.api_client import Guest

@@ -21,6 +21,7 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.sweeper import SweeperActivities, SweepStuck
 from core import credits
+from core.billing.reconciliation import reconcile
 from core.contracts.rerender import RERENDER_WORKFLOW, rerender_workflow_id
 from core.db import SessionFactory
 from core.enums import GenerationStatus
@@ -28,7 +29,6 @@ from core.library.rerender import MAX_RERENDERS, start_rerender
 from core.models.accounts import LedgerEntry
 from core.models.base import new_id, utcnow
 from core.models.generations import Generation, Task
-from core.reconciliation import reconcile
 from core.settings import Settings
 from ops.stack import Stack
 from tests.support import histories
