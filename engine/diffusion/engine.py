@@ -40,12 +40,15 @@ from core.engine import (
 )
 from engine import compose, quality
 from engine.analysis import check_size, find_subject, swap_subject
-from engine.arrays import Image8, Mask
+from engine.arrays import BoolMask, Image8, Mask
 from engine.background import apply_background
 from engine.compose import Cutout
 from engine.cpu import to_array
 from engine.diffusion import frames, gate, masks
 from engine.diffusion.batching import Batcher, Job, wait
+from engine.diffusion.fashn import tryon as fashn
+from engine.diffusion.fashn.pose import Pose
+from engine.diffusion.fashn.runner import cut_out_garment
 from engine.diffusion.settings import DiffusionSettings
 from engine.diffusion.weights import FASHN_WEIGHTS, verify
 from engine.digital_model import Person, analyse_person, digital_model
@@ -86,17 +89,19 @@ class DiffusionEngine:
 
         self.settings = settings
         self.models = Models(settings.weights_dir, settings.device, settings.dtype,
-                             settings.compile)
+                             settings.compile, settings.tryon)
         multiple = self.models.multiple()
         if any(side % multiple for side in settings.size):
             raise ValueError(f"DIFFUSION_SIZE {settings.size[0]}x{settings.size[1]}: both sides "
                              f"must divide by {multiple} for these models")
         self.batcher = Batcher(self.models.run, settings.max_batch, settings.batch_window)
         self.files_checked = checked
+        # Where FASHN's poses come from: our mediapipe landmarks until DWPose lands (fashn/tryon).
+        self.pose_source: fashn.PoseSource = fashn.landmark_pose
         self.warm_up_seconds = 0.0
-        log.info("%s; %d weight files verified; working size %dx%d, %d steps, batches up to %d",
-                 self.models.report.line(), checked, *settings.size, settings.steps,
-                 settings.max_batch)
+        log.info("%s; %d weight files verified; working size %dx%d, %d steps, batches up to %d; "
+                 "try-on: %s", self.models.report.line(), checked, *settings.size,
+                 settings.steps, settings.max_batch, settings.tryon)
 
     # ------------------------------------------------------------------------------------------
     # Start-up
@@ -109,10 +114,14 @@ class DiffusionEngine:
         grey = np.full((height, width, 3), 127, np.uint8)
         mask = np.zeros((height, width), bool)
         mask[height // 4 : 3 * height // 4, width // 4 : 3 * width // 4] = True
-        for key, payload in (
-            ("tryon", {"person": grey, "garment": grey, "mask": mask}),
-            ("relight", {"subject": grey, "scene": grey}),
-        ):
+        kinds: list[tuple[str, dict[str, Any]]] = [("relight", {"subject": grey, "scene": grey})]
+        if self.models.fashn is None:
+            kinds.append(("tryon", {"person": grey, "garment": grey, "mask": mask}))
+        else:
+            width, height = self.models.fashn.size
+            kinds.append((fashn.OPERATION, {"inputs": fashn.job_inputs(
+                grey, None, grey, None, masks.OUTFIT)}))
+        for key, payload in kinds:
             job = Job((key, width, height, 2), {**payload, "operation": key}, seed=0, steps=2)
             wait(self.batcher.submit(job), lambda _step: None)
         self.warm_up_seconds = time.monotonic() - started
@@ -139,12 +148,14 @@ class DiffusionEngine:
     # Denoising
 
     def _denoise(self, operation: str, payload: dict[str, Any], seed: int,
-                 progress: ProgressFn, box: frames.Box) -> Image8:
-        """The denoised working frame, checked by the artefact gate inside `box` (where the
-        photo sits): a refused frame is sampled again with another seed, a second refusal
-        raises gate.ArtefactRefused. With DiffusionSettings.gate "pass" it is scored only."""
-        width, height = self.settings.size
-        steps = self.settings.steps
+                 progress: ProgressFn, box: frames.Box, size: tuple[int, int] | None = None,
+                 steps: int | None = None) -> Image8:
+        """The denoised working frame (`size`, DIFFUSION_SIZE unless given), checked by the
+        artefact gate inside `box` (where the photo sits): a refused frame is sampled again with
+        another seed, a second refusal raises gate.ArtefactRefused. With DiffusionSettings.gate
+        "pass" it is scored only."""
+        width, height = size or self.settings.size
+        steps = steps or self.settings.steps
         span = DENOISE_TO - DENOISE_FROM
         progress = never_back(progress)  # a second sample must not move the bar back
         attempts = (seed, seed_of(seed.to_bytes(8, "little"), b"another seed"))
@@ -170,14 +181,44 @@ class DiffusionEngine:
     # ------------------------------------------------------------------------------------------
     # Try-on (model swap)
 
-    def _tryon(self, person: Person, garment: Image8, kind: str, seed: int,
-               progress: ProgressFn) -> tuple[Image8, Mask]:
-        """`person` (the digital model) wearing `garment` (the condition image): the model photo
-        repainted inside the garment's region, and the dressed person's matte."""
+    def _fashn(self, person: Person, garment: Image8, garment_pose: Pose | None, kind: str,
+               seed: int, progress: ProgressFn) -> tuple[Image8, Mask]:
+        """FASHN's try-on: `person` (the digital model, as photographed) wearing `garment` (a
+        garment photo as it is, or a worn outfit cut out on grey, with its wearer's pose). The
+        model repaints its whole native frame; only the garment's region of the model photo
+        takes it (the rest is pasted back exactly)."""
+        runner = self.models.fashn
+        assert runner is not None  # DIFFUSION_TRYON=fashn loads it
+        region = self._region(person, kind)
+        inputs = fashn.job_inputs(person.rgb, self.pose_source(person.rgb, person.pose),
+                                  garment, garment_pose, kind)
+        box = frames.fit_box(person.rgb.shape, runner.size)
+        frame = self._denoise(fashn.OPERATION, {"inputs": inputs}, seed, progress, box,
+                              runner.size, self.settings.tryon_steps)
+        return self._paste(person, frames.unletterbox(frame, box, person.rgb.shape), region)
+
+    @staticmethod
+    def _region(person: Person, kind: str) -> BoolMask:
         region = masks.tryon_mask(person, kind)
         if masks.mask_share(region) < masks.MIN_SHARE:
             raise NoPersonFound("The chosen model's body could not be analysed for this "
                                 "garment; choose another model.")
+        return region
+
+    @staticmethod
+    def _paste(person: Person, generated: Image8, region: BoolMask) -> tuple[Image8, Mask]:
+        """The model photo with `generated` inside `region` (feathered inwards: not one pixel
+        outside it changes), and the dressed person's matte."""
+        weight = frames.inner_feather(region, FEATHER * max(region.shape))
+        dressed = frames.paste_inside(person.rgb, generated, weight)
+        alpha = np.maximum(person.subject.cutout.alpha, region.astype(np.float32))
+        return dressed, np.asarray(alpha, np.float32)
+
+    def _tryon(self, person: Person, garment: Image8, kind: str, seed: int,
+               progress: ProgressFn) -> tuple[Image8, Mask]:
+        """CatVTON's try-on: `person` (the digital model) wearing `garment` (the condition
+        image): the model photo repainted inside the garment's region, and the matte."""
+        region = self._region(person, kind)
         size = self.settings.size
         person_frame, box = frames.letterbox(person.rgb, size)
         mask_frame, _ = frames.letterbox(region.astype(np.uint8), size, fill=0)
@@ -185,10 +226,7 @@ class DiffusionEngine:
         payload = {"person": person_frame, "garment": garment_frame, "mask": mask_frame > 0}
         generated = frames.unletterbox(self._denoise("tryon", payload, seed, progress, box), box,
                                        person.rgb.shape)
-        weight = frames.inner_feather(region, FEATHER * max(region.shape))
-        dressed = frames.paste_inside(person.rgb, generated, weight)
-        alpha = np.maximum(person.subject.cutout.alpha, region.astype(np.float32))
-        return dressed, np.asarray(alpha, np.float32)
+        return self._paste(person, generated, region)
 
     def body_swap(
         self,
@@ -206,12 +244,19 @@ class DiffusionEngine:
         subject = swap_subject(rgb)
         progress(0.1, "analysing the model")
         digital = digital_model(model_rgb)
+        wearer: Pose | None = None  # the pose of whoever wears the garment (FASHN's input)
         if subject.cutout.kind == "person":
             # Model swap (a): the outfit the person wears is the garment.
-            worn = masks.worn_garment(analyse_person(rgb, subject))
+            dressed_person = analyse_person(rgb, subject)
+            worn = masks.worn_garment(dressed_person)
             if masks.mask_share(worn > 0.5) < masks.MIN_SHARE:
                 raise NoGarmentFound("No clothing could be found on the person in the photo.")
-            garment, kind = masks.garment_condition(rgb, worn), masks.OUTFIT
+            kind = masks.OUTFIT
+            if self.models.fashn is None:
+                garment = masks.garment_condition(rgb, worn)
+            else:  # FASHN saw worn garments as the photo with all else grey
+                garment = cut_out_garment(rgb, worn > 0.5)
+                wearer = self.pose_source(rgb, dressed_person.pose)
         else:
             alpha = subject.cutout.alpha
             if float((alpha > 0.5).mean()) < 0.02:
@@ -220,12 +265,17 @@ class DiffusionEngine:
             found = classify_garment(alpha)
             if found.kind == UNKNOWN:
                 raise NoGarmentFound(f"The garment could not be recognised ({found.reason}).")
-            garment, kind = masks.garment_condition(rgb, alpha), found.kind
+            kind = found.kind
+            # FASHN takes a garment photo as it is; CatVTON the garment cut out on white.
+            garment = rgb if self.models.fashn is not None else masks.garment_condition(rgb, alpha)
         seed = self._seed("tryon", rgb, model_rgb)
         # With a scene to relight to, two denoising passes share the progress bar.
         relight = background is not None and background.kind == "image"
         first = within(progress, 0.0, 0.55) if relight else progress
-        dressed, alpha = self._tryon(digital, garment, kind, seed, first)
+        if self.models.fashn is not None:
+            dressed, alpha = self._fashn(digital, garment, wearer, kind, seed, first)
+        else:
+            dressed, alpha = self._tryon(digital, garment, kind, seed, first)
         first(DENOISE_TO, "finishing")
         if background is None:
             image = Image.fromarray(dressed, "RGB")

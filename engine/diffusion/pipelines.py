@@ -34,7 +34,10 @@ from transformers import CLIPTextModel, CLIPTokenizer
 
 from engine.arrays import BoolMask, Image8
 from engine.diffusion.batching import Job, OutOfMemory
-from engine.diffusion.weights import IN_CHANNELS, WeightsError
+from engine.diffusion.fashn.runner import TryOnRunner
+from engine.diffusion.fashn.tryon import OPERATION as FASHN_OPERATION
+from engine.diffusion.fashn.tryon import run_batch as run_fashn
+from engine.diffusion.weights import FASHN_WEIGHTS, IN_CHANNELS, WeightsError
 
 log = logging.getLogger("engine.diffusion")
 
@@ -51,6 +54,9 @@ SCHEDULE: dict[str, Any] = {
     "solver_order": 2,
 }
 TRYON_GUIDANCE = 2.5  # CatVTON's default
+# The try-on models: FASHN VTON v1.5 (Apache-2.0, the default) or CatVTON (CC BY-NC-SA 4.0: only
+# with ALLOW_NON_COMMERCIAL_WEIGHTS, which production refuses; core/settings.py checks it).
+TRYON_MODELS = ("fashn", "catvton")
 RELIGHT_GUIDANCE = 7.0  # IC-Light's demo default
 RELIGHT_PROMPT = "a person standing in the scene, natural lighting, sharp, best quality"
 RELIGHT_NEGATIVE = "lowres, bad anatomy, bad hands, cropped, worst quality"
@@ -150,7 +156,7 @@ class Models:
     """The loaded models, one copy per process (per GPU)."""
 
     def __init__(self, root: Path, device: str = "auto", dtype: str = "auto",
-                 compile_unets: bool = False) -> None:
+                 compile_unets: bool = False, tryon: str = "fashn") -> None:
         started = time.monotonic()
         self.device = pick_device(device)
         self.dtype = pick_dtype(dtype, self.device)
@@ -165,20 +171,33 @@ class Models:
         def vae(folder: str) -> AutoencoderKL:
             return AutoencoderKL.from_pretrained(root / folder, torch_dtype=self.dtype)
 
-        self.tryon_unet = unet("tryon/unet")
-        load_attention(self.tryon_unet, root / "tryon/attention/model.safetensors")
-        self.tryon_unet.set_attn_processor({
-            name: SkipAttention() if name.endswith("attn2.processor") else AttnProcessor2_0()
-            for name in self.tryon_unet.attn_processors})
-        self.tryon_vae = vae("tryon/vae")
+        # The try-on model: FASHN's (Apache-2.0) unless CatVTON's (non-commercial) is asked for
+        # (DIFFUSION_TRYON=catvton); only the chosen one is loaded.
+        if tryon not in TRYON_MODELS:
+            raise ValueError(f"DIFFUSION_TRYON {tryon!r} is not one of {', '.join(TRYON_MODELS)}")
+        self.tryon = tryon
+        self.tryon_unet: UNet2DConditionModel | None = None
+        self.tryon_vae: AutoencoderKL | None = None
+        self.fashn: TryOnRunner | None = None
+        modules: list[torch.nn.Module] = []
+        if tryon == "catvton":
+            self.tryon_unet = unet("tryon/unet")
+            load_attention(self.tryon_unet, root / "tryon/attention/model.safetensors")
+            self.tryon_unet.set_attn_processor({
+                name: SkipAttention() if name.endswith("attn2.processor") else AttnProcessor2_0()
+                for name in self.tryon_unet.attn_processors})
+            self.tryon_vae = vae("tryon/vae")
+            modules += [self.tryon_unet, self.tryon_vae]
+        else:
+            self.fashn = TryOnRunner.from_file(root / FASHN_WEIGHTS, self.device, self.dtype)
+            modules.append(self.fashn.model)
         self.relight_unet = unet("relight/unet")
         self.relight_unet.set_attn_processor(AttnProcessor2_0())
         self.relight_vae = vae("relight/vae")
         tokenizer = CLIPTokenizer.from_pretrained(root / "relight/tokenizer")
         text_encoder = CLIPTextModel.from_pretrained(root / "relight/text_encoder",
                                                      torch_dtype=self.dtype)
-        modules: list[torch.nn.Module] = [self.tryon_unet, self.tryon_vae, self.relight_unet,
-                                          self.relight_vae, text_encoder]
+        modules += [self.relight_unet, self.relight_vae, text_encoder]
         for module in modules:
             module.to(self.device).eval().requires_grad_(False)
         # The prompt never changes: encoded once, the text encoder is not kept.
@@ -186,12 +205,13 @@ class Models:
             self.relight_prompt = self._encode(tokenizer, text_encoder, RELIGHT_PROMPT)
             self.relight_negative = self._encode(tokenizer, text_encoder, RELIGHT_NEGATIVE)
         parameters = sum(p.numel() for m in modules for p in m.parameters())
+        self.kept = modules[:-1]  # all but the text encoder, let go below
         del text_encoder
         gc.collect()
         if compile_unets:
-            self.tryon_unet = torch.compile(self.tryon_unet)
+            if self.tryon_unet is not None:
+                self.tryon_unet = torch.compile(self.tryon_unet)
             self.relight_unet = torch.compile(self.relight_unet)
-        self.tryon_factor = 2 ** (len(self.tryon_vae.config.block_out_channels) - 1)
         self.relight_factor = 2 ** (len(self.relight_vae.config.block_out_channels) - 1)
         self.report = LoadReport(str(self.device), str(self.dtype).removeprefix("torch."),
                                  parameters, time.monotonic() - started, self.memory_bytes())
@@ -200,8 +220,7 @@ class Models:
         if self.device.type == "cuda":
             return int(torch.cuda.memory_allocated(self.device))
         return int(sum(p.numel() * p.element_size()
-                   for m in (self.tryon_unet, self.tryon_vae, self.relight_unet, self.relight_vae)
-                   for p in m.parameters()))
+                   for m in self.kept for p in m.parameters()))
 
     def peak_memory_bytes(self) -> int:
         if self.device.type == "cuda":
@@ -219,9 +238,14 @@ class Models:
         return encoder(ids)[0]
 
     def multiple(self) -> int:
-        """Working sizes must divide by this: the VAE's factor times the UNet's downsampling."""
-        down = 2 ** (len(self.tryon_unet.config.block_out_channels) - 1)
-        return int(max(self.tryon_factor, self.relight_factor) * down)
+        """Working sizes must divide by this: the VAEs' factor times the UNets' downsampling
+        (FASHN's try-on works at its own native size, whatever DIFFUSION_SIZE is)."""
+        factors = [(self.relight_factor, self.relight_unet)]
+        if self.tryon_vae is not None and self.tryon_unet is not None:
+            factors.append((2 ** (len(self.tryon_vae.config.block_out_channels) - 1),
+                            self.tryon_unet))
+        return max(int(factor * 2 ** (len(unet.config.block_out_channels) - 1))
+                   for factor, unet in factors)
 
     # -----------------------------------------------------------------------------------------
 
@@ -238,10 +262,15 @@ class Models:
         return scheduler
 
     def run(self, jobs: Sequence[Job], on_step: Callable[[int], None]) -> list[Image8]:
-        """One batch of one operation ("tryon" or "relight"): the working-size images."""
+        """One batch of one operation ("fashn", "tryon" (CatVTON) or "relight"): the images at
+        the working size (FASHN's: at its native size)."""
         operation = jobs[0].payload["operation"]
         try:
             with torch.inference_mode():
+                if operation == FASHN_OPERATION:
+                    if self.fashn is None:
+                        raise ValueError("FASHN's try-on is not loaded (DIFFUSION_TRYON)")
+                    return run_fashn(self.fashn, jobs, on_step)
                 if operation == "tryon":
                     return self._tryon(jobs, on_step)
                 return self._relight(jobs, on_step)
@@ -271,6 +300,8 @@ class Models:
         return latents
 
     def _tryon(self, jobs: Sequence[Job], on_step: Callable[[int], None]) -> list[Image8]:
+        if self.tryon_unet is None or self.tryon_vae is None:
+            raise ValueError("CatVTON's try-on is not loaded (DIFFUSION_TRYON=catvton loads it)")
         device, dtype = self.device, self.dtype
         person = _to_tensor([job.payload["person"] for job in jobs], device, dtype)
         garment = _to_tensor([job.payload["garment"] for job in jobs], device, dtype)

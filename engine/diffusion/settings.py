@@ -11,6 +11,7 @@ from pathlib import Path
 # quality at 20 against 30 steps has not been judged (no real weights reach these machines):
 # whoever deploys the real checkpoints compares the two with DIFFUSION_STEPS.
 DEFAULT_STEPS = 20
+FASHN_STEPS = 30  # FASHN VTON v1.5's reference (rectified flow, Euler steps)
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,13 @@ class DiffusionSettings:
     # refused and refunded. "pass": scored and logged only (tests and the bench on random
     # weights; production settings refuse it, core/settings.py).
     gate: str = "enforce"
+    # The try-on model: "fashn" (FASHN VTON v1.5, Apache-2.0) or "catvton" (CC BY-NC-SA 4.0,
+    # non-commercial: core/settings.py allows it only with ALLOW_NON_COMMERCIAL_WEIGHTS, which
+    # production refuses).
+    tryon: str = "fashn"
+    # FASHN's sampler steps: the reference's 30 until someone compares fewer on real weights
+    # (issue 35). DIFFUSION_STEPS stays the CatVTON and relight loops' (DPM-Solver++) count.
+    tryon_steps: int = FASHN_STEPS
 
 
-__all__ = ["DEFAULT_STEPS", "DiffusionSettings"]
+__all__ = ["DEFAULT_STEPS", "FASHN_STEPS", "DiffusionSettings"]
