@@ -11,8 +11,9 @@
 - ``fetch DIR``  downloads the real checkpoints from Hugging Face (needs network access, which these
   machines do not have) and writes the manifest.
 
-``tiny`` and ``fetch`` run in the imaging environment (.venv-imaging: torch, diffusers, onnx); torch,
-diffusers and onnx are imported inside them, so ``--help``, ``verify`` and ``licences`` run anywhere.
+``tiny`` and ``fetch`` run in the imaging environment (.venv-imaging: torch, diffusers, onnx);
+torch, diffusers and onnx are imported inside them, so ``--help``, ``verify`` and ``licences`` run
+anywhere.
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@ folder per model (``config.json`` + ``*.safetensors``), grouped by service:
                           encodes a prompt
     fashn/model.safetensors  FASHN VTON v1.5's try-on MMDiT (Apache-2.0, commercial use allowed),
                           the published file as it is: engine/diffusion/fashn loads and checks it
+    dwpose/detector/yolox_l.onnx     the person detector and
+    dwpose/pose/dw-ll_ucoco_384.onnx the whole-body pose model that the try-on's pose drawing
+                          comes from, as DWPose's authors publish them; onnxruntime runs them
+                          (engine/diffusion/fashn/dwpose.py checks their interface)
 
 ``manifest.json`` in the same folder lists every file's relative path, size and sha256, and where
 it comes from and under which licence (:class:`Licence`: SPDX id, whether it allows commercial use,
@@ -81,6 +85,19 @@ FASHN_LICENCE = Licence(
     "Apache-2.0", True,
     "fashn-AI/fashn-vton-1.5 on GitHub: LICENSE is Apache 2.0 and its README says the model "
     "(code and weights) is Apache-2.0")
+# DWPose's ONNX pair, read from their own files: IDEA-Research/DWPose's LICENSE (Apache License
+# 2.0, on its onnx branch too, whose README links the authors' Hugging Face repo yzd-v/DWPose for
+# these two files), that repo's card (`license: apache-2.0`), and YOLOX's LICENSE (Megvii,
+# Apache License 2.0). fashn-ai/DWPose, which the try-on reference downloads, mirrors the same
+# two files (same sizes, 134 MB and 217 MB) with no licence on its card: we take the authors'.
+DWPOSE_LICENCE = Licence(
+    "Apache-2.0", True,
+    "IDEA-Research/DWPose on GitHub: LICENSE is Apache 2.0; its Hugging Face repo yzd-v/DWPose "
+    "says license: apache-2.0")
+YOLOX_LICENCE = Licence(
+    "Apache-2.0", True,
+    "Megvii-BaseDetection/YOLOX's LICENSE is Apache 2.0; DWPose publishes this export in "
+    "yzd-v/DWPose, license: apache-2.0")
 RELIGHT_UNET_LICENCE = Licence(
     "CreativeML-OpenRAIL-M", True,
     "merged from Realistic Vision's UNet and IC-Light's fbc offsets, both CreativeML "
@@ -115,6 +132,9 @@ _REALISTIC_VISION = "stablediffusionapi/realistic-vision-v51"
 _FP16_WEIGHTS = "diffusion_pytorch_model.fp16.safetensors"  # renamed by fetch
 FASHN_SOURCE = "fashn-ai/fashn-vton-1.5"  # Hugging Face; the code is github fashn-AI/fashn-vton-1.5
 FASHN_WEIGHTS = "fashn/model.safetensors"
+DWPOSE_SOURCE = "yzd-v/DWPose"  # Hugging Face, DWPose's first author's; code: IDEA-Research/DWPose
+DWPOSE_DETECTOR = "dwpose/detector/yolox_l.onnx"
+DWPOSE_POSE = "dwpose/pose/dw-ll_ucoco_384.onnx"
 
 MODELS: tuple[Model, ...] = (
     Model("tryon/unet", "UNet2DConditionModel", _DIFFUSERS, _SD15_INPAINTING,
@@ -139,6 +159,11 @@ MODELS: tuple[Model, ...] = (
           _REALISTIC_VISION, REALISTIC_VISION_LICENCE, "tokenizer"),
     Model("fashn", "TryOnMMDiT (engine/diffusion/fashn)", ("model.safetensors",), FASHN_SOURCE,
           FASHN_LICENCE),
+    # Two folders, one file each: a model's files share its licence and source (model_of).
+    Model("dwpose/detector", "YOLOX-L person detector, ONNX (engine/diffusion/fashn/dwpose.py)",
+          ("yolox_l.onnx",), DWPOSE_SOURCE, YOLOX_LICENCE),
+    Model("dwpose/pose", "DWPose-l whole-body pose, ONNX (engine/diffusion/fashn/dwpose.py)",
+          ("dw-ll_ucoco_384.onnx",), DWPOSE_SOURCE, DWPOSE_LICENCE),
 )
 TINY_SOURCE = "random stand-in (ops.weights tiny) for "
 

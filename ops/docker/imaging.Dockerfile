@@ -1,5 +1,6 @@
 # The GPU imaging worker (ENGINE=diffusion, issue 21): the same code and layout as app.Dockerfile
-# with the imaging environment (requirements-imaging.txt: requirements.lock + torch, diffusers)
+# with the imaging environment (requirements-imaging.txt: requirements.lock + torch, diffusers,
+# onnxruntime -- here its GPU build)
 # instead of the API's. PyPI's torch wheel for Linux x86_64 is the CUDA build, its CUDA runtime in
 # the nvidia-* wheels beside it, so the host needs only an NVIDIA driver and the NVIDIA Container
 # Toolkit; compose's `imaging-gpu` service reserves the GPU. The weights are not in the image:
@@ -16,14 +17,22 @@ RUN python3 -m venv /opt/venv
 # TORCH_INDEX (optional): another wheel index for the same torch version, e.g.
 # https://download.pytorch.org/whl/cu126 for a host whose driver is older than PyPI's build needs.
 # The secret `ca` (optional): a CA bundle where the build's network needs one. jax and pip leave
-# as in app.Dockerfile.
+# as in app.Dockerfile; ml_dtypes stays (onnx imports it: `python -m ops.weights tiny`).
+# DWPose runs on the GPU here: onnxruntime (the CPU build the requirements pin) is replaced by
+# onnxruntime-gpu of the same version (one module, never both installed); its CUDA and cuDNN
+# libraries are the nvidia-* wheels that torch brings (where they do not fit its build, onnxruntime
+# falls back to the CPU and logs why; engine/diffusion/fashn/dwpose.py's DWPose.provider says which).
 ARG TORCH_INDEX=
 COPY requirements.lock requirements-imaging.txt /tmp/
 RUN --mount=type=secret,id=ca \
     if [ -f /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi; \
     /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check --only-binary=:all: \
         ${TORCH_INDEX:+--extra-index-url "$TORCH_INDEX"} -r /tmp/requirements-imaging.txt \
-    && /opt/venv/bin/pip uninstall -y -q jax jaxlib ml_dtypes opt_einsum pip
+    && ORT_VERSION=$(sed -n 's/^onnxruntime==//p' /tmp/requirements-imaging.txt) \
+    && /opt/venv/bin/pip uninstall -y -q onnxruntime \
+    && /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check --only-binary=:all: \
+        "onnxruntime-gpu==${ORT_VERSION}" \
+    && /opt/venv/bin/pip uninstall -y -q jax jaxlib opt_einsum pip
 
 FROM ${BASE}
 # The same system libraries and user as app.Dockerfile (OpenCV's Qt: libGL alone, X11, GLib).

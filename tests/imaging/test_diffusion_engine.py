@@ -72,7 +72,7 @@ def test_the_models_load_once_with_a_report(engine: DiffusionEngine) -> None:
     assert report["engine"] == "diffusion" and report["device"] == "cpu"
     assert report["dtype"] == "float32" and report["parameters"] > 1_000_000
     assert report["memory_bytes"] > 0 and report["warm_up_seconds"] > 0
-    assert engine.files_checked == 14  # the layout's 13 and FASHN's try-on file
+    assert engine.files_checked == 16  # the layout's 13, FASHN's try-on file, DWPose's two
 
 
 def test_a_try_on_changes_nothing_outside_the_garment_region(engine: DiffusionEngine) -> None:

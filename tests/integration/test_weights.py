@@ -1,7 +1,7 @@
 """The generative engine's weights (issue 21): the tiny set that `python -m ops.weights tiny` builds
 in the imaging environment (.venv-imaging, torch + diffusers) has the real checkpoints' layout and
-input channels, `verify` accepts it and names a missing or corrupt file, and torch is not in the
-API's environment (the one running these tests)."""
+input channels, `verify` accepts it and names a missing or corrupt file, and torch, diffusers,
+onnxruntime and onnx are not in the API's environment (the one running these tests)."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def copy(tiny: Path, tmp_path: Path) -> Path:
 
 
 def test_torch_is_not_in_the_api_environment() -> None:
-    assert importlib.util.find_spec("torch") is None
-    assert importlib.util.find_spec("diffusers") is None
+    for package in ("torch", "diffusers", "onnxruntime", "onnx"):
+        assert importlib.util.find_spec(package) is None, f"{package} is in the API's environment"
 
 
 def test_the_tiny_set_has_the_checkpoints_layout(tiny: Path) -> None:
