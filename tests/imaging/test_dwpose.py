@@ -29,6 +29,7 @@ from engine.diffusion.fashn.dwpose import (
     anchor_count,
     crop_of,
 )
+from engine.diffusion.fashn.dwpose_source import DWPoseSource, fitted
 from engine.diffusion.fashn.dwpose_tiny import (
     DETECTOR_SIZE,
     IR_VERSION,
@@ -224,6 +225,25 @@ def test_overlapping_boxes_keep_the_most_confident(tmp_path: Path) -> None:
                            {DETECTOR_OUTPUT: raw})
     people = DWPose(detector, brightest_pixel_model(tmp_path / "pose.onnx"))(spots_photo([]))
     assert np.allclose(people.boxes, [(20.0, 20.0, 100.0, 140.0)])
+
+
+def test_the_pose_source_reads_the_photo_fitted_as_the_reference_does(tmp_path: Path) -> None:
+    # A photo larger than the reference's 864: DWPose reads it at 648x864; the pose comes back
+    # as fractions of the photo, wherever the spot is.
+    large = spots_photo([(900, 1300)], size=(1728, 1296), sigma=60.0, colour=(1, 0, 0))
+    assert fitted(large).shape == (864, 648, 3)
+    small = spots_photo([(50, 40)])
+    assert fitted(small) is small  # never enlarged
+    detector = fixed_model(tmp_path / "detector.onnx", DETECTOR_INPUT, [1, 3, *DETECTOR_SIZE],
+                           {DETECTOR_OUTPUT: detector_answer([], 1.0)})
+    source = DWPoseSource(DWPose(detector, brightest_pixel_model(tmp_path / "pose.onnx")))
+    pose = source(large, None)
+    assert pose is not None
+    # One crop pixel of the whole fitted photo (810 wide at the 0.75 aspect, 24 pixels across).
+    tolerance = crop_of(np.array([0, 0, 648, 864]), 0.75)[1][0] / POSE_SIZE[1] / 648
+    spot = np.array([900 / 1296, 1300 / 1728])
+    for points in (pose.body, pose.hands.reshape(-1, 2), pose.face):
+        assert np.abs(points - spot).max() <= tolerance, points[0]
 
 
 # ---------------------------------------------------------------------------------------------
