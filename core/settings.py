@@ -194,7 +194,7 @@ class Settings(BaseSettings):
     # only with ALLOW_NON_COMMERCIAL_WEIGHTS), and FASHN's sampler steps (its reference's 30;
     # engine/diffusion/settings.py FASHN_STEPS, a test keeps them equal).
     diffusion_tryon: Literal["fashn", "catvton"] = "fashn"
-    diffusion_tryon_steps: int = Field(default=30, ge=1, le=1000)
+    diffusion_tryon_steps: int = Field(default=30, ge=1, le=10_000)
     # The demo seed also fills the public showcase with a few pairs that the engine makes from
     # the fixture photos at seed time (ops/seed_showcase.py). Private test stacks turn it off.
     seed_showcase: bool = True

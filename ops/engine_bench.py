@@ -394,9 +394,11 @@ def bench(weights: Path, label: str, size: tuple[int, int], steps: int, batches:
 
     # The artefact gate scores every image (its cost is in the whole-call figures) but refuses
     # none: random weights make noise, which it would refuse (engine/diffusion/gate.py).
+    # The try-on figures here are still CatVTON's jobs (FASHN's bench is issue 35 section 4).
     engine = DiffusionEngine(DiffusionSettings(weights_dir=weights, size=size, steps=steps,
                                                max_batch=max(batches), device=device,
-                                               dtype=dtype, compile=compile_unets, gate="pass"))
+                                               dtype=dtype, compile=compile_unets, gate="pass",
+                                               tryon="catvton"))
     try:
         engine.warm_up()
         print(f"loaded in {engine.models.report.seconds:.1f} s, warmed up in "

@@ -56,7 +56,8 @@ def model_outputs(weights: Path, size: tuple[int, int], steps: int) -> list[tupl
     from engine.diffusion.engine import DiffusionEngine
     from engine.diffusion.settings import DiffusionSettings
 
-    engine = DiffusionEngine(DiffusionSettings(weights, size=size, steps=steps))
+    # Calibrated on CatVTON's try-on jobs (below); FASHN's scores: tests/imaging/test_fashn_engine
+    engine = DiffusionEngine(DiffusionSettings(weights, size=size, steps=steps, tryon="catvton"))
     width, height = size
 
     def frame(path: Path) -> Image8:

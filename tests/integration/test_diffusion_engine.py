@@ -55,7 +55,11 @@ from tests.support.paths import REPO, fixture_images
 from tests.support.stacks import running_stack
 from workflows.generation import CANCELLED, GenerationWorkflow
 
-STEPS = 40  # at the tiny models' 48x64 working size: about 5 s of try-on denoising on a CPU
+STEPS = 40  # at the tiny models' 48x64 working size: the relight's denoising steps
+# FASHN's try-on (the model swap) at the tiny model's 48x72 native frame: 1.3 ms a step on an
+# idle CPU (4 ms with another test running), so about 5 s of sampling or more: long enough for
+# a cancel to reach it mid-sample (1,000 steps were not: the generation completed first).
+TRYON_STEPS = 4000
 EDGE = 32  # pixels kept away from the repainted region when comparing JPEGs (4 chroma blocks)
 
 
@@ -74,12 +78,13 @@ def running(tmp_path_factory: pytest.TempPathFactory, tiny: Path) -> Iterator[St
         engine_weights_dir=str(tiny),
         diffusion_size="48x64",
         diffusion_steps=STEPS,
+        diffusion_tryon_steps=TRYON_STEPS,
         imaging_heartbeat_timeout_seconds=3.0,
         guest_free_credits=20,  # one guest makes every generation of this module
         imaging_metrics_port=free_port(),
-        # The tiny set stands in for CatVTON's non-commercial weights (their licence), and its
-        # random weights make noise: the artefact gate scores and logs but lets it through
-        # here, where what is checked is the pixels around the repainted region.
+        # The tiny set holds a stand-in for CatVTON's non-commercial weights (their licence),
+        # and its random weights make noise: the artefact gate scores and logs but lets it
+        # through here, where what is checked is the pixels around the repainted region.
         allow_non_commercial_weights=True,
         diffusion_gate="pass",
     ) as stack:
@@ -234,7 +239,7 @@ def test_progress_follows_the_denoising_steps(guest: Guest, db: SessionFactory) 
     while time.monotonic() < deadline:
         stage, value, status, _ = stage_log(db, task_id)
         progress.append(value)
-        found = re.fullmatch(rf"denoising, step (\d+) of {STEPS}", stage or "")
+        found = re.fullmatch(rf"denoising, step (\d+) of {TRYON_STEPS}", stage or "")
         if found:
             steps.append(int(found.group(1)))
         if status in ("completed", "failed"):
@@ -243,7 +248,7 @@ def test_progress_follows_the_denoising_steps(guest: Guest, db: SessionFactory) 
     assert status == "completed"
     assert progress == sorted(progress) and progress[-1] == 100
     assert steps == sorted(steps) and len(set(steps)) >= 5, steps
-    assert max(steps) > STEPS // 2
+    assert max(steps) > TRYON_STEPS // 2
 
 
 def test_a_cancelled_generation_stops_mid_denoise_and_is_refunded(
@@ -289,11 +294,11 @@ def test_a_cancelled_generation_stops_mid_denoise_and_is_refunded(
     deadline = time.monotonic() + 30
     while True:
         log = (running.log_dir / "imaging.log").read_text(errors="replace")
-        stopped = re.findall(rf"batch of 1 cancelled at step (\d+) of {STEPS}", log)
+        stopped = re.findall(rf"batch of 1 cancelled at step (\d+) of {TRYON_STEPS}", log)
         if stopped or time.monotonic() > deadline:
             break
         time.sleep(0.2)
-    assert stopped and 0 < int(stopped[-1]) < STEPS, log[-2000:]
+    assert stopped and 0 < int(stopped[-1]) < TRYON_STEPS, log[-2000:]
 
 
 def test_a_missing_weight_file_stops_the_worker_naming_it(tiny: Path, tmp_path: Path) -> None:

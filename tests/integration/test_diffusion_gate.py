@@ -29,7 +29,9 @@ def running(tmp_path_factory: pytest.TempPathFactory, tiny_weights: Path) -> Ite
         engine_weights_dir=str(tiny_weights),
         diffusion_size="48x64",
         diffusion_steps=STEPS,
-        # The tiny set stands in for CatVTON (its licence); the gate stays as production has it.
+        diffusion_tryon_steps=STEPS,  # the model swap runs on FASHN's try-on (the default)
+        # The tiny set stands in for CatVTON too (its licence); the gate stays as production has
+        # it.
         allow_non_commercial_weights=True,
         guest_free_credits=5,
     ) as stack:
@@ -56,7 +58,7 @@ def test_noise_is_refused_after_another_seed_and_refunded(running: Stack) -> Non
     # The imaging worker's log: the gate's scores for both samples, two different seeds.
     assert running.log_dir is not None
     log = (running.log_dir / "imaging.log").read_text(errors="replace")
-    refused = re.findall(r"diffusion gate tryon attempt (\d): refused ([a-z_,]+)", log)
+    refused = re.findall(r"diffusion gate fashn attempt (\d): refused ([a-z_,]+)", log)
     assert refused == [("1", "noise,colour_speckle"), ("2", "noise,colour_speckle")], log[-3000:]
     seeds = re.findall(r'"seed": (\d+)', log)
     assert len(set(seeds)) >= 2, log[-3000:]
