@@ -140,3 +140,32 @@ def test_development_needs_the_explicit_switch_for_catvton(
     assert built == ["diffusion"]
     assert "loading tryon/attention/model.safetensors (CC-BY-NC-SA-4.0, not licensed for " \
            "commercial use)" in caplog.text
+
+
+def test_the_try_on_is_fashn_unless_catvton_is_asked_for_with_the_switch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35: FASHN's try-on (Apache-2.0) by default; CatVTON's (non-commercial) only with
+    ALLOW_NON_COMMERCIAL_WEIGHTS, and never in production."""
+    from engine.diffusion.settings import FASHN_STEPS
+
+    made = diffusion_settings(settings(engine="diffusion", engine_weights_dir="/w"))
+    assert (made.tryon, made.tryon_steps) == ("fashn", FASHN_STEPS)
+    assert Settings().diffusion_tryon_steps == FASHN_STEPS == 30  # written twice (layers)
+    assert diffusion_settings(settings(diffusion_tryon="catvton", diffusion_tryon_steps=8,
+                                       engine_weights_dir="/w")).tryon_steps == 8
+    built: list[str] = []
+    monkeypatch.setattr(engine, "build_engine", lambda kind, **_: built.append(kind))
+    folder = str(weights_folder(tmp_path))
+    with pytest.raises(EngineStartError, match="DIFFUSION_TRYON=catvton runs CatVTON, licensed "
+                                               "CC BY-NC-SA 4.0"):
+        worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder,
+                                     diffusion_tryon="catvton"))
+    assert built == []
+    worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder,
+                                 diffusion_tryon="catvton", allow_non_commercial_weights=True))
+    assert built == ["diffusion"]
+    with pytest.raises(ValueError, match="DIFFUSION_TRYON=catvton would run CatVTON"):
+        settings(**PRODUCTION, diffusion_tryon="catvton")
+    with pytest.raises(ValueError):
+        settings(diffusion_tryon="idm-vton")
