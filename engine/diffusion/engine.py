@@ -114,15 +114,16 @@ class DiffusionEngine:
         grey = np.full((height, width, 3), 127, np.uint8)
         mask = np.zeros((height, width), bool)
         mask[height // 4 : 3 * height // 4, width // 4 : 3 * width // 4] = True
-        kinds: list[tuple[str, dict[str, Any]]] = [("relight", {"subject": grey, "scene": grey})]
+        kinds: list[tuple[str, tuple[int, int], dict[str, Any]]] = [
+            ("relight", (width, height), {"subject": grey, "scene": grey})]
         if self.models.fashn is None:
-            kinds.append(("tryon", {"person": grey, "garment": grey, "mask": mask}))
-        else:
-            width, height = self.models.fashn.size
-            kinds.append((fashn.OPERATION, {"inputs": fashn.job_inputs(
+            kinds.append(("tryon", (width, height),
+                          {"person": grey, "garment": grey, "mask": mask}))
+        else:  # FASHN works at its native size, whatever the photo's
+            kinds.append((fashn.OPERATION, self.models.fashn.size, {"inputs": fashn.job_inputs(
                 grey, None, grey, None, masks.OUTFIT)}))
-        for key, payload in kinds:
-            job = Job((key, width, height, 2), {**payload, "operation": key}, seed=0, steps=2)
+        for key, size, payload in kinds:
+            job = Job((key, *size, 2), {**payload, "operation": key}, seed=0, steps=2)
             wait(self.batcher.submit(job), lambda _step: None)
         self.warm_up_seconds = time.monotonic() - started
         log.info("diffusion engine warmed up in %.1f s", self.warm_up_seconds)
