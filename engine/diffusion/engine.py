@@ -90,14 +90,20 @@ class DiffusionEngine:
         self.settings = settings
         self.models = Models(settings.weights_dir, settings.device, settings.dtype,
                              settings.compile, settings.tryon)
+        # FASHN's poses: DWPose's (onnxruntime), the keypoints its weights were trained on.
+        self.pose_source: fashn.PoseSource | None = None
+        if self.models.fashn is not None:
+            from engine.diffusion.fashn.dwpose import DWPose
+            from engine.diffusion.fashn.dwpose_source import DWPoseSource
+
+            self.pose_source = DWPoseSource(DWPose.from_weights(settings.weights_dir,
+                                                                str(self.models.device)))
         multiple = self.models.multiple()
         if any(side % multiple for side in settings.size):
             raise ValueError(f"DIFFUSION_SIZE {settings.size[0]}x{settings.size[1]}: both sides "
                              f"must divide by {multiple} for these models")
         self.batcher = Batcher(self.models.run, settings.max_batch, settings.batch_window)
         self.files_checked = checked
-        # Where FASHN's poses come from: our mediapipe landmarks until DWPose lands (fashn/tryon).
-        self.pose_source: fashn.PoseSource = fashn.landmark_pose
         self.warm_up_seconds = 0.0
         log.info("%s; %d weight files verified; working size %dx%d, %d steps, batches up to %d; "
                  "try-on: %s", self.models.report.line(), checked, *settings.size,
@@ -191,12 +197,16 @@ class DiffusionEngine:
         runner = self.models.fashn
         assert runner is not None  # DIFFUSION_TRYON=fashn loads it
         region = self._region(person, kind)
-        inputs = fashn.job_inputs(person.rgb, self.pose_source(person.rgb, person.pose),
+        inputs = fashn.job_inputs(person.rgb, self._pose(person.rgb, person),
                                   garment, garment_pose, kind)
         box = frames.fit_box(person.rgb.shape, runner.size)
         frame = self._denoise(fashn.OPERATION, {"inputs": inputs}, seed, progress, box,
                               runner.size, self.settings.tryon_steps)
         return self._paste(person, frames.unletterbox(frame, box, person.rgb.shape), region)
+
+    def _pose(self, rgb: Image8, person: Person) -> Pose | None:
+        assert self.pose_source is not None  # loaded with FASHN's try-on
+        return self.pose_source(rgb, person.pose)
 
     @staticmethod
     def _region(person: Person, kind: str) -> BoolMask:
@@ -257,7 +267,7 @@ class DiffusionEngine:
                 garment = masks.garment_condition(rgb, worn)
             else:  # FASHN saw worn garments as the photo with all else grey
                 garment = cut_out_garment(rgb, worn > 0.5)
-                wearer = self.pose_source(rgb, dressed_person.pose)
+                wearer = self._pose(rgb, dressed_person)
         else:
             alpha = subject.cutout.alpha
             if float((alpha > 0.5).mean()) < 0.02:

@@ -25,9 +25,9 @@ from engine.diffusion.batching import Job, wait
 from engine.diffusion.engine import DiffusionEngine
 from engine.diffusion.fashn import tryon as fashn
 from engine.diffusion.fashn.config import TINY
+from engine.diffusion.fashn.dwpose_source import DWPoseSource
 from engine.diffusion.settings import DiffusionSettings
 from engine.digital_model import digital_model
-from engine.models import Pose
 from engine.swap_garment import classify_garment
 from ops.weights import build_tiny
 from tests.support.paths import fixture_images
@@ -241,21 +241,15 @@ def test_the_gate_refuses_the_noise_after_one_other_seed(
         assert s["channel_agreement"] < gate.MIN_CHANNEL_AGREEMENT - 0.1
 
 
-def test_mediapipe_landmarks_become_openpose_body_points() -> None:
-    """The stand-in for DWPose: our 33 landmarks to the 18 OpenPose points the drawing uses."""
-    rgb = np.zeros((200, 100, 3), np.uint8)
-    points = np.zeros((33, 2), np.float32)
-    visibility = np.full(33, 0.9, np.float32)
-    points[11], points[12] = (70, 50), (30, 50)  # the person's left shoulder is the image's right
-    points[0] = (50, 20)
-    points[27] = (40, 230)  # an ankle below the frame: unseen, as DWPose would not report it
-    pose = fashn.landmark_pose(rgb, Pose(points, visibility, np.zeros((200, 100), np.float32)))
-    assert pose is not None
-    assert np.allclose(pose.body[5], (0.7, 0.25)) and np.allclose(pose.body[2], (0.3, 0.25))
-    assert np.allclose(pose.body[1], (0.5, 0.25))  # the neck: the shoulders' midpoint
-    assert np.allclose(pose.body[0], (0.5, 0.1))
-    assert np.isnan(pose.body[13]).all() and np.isnan(pose.hands).all()
+def test_a_pose_is_drawn_at_the_photos_size_and_a_flat_lay_has_none(
+    engine: DiffusionEngine,
+) -> None:
+    """The engine's poses come from DWPose (its tiny twin here), drawn as the grey skeleton at
+    the photo's own size; a garment photo's pose is blank."""
+    assert isinstance(engine.pose_source, DWPoseSource)
+    rgb = to_array(photo("people"))
+    pose = engine.pose_source(rgb, None)
+    assert pose is not None and pose.body.shape == (18, 2)
     drawn = fashn.pose_image(pose, rgb.shape)
-    assert drawn.shape == (200, 100) and drawn.max() > 0
-    assert fashn.landmark_pose(rgb, None) is None
-    assert not fashn.pose_image(None, rgb.shape).any()  # a flat-lay's blank pose
+    assert drawn.shape == rgb.shape[:2] and drawn.dtype == np.uint8
+    assert not fashn.pose_image(None, rgb.shape).any()

@@ -7,12 +7,9 @@ is, or the outfit a dressed person wears cut out on grey: runner.cut_out_garment
 and both poses drawn as the model's grey skeletons (pose.draw_pose). The batch runs through
 runner.TryOnRunner; progress and cancel go through the batcher's `on_step` as for every job.
 
-Poses: the published weights were trained on DWPose's keypoints drawn in FASHN's grey style.
-Until DWPose runs here (engine/diffusion/fashn/dwpose*, another step), the keypoints come from
-the pose the CPU engine already found, mediapipe's pose landmarker (Apache-2.0), mapped to the
-18 OpenPose body points (`landmark_pose`); hands and face are then not drawn, which the model
-never saw in training with a visible body: expect some loss of hand and face fidelity until
-DWPose replaces it behind the `PoseSource` seam.
+Poses: the published weights were trained on DWPose's keypoints drawn in FASHN's grey style;
+the engine's PoseSource is DWPose (fashn/dwpose_source.py). The seam takes our analysis's
+landmarks too, for a source that reads them instead.
 """
 
 from __future__ import annotations
@@ -39,35 +36,12 @@ OPERATION = "fashn"  # the batcher's job kind: jobs of one kind and steps share 
 CATEGORY_OF = {TOP: "tops", OUTERWEAR: "tops", BOTTOM: "bottoms", DRESS: "one-pieces",
                OUTFIT: "one-pieces"}
 
-# mediapipe pose landmark index for each COCO body keypoint 0..16 (nose, left/right eye,
-# left/right ear, shoulders, elbows, wrists, hips, knees, ankles: left before right). Both
-# name sides from the person's own point of view.
-COCO_FROM_MEDIAPIPE = (0, 2, 5, 7, 8, 11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28)
-WHOLEBODY = 133  # DWPose's keypoint count; hands and face stay unseen here
-
 
 class PoseSource(Protocol):
     """Where a photo's pose comes from: the photo, and the landmarks our analysis found in it
     (None where it found none). None for no person."""
 
     def __call__(self, rgb: Image8, landmarks: models.Pose | None) -> Pose | None: ...
-
-
-def landmark_pose(rgb: Image8, landmarks: models.Pose | None) -> Pose | None:
-    """The PoseSource of mediapipe's 33 landmarks: the 17 COCO body points (a point outside the
-    photo counts as unseen, as DWPose never reports one), through the same conversion DWPose's
-    output takes (Pose.from_wholebody: the neck from the shoulders, the visibility threshold)."""
-    if landmarks is None:
-        return None
-    height, width = rgb.shape[:2]
-    keypoints = np.zeros((WHOLEBODY, 2), np.float64)
-    scores = np.zeros(WHOLEBODY, np.float64)
-    for coco, landmark in enumerate(COCO_FROM_MEDIAPIPE):
-        x, y = (float(v) for v in landmarks.points[landmark])
-        keypoints[coco] = (x, y)
-        inside = 0 <= x < width and 0 <= y < height
-        scores[coco] = float(landmarks.visibility[landmark]) if inside else 0.0
-    return Pose.from_wholebody(keypoints, scores, width, height)
 
 
 def pose_image(pose: Pose | None, shape: tuple[int, ...]) -> Image8:
@@ -105,5 +79,4 @@ def run_batch(runner: TryOnRunner, jobs: Sequence[Job],
     return [output.frame for output in outputs]
 
 
-__all__ = ["CATEGORY_OF", "OPERATION", "PoseSource", "job_inputs", "landmark_pose",
-           "pose_image", "run_batch"]
+__all__ = ["CATEGORY_OF", "OPERATION", "PoseSource", "job_inputs", "pose_image", "run_batch"]
