@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.diffusion.weights import CATVTON as CATVTON_TRYON
 from engine.diffusion.weights import (
     DWPOSE_DETECTOR,
     DWPOSE_POSE,
@@ -43,6 +44,7 @@ from engine.diffusion.weights import (
     verify,
     write_manifest,
 )
+from engine.diffusion.weights import FASHN as FASHN_TRYON
 
 SEED = 21
 # Small but real: the channel counts divide by the group count (norm_num_groups).
@@ -204,23 +206,28 @@ def build_tiny(root: Path) -> dict[str, Any]:
 # fetch
 
 
-def fetch(root: Path) -> dict[str, Any]:
+def fetch(root: Path, tryon: str | None = None) -> dict[str, Any]:
     """Downloads the real checkpoints into `root` in the layout, merges IC-Light, writes the
-    manifest. Needs network access to huggingface.co and the imaging environment."""
+    manifest. With `tryon`, only that try-on model's files besides the relight's (a production
+    folder for FASHN holds no CatVTON). Needs network access to huggingface.co and the imaging
+    environment."""
     import torch
     from diffusers import UNet2DConditionModel
     from huggingface_hub import hf_hub_download, snapshot_download
     from safetensors.torch import load_file
 
     root.mkdir(parents=True, exist_ok=True)
-    # This repo publishes its safetensors in fp16 only (fp32 as pickled .bin, which we refuse).
-    snapshot_download(SD15_INPAINTING, local_dir=root / "tryon",
-                      allow_patterns=_diffusers_files("unet", "vae", variant="fp16"))
-    _drop_variant(root / "tryon", "fp16")
-    (root / "tryon/attention").mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=root) as scratch:
-        hf_hub_download(CATVTON, CATVTON_ATTENTION, local_dir=scratch)
-        shutil.move(Path(scratch, CATVTON_ATTENTION), root / "tryon/attention/model.safetensors")
+    if tryon in (None, CATVTON_TRYON):
+        # This repo publishes its safetensors in fp16 only (fp32 as pickled .bin, which we
+        # refuse).
+        snapshot_download(SD15_INPAINTING, local_dir=root / "tryon",
+                          allow_patterns=_diffusers_files("unet", "vae", variant="fp16"))
+        _drop_variant(root / "tryon", "fp16")
+        (root / "tryon/attention").mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=root) as scratch:
+            hf_hub_download(CATVTON, CATVTON_ATTENTION, local_dir=scratch)
+            shutil.move(Path(scratch, CATVTON_ATTENTION),
+                        root / "tryon/attention/model.safetensors")
 
     snapshot_download(RELIGHT_BASE, local_dir=root / "relight", allow_patterns=[
         *_diffusers_files("vae"), "text_encoder/config.json", "text_encoder/model.safetensors",
@@ -232,12 +239,14 @@ def fetch(root: Path) -> dict[str, Any]:
                                                     torch_dtype=torch.float32)
         widen_and_merge(unet, offsets).save_pretrained(root / "relight/unet",
                                                        safe_serialization=True)
-    # FASHN VTON v1.5's try-on weights, published in bf16, as they are (about 2 GB).
-    hf_hub_download(FASHN_SOURCE, Path(FASHN_WEIGHTS).name, local_dir=root / "fashn")
-    # DWPose's two ONNX files from their authors' repo (the reference takes the same files from
-    # its mirror fashn-ai/DWPose), 217 MB and 134 MB.
-    for relative in (DWPOSE_DETECTOR, DWPOSE_POSE):
-        hf_hub_download(DWPOSE_SOURCE, Path(relative).name, local_dir=(root / relative).parent)
+    if tryon in (None, FASHN_TRYON):
+        # FASHN VTON v1.5's try-on weights, published in bf16, as they are (about 2 GB).
+        hf_hub_download(FASHN_SOURCE, Path(FASHN_WEIGHTS).name, local_dir=root / "fashn")
+        # DWPose's two ONNX files from their authors' repo (the reference takes the same files
+        # from its mirror fashn-ai/DWPose), 217 MB and 134 MB.
+        for relative in (DWPOSE_DETECTOR, DWPOSE_POSE):
+            hf_hub_download(DWPOSE_SOURCE, Path(relative).name,
+                            local_dir=(root / relative).parent)
     # huggingface_hub's bookkeeping
     for stray in (root / "tryon/.cache", root / "relight/.cache", root / "fashn/.cache",
                   *((root / name).parent / ".cache" for name in (DWPOSE_DETECTOR, DWPOSE_POSE))):
@@ -248,12 +257,13 @@ def fetch(root: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def verify_and_print(root: Path) -> int:
-    """`verify DIR`: the licence table (whenever the manifest can be read), then "ok: N files"
-    or every bad file on stderr and exit status 1."""
+def verify_and_print(root: Path, tryon: str | None = None) -> int:
+    """`verify DIR [--tryon T]`: the licence table (whenever the manifest can be read), then
+    "ok: N files" or every bad file on stderr and exit status 1; with a try-on model, the files a
+    worker running it loads (else the whole layout)."""
     try:
         print(licence_table(licence_rows(load_manifest(root))))
-        count = verify(root)
+        count = verify(root, tryon)
     except WeightsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -269,7 +279,12 @@ def main(argv: list[str] | None = None) -> int:
                        ("verify", "check a weights folder against its manifest.json and print "
                                   "its licence table"),
                        ("fetch", "download the real checkpoints (needs network)")):
-        commands.add_parser(name, help=text).add_argument("dir", type=Path)
+        command = commands.add_parser(name, help=text)
+        command.add_argument("dir", type=Path)
+        if name != "tiny":
+            command.add_argument("--tryon", choices=(FASHN_TRYON, CATVTON_TRYON), default=None,
+                                 help="only the files a worker running this try-on model "
+                                      "loads (DIFFUSION_TRYON); default: the whole layout")
     commands.add_parser("licences", help="print the real checkpoints' licence table")
     args = parser.parse_args(argv)
     if args.command == "licences":
@@ -278,14 +293,14 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.dir
 
     if args.command == "verify":
-        return verify_and_print(root)
+        return verify_and_print(root, args.tryon)
 
     started = time.monotonic()
     if args.command == "tiny":
         manifest = build_tiny(root)
     else:
         try:
-            manifest = fetch(root)
+            manifest = fetch(root, args.tryon)
         except Exception as error:  # noqa: BLE001 - any download failure ends the same way
             print(f"error: fetch could not download the checkpoints into {root}: "
                   f"{type(error).__name__}: {error}\n(it needs network access to huggingface.co, "

@@ -82,7 +82,8 @@ def build_engine(settings: Settings) -> ImageEngine:
             # The licences first: read from the manifest in milliseconds, before any model loads.
             production = settings.environment == "production"
             allowed = check_licences(settings.engine_weights_dir,
-                                     settings.allow_non_commercial_weights, production)
+                                     settings.allow_non_commercial_weights, production,
+                                     settings.diffusion_tryon)
             for row in allowed:
                 log.warning("loading %s (%s, not licensed for commercial use): "
                             "ALLOW_NON_COMMERCIAL_WEIGHTS is set", row.path, row.licence)

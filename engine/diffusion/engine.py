@@ -50,7 +50,7 @@ from engine.diffusion.fashn import tryon as fashn
 from engine.diffusion.fashn.pose import Pose
 from engine.diffusion.fashn.runner import cut_out_garment
 from engine.diffusion.settings import DiffusionSettings
-from engine.diffusion.weights import FASHN_WEIGHTS, verify
+from engine.diffusion.weights import FASHN, FASHN_WEIGHTS, verify
 from engine.digital_model import Person, analyse_person, digital_model
 from engine.swap_garment import UNKNOWN, classify_garment
 
@@ -78,13 +78,14 @@ class DiffusionEngine:
     def __init__(self, settings: DiffusionSettings) -> None:
         # The weights are checked before anything loads: a missing or corrupt file stops the
         # worker here, with its name (WeightsError).
-        checked = verify(settings.weights_dir)
-        # FASHN's try-on file (loaded by nothing yet, issue 35): its keys and shapes are checked
-        # from its header (milliseconds, no tensor read), so a file that does not fit the model
-        # stops the worker here, naming the key, rather than at its first try-on.
-        from engine.diffusion.fashn.loading import inspect_tryon  # torch: imaging only
+        checked = verify(settings.weights_dir, settings.tryon)
+        if settings.tryon == FASHN:
+            # FASHN's try-on file: its keys and shapes are checked from its header (milliseconds,
+            # no tensor read), so a file that does not fit the model stops the worker here,
+            # naming the key, rather than at its first try-on.
+            from engine.diffusion.fashn.loading import inspect_tryon  # torch: imaging only
 
-        inspect_tryon(settings.weights_dir / FASHN_WEIGHTS)
+            inspect_tryon(settings.weights_dir / FASHN_WEIGHTS)
         from engine.diffusion.pipelines import Models  # torch: the imaging environment only
 
         self.settings = settings

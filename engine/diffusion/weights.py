@@ -116,6 +116,13 @@ class Model:
     origin: str = ""  # the folder inside the source repo its files come from
     # (our file name, where it comes from) for the files not at `source`:`origin`/name
     renamed: tuple[tuple[str, str], ...] = ()
+    # The try-on model (DIFFUSION_TRYON) that loads this folder; None: loaded whichever it is
+    # (the relight's). A worker checks, and a production worker licenses, only what it loads.
+    tryon: str | None = None
+
+    def loaded_with(self, tryon: str | None) -> bool:
+        """Whether a worker running try-on `tryon` loads this model (None: any worker)."""
+        return tryon is None or self.tryon in (None, tryon)
 
     def source_of(self, name: str) -> str:
         """Where file `name` of this folder comes from: "repo id:path in the repo"."""
@@ -130,6 +137,10 @@ _DIFFUSERS = ("config.json", WEIGHTS_FILE)
 _SD15_INPAINTING = "stable-diffusion-v1-5/stable-diffusion-inpainting"
 _REALISTIC_VISION = "stablediffusionapi/realistic-vision-v51"
 _FP16_WEIGHTS = "diffusion_pytorch_model.fp16.safetensors"  # renamed by fetch
+# The try-on models (DIFFUSION_TRYON): FASHN's (Apache-2.0, the default) or CatVTON's (CC BY-NC-SA:
+# only behind ALLOW_NON_COMMERCIAL_WEIGHTS, never in production).
+FASHN = "fashn"
+CATVTON = "catvton"
 FASHN_SOURCE = "fashn-ai/fashn-vton-1.5"  # Hugging Face; the code is github fashn-AI/fashn-vton-1.5
 FASHN_WEIGHTS = "fashn/model.safetensors"
 DWPOSE_SOURCE = "yzd-v/DWPose"  # Hugging Face, DWPose's first author's; code: IDEA-Research/DWPose
@@ -139,11 +150,11 @@ DWPOSE_POSE = "dwpose/pose/dw-ll_ucoco_384.onnx"
 MODELS: tuple[Model, ...] = (
     Model("tryon/unet", "UNet2DConditionModel", _DIFFUSERS, _SD15_INPAINTING,
           SD15_INPAINTING_LICENCE, "unet",
-          ((WEIGHTS_FILE, f"{_SD15_INPAINTING}:unet/{_FP16_WEIGHTS}"),)),
+          ((WEIGHTS_FILE, f"{_SD15_INPAINTING}:unet/{_FP16_WEIGHTS}"),), CATVTON),
     Model("tryon/vae", "AutoencoderKL", _DIFFUSERS, _SD15_INPAINTING, SD15_INPAINTING_LICENCE,
-          "vae", ((WEIGHTS_FILE, f"{_SD15_INPAINTING}:vae/{_FP16_WEIGHTS}"),)),
+          "vae", ((WEIGHTS_FILE, f"{_SD15_INPAINTING}:vae/{_FP16_WEIGHTS}"),), CATVTON),
     Model("tryon/attention", "safetensors state dict (UNet attn1)", ("model.safetensors",),
-          "zhengchong/CatVTON", CATVTON_LICENCE, "mix-48k-1024/attention"),
+          "zhengchong/CatVTON", CATVTON_LICENCE, "mix-48k-1024/attention", tryon=CATVTON),
     Model("relight/unet", "UNet2DConditionModel", _DIFFUSERS,
           f"{_REALISTIC_VISION} + lllyasviel/ic-light", RELIGHT_UNET_LICENCE,
           renamed=(
@@ -158,12 +169,12 @@ MODELS: tuple[Model, ...] = (
     Model("relight/tokenizer", "CLIPTokenizer", ("tokenizer_config.json",),
           _REALISTIC_VISION, REALISTIC_VISION_LICENCE, "tokenizer"),
     Model("fashn", "TryOnMMDiT (engine/diffusion/fashn)", ("model.safetensors",), FASHN_SOURCE,
-          FASHN_LICENCE),
+          FASHN_LICENCE, tryon=FASHN),
     # Two folders, one file each: a model's files share its licence and source (model_of).
     Model("dwpose/detector", "YOLOX-L person detector, ONNX (engine/diffusion/fashn/dwpose.py)",
-          ("yolox_l.onnx",), DWPOSE_SOURCE, YOLOX_LICENCE),
+          ("yolox_l.onnx",), DWPOSE_SOURCE, YOLOX_LICENCE, tryon=FASHN),
     Model("dwpose/pose", "DWPose-l whole-body pose, ONNX (engine/diffusion/fashn/dwpose.py)",
-          ("dw-ll_ucoco_384.onnx",), DWPOSE_SOURCE, DWPOSE_LICENCE),
+          ("dw-ll_ucoco_384.onnx",), DWPOSE_SOURCE, DWPOSE_LICENCE, tryon=FASHN),
 )
 TINY_SOURCE = "random stand-in (ops.weights tiny) for "
 
@@ -171,9 +182,18 @@ TINY_SOURCE = "random stand-in (ops.weights tiny) for "
 IN_CHANNELS = {"tryon/unet": 9, "relight/unet": 12}
 
 
-def required_files() -> list[str]:
-    """Every file the layout must hold, relative to the weights folder."""
-    return [f"{model.folder}/{name}" for model in MODELS for name in model.files]
+def required_files(tryon: str | None = None) -> list[str]:
+    """Every file the layout must hold, relative to the weights folder: for a worker running
+    try-on `tryon`, the files it loads; with None, the whole layout."""
+    return [f"{model.folder}/{name}" for model in MODELS if model.loaded_with(tryon)
+            for name in model.files]
+
+
+def loaded(relative: str, tryon: str | None) -> bool:
+    """Whether a worker running try-on `tryon` loads file `relative` (a file outside the
+    layout's models counts as loaded: nothing unknown is let through unchecked)."""
+    model = model_of(relative)
+    return model is None or model.loaded_with(tryon)
 
 
 def sha256_of(path: Path) -> str:
@@ -239,15 +259,19 @@ def load_manifest(root: Path) -> dict[str, Any]:
     return manifest
 
 
-def verify(root: Path | str) -> int:
+def verify(root: Path | str, tryon: str | None = None) -> int:
     """Checks the weights folder against its manifest: every file the layout needs is listed, and
-    every listed file exists with its size and sha256. Returns how many files were checked; raises
-    WeightsError naming every missing or corrupt file (one per line) otherwise."""
+    every listed file exists with its size and sha256; with `tryon`, only the files a worker
+    running that try-on loads (a folder fetched for FASHN needs no CatVTON). Returns how many
+    files were checked; raises WeightsError naming every missing or corrupt file (one per line)
+    otherwise."""
     root = Path(root)
     manifest = load_manifest(root)
-    entries: list[dict[str, Any]] = manifest["files"]
+    entries: list[dict[str, Any]] = [entry for entry in manifest["files"]
+                                     if loaded(str(entry.get("path")), tryon)]
     listed = {str(entry.get("path")) for entry in entries}
-    problems = [f"{name} is not in {MANIFEST}" for name in required_files() if name not in listed]
+    problems = [f"{name} is not in {MANIFEST}" for name in required_files(tryon)
+                if name not in listed]
     for entry in entries:
         name = str(entry.get("path"))
         path = root / name
@@ -312,12 +336,15 @@ def licence_table(rows: list[Row]) -> str:
         + "  " + line[3] for line in lines)
 
 
-def check_licences(root: Path | str, allow_non_commercial: bool, production: bool) -> list[Row]:
+def check_licences(root: Path | str, allow_non_commercial: bool, production: bool,
+                   tryon: str | None = None) -> list[Row]:
     """The files in `root`'s manifest that do not allow commercial use (or whose licence is
-    unknown). A production worker loads none of them; elsewhere they need the explicit
+    unknown), among those a worker running try-on `tryon` loads (None: all of them). A
+    production worker loads none of them; elsewhere they need the explicit
     ALLOW_NON_COMMERCIAL_WEIGHTS switch. Raises LicenceError naming each file and its licence
     (one line); returns the non-commercial rows it let through."""
-    rows = [row for row in licence_rows(load_manifest(Path(root))) if not row.commercial]
+    rows = [row for row in licence_rows(load_manifest(Path(root)))
+            if not row.commercial and loaded(row.path, tryon)]
     if not rows or (allow_non_commercial and not production):
         return rows
     named = "; ".join(f"{row.path} is {row.licence}, not licensed for commercial use "

@@ -29,7 +29,7 @@ from engine.diffusion.batching import Job, OutOfMemory
 from engine.diffusion.engine import DiffusionEngine
 from engine.diffusion.pipelines import Models, attention_modules, load_attention
 from engine.diffusion.settings import DiffusionSettings
-from engine.diffusion.weights import WeightsError
+from engine.diffusion.weights import CATVTON, WeightsError, required_files
 from engine.digital_model import digital_model
 from engine.swap_garment import classify_garment
 from ops.weights import build_tiny
@@ -72,7 +72,9 @@ def test_the_models_load_once_with_a_report(engine: DiffusionEngine) -> None:
     assert report["engine"] == "diffusion" and report["device"] == "cpu"
     assert report["dtype"] == "float32" and report["parameters"] > 1_000_000
     assert report["memory_bytes"] > 0 and report["warm_up_seconds"] > 0
-    assert engine.files_checked == 16  # the layout's 13, FASHN's try-on file, DWPose's two
+    # What this CatVTON worker loads: CatVTON's and the relight's 12 files and the tiny
+    # tokenizer's tokenizer.json beside them, not FASHN's or DWPose's.
+    assert engine.files_checked == len(required_files(CATVTON)) + 1 == 13
 
 
 def test_a_try_on_changes_nothing_outside_the_garment_region(engine: DiffusionEngine) -> None:

@@ -4,6 +4,7 @@ switches meant for development and tests), and the worker's translation into Dif
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 import engine
 from core.settings import Settings
 from engine import CpuEngine, build_engine
+from engine.diffusion import weights
 from engine.diffusion.weights import required_files, write_manifest
 from ops import worker
 from ops.seed_showcase import ShowcaseSeeder
@@ -110,34 +112,46 @@ def weights_folder(root: Path) -> Path:
     return root
 
 
-def test_a_production_worker_refuses_non_commercial_weights_naming_file_and_licence(
+def test_a_production_worker_licenses_what_it_loads_naming_file_and_licence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A production worker on FASHN starts from a folder that also holds CatVTON's files (it
+    never loads them); a non-commercial file it does load is refused, named, before anything
+    loads."""
     built: list[str] = []
     monkeypatch.setattr(engine, "build_engine", lambda kind, **_: built.append(kind))
-    folder = str(weights_folder(tmp_path))
+    root = weights_folder(tmp_path)
+    folder = str(root)
+    worker.build_engine(settings(**PRODUCTION, engine="diffusion", engine_weights_dir=folder))
+    assert built == ["diffusion"]
+    manifest = json.loads((root / weights.MANIFEST).read_text("utf-8"))
+    for entry in manifest["files"]:
+        if entry["path"] == weights.FASHN_WEIGHTS:
+            entry.update(licence="CC-BY-NC-4.0", commercial=False, note="a relicensed copy")
+    (root / weights.MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(EngineStartError) as caught:
         worker.build_engine(settings(**PRODUCTION, engine="diffusion", engine_weights_dir=folder))
     message = str(caught.value)
-    assert message.startswith("tryon/attention/model.safetensors is CC-BY-NC-SA-4.0, not "
-                              "licensed for commercial use")
+    assert message.startswith("fashn/model.safetensors is CC-BY-NC-4.0, not licensed for "
+                              "commercial use")
     assert "production worker loads only weights whose licence allows commercial use" in message
+    assert "tryon/" not in message  # CatVTON's files are not this worker's
     assert "\n" not in message  # main() prints it as one line
-    assert built == []  # refused before any model loads
+    assert built == ["diffusion"]  # refused before any model loads
 
 
-def test_development_needs_the_explicit_switch_for_catvton(
+def test_development_loads_catvton_only_with_the_explicit_switch_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     built: list[str] = []
     monkeypatch.setattr(engine, "build_engine", lambda kind, **_: built.append(kind))
     folder = str(weights_folder(tmp_path))
-    with pytest.raises(EngineStartError, match="Set ALLOW_NON_COMMERCIAL_WEIGHTS=true"):
-        worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder))
-    assert built == []
+    # FASHN (the default) needs no switch and warns of nothing.
+    worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder))
+    assert built == ["diffusion"] and "not licensed for commercial use" not in caplog.text
     worker.build_engine(settings(engine="diffusion", engine_weights_dir=folder,
-                                 allow_non_commercial_weights=True))
-    assert built == ["diffusion"]
+                                 diffusion_tryon="catvton", allow_non_commercial_weights=True))
+    assert built == ["diffusion", "diffusion"]
     assert "loading tryon/attention/model.safetensors (CC-BY-NC-SA-4.0, not licensed for " \
            "commercial use)" in caplog.text
 

@@ -233,3 +233,46 @@ def test_the_real_checkpoints_table_needs_no_folder(capsys: pytest.CaptureFixtur
     assert len(lines) == len(required_files()) + 1
     assert [line.split()[:3] for line in lines if " NO " in line] == [
         ["tryon/attention/model.safetensors", "CC-BY-NC-SA-4.0", "NO"]]
+
+
+def test_a_worker_checks_and_licenses_only_the_try_on_it_loads(root: Path) -> None:
+    """A folder fetched for FASHN holds no CatVTON: a FASHN worker verifies it; the whole layout
+    (and a CatVTON worker) names CatVTON's files missing. CatVTON's licence refuses a production
+    worker running CatVTON, never one running FASHN."""
+    catvton = [name for name in required_files() if name.startswith("tryon/")]
+    assert catvton and not set(catvton) & set(required_files(weights.FASHN))
+    assert weights.FASHN_WEIGHTS in required_files(weights.FASHN)
+    assert weights.FASHN_WEIGHTS not in required_files(weights.CATVTON)
+    assert weights.check_licences(root, allow_non_commercial=False, production=True,
+                                  tryon=weights.FASHN) == []
+    with pytest.raises(weights.LicenceError, match="tryon/attention/model.safetensors is "
+                                                   "CC-BY-NC-SA-4.0"):
+        weights.check_licences(root, allow_non_commercial=False, production=True,
+                               tryon=weights.CATVTON)
+    for name in catvton:
+        (root / name).unlink()
+    manifest = json.loads((root / MANIFEST).read_text("utf-8"))
+    manifest["files"] = [e for e in manifest["files"] if e["path"] not in catvton]
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    assert verify(root, weights.FASHN) == len(required_files(weights.FASHN))
+    for tryon in (None, weights.CATVTON):
+        with pytest.raises(WeightsError) as caught:
+            verify(root, tryon)
+        for name in catvton:
+            assert f"{name} is not in {MANIFEST}" in str(caught.value)
+
+
+def test_verify_checks_one_try_on_s_files_when_asked(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`verify DIR --tryon fashn` on a folder without CatVTON: ok; the whole layout: not."""
+    from ops.weights import main
+
+    catvton = [name for name in required_files() if name.startswith("tryon/")]
+    manifest = json.loads((root / MANIFEST).read_text("utf-8"))
+    manifest["files"] = [e for e in manifest["files"] if e["path"] not in catvton]
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    assert main(["verify", str(root), "--tryon", "fashn"]) == 0
+    assert f"ok: {len(required_files(weights.FASHN))} files" in capsys.readouterr().out
+    assert main(["verify", str(root)]) == 1
+    assert "tryon/attention/model.safetensors is not in" in capsys.readouterr().err
