@@ -19,7 +19,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from fpdf import FPDF
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -319,6 +318,10 @@ def _latin(text: str, unicode: bool) -> str:
 def render_invoice(record: PaymentRecord, buyer: Buyer, number: str, seller: Seller) -> bytes:
     fonts = unicode_font_dir()
     unicode = fonts is not None
+    # Imported here: fpdf is a third of a second at import, paid by every API start (and every
+    # test stack) for the few who download an invoice.
+    from fpdf import FPDF
+
     pdf = FPDF(format="A4", unit="mm")
     pdf.set_auto_page_break(auto=True, margin=20)
     pdf.set_margins(18, 18, 18)

@@ -20,7 +20,7 @@ class CountPeopleInput:
 
 # The digital models' skin tones (core/photos/tone_match.py), measured once each on the imaging
 # queue (workflows/catalog_check.py CatalogModelTonesWorkflow) and stored on the items; started by
-# the model list when a model it is asked about has none yet (core/catalog_tones.py).
+# the model list when a model it is asked about has none yet (core/catalog/fit.py, tone_measurer).
 CATALOG_TONES_WORKFLOW = "CatalogModelTones"
 CATALOG_TONES_WORKFLOW_ID = "catalog-model-tones"  # one run at a time
 MEASURE_MODEL_TONES = "measure_catalog_model_tones"
