@@ -3,11 +3,11 @@
  * filters and cards, and the operators' catalog form and cards (features may not share code,
  * so it lives here).
  */
-import type { CatalogEntry } from '@/types/api'
+import type { CatalogItem } from '@/types/api'
 
-export type Gender = NonNullable<CatalogEntry['gender']>
-export type SkinTone = NonNullable<CatalogEntry['skinTone']>
-export type BodyType = NonNullable<CatalogEntry['bodyType']>
+export type Gender = NonNullable<CatalogItem['gender']>
+export type SkinTone = NonNullable<CatalogItem['skinTone']>
+export type BodyType = NonNullable<CatalogItem['bodyType']>
 export type AttributeKey = 'gender' | 'skinTone' | 'bodyType'
 
 export const GENDER_LABELS: Record<Gender, string> = { female: 'Female', male: 'Male' }

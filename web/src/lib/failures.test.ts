@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import { creditsPerImage, failedImageNote, failureSummary } from './failures'
 
-type Status = Task['status']
+type Status = GenerationImage['status']
 const tasks = (...statuses: Status[]) => statuses.map((status) => ({ status, sourceTaskId: null }))
 const rerender = (status: Status) => ({ status, sourceTaskId: 'original' })
 

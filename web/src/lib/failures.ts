@@ -7,10 +7,10 @@
  * paid from (the account's, or a guest's free credits). Re-renders with a new placement
  * (`sourceTaskId`) are free: no charge, so nothing comes back when one fails.
  */
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import { pluralize } from './format'
 
-type TaskLike = Pick<Task, 'status' | 'sourceTaskId'>
+type TaskLike = Pick<GenerationImage, 'status' | 'sourceTaskId'>
 
 /** The images the generation was charged for (not its free re-renders). */
 export function chargedImages<T extends TaskLike>(tasks: readonly T[]): T[] {

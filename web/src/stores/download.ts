@@ -3,9 +3,9 @@
  * (retouched) ones offered for download. It can be merged or reset.
  */
 import { atom } from 'jotai'
-import type { TaskOutput } from '@/types/api'
+import type { ImageOutput } from '@/types/api'
 
-export interface DownloadImage extends TaskOutput {
+export interface DownloadImage extends ImageOutput {
   taskId: string
 }
 

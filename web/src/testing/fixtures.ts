@@ -1,9 +1,9 @@
 // Test fixtures (not shipped: only *.test.* files import this).
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 
 /** A finished image of a generation: its upload's thumbnail and one output, under fake URLs
  *  that say which task they belong to. */
-export const completedTask = (taskId: string, extra: Partial<Task> = {}): Task => ({
+export const completedTask = (taskId: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({
   taskId,
   status: 'completed',
   stage: 'completed',

@@ -5,27 +5,30 @@ import type { components, paths } from './openapi.gen'
 
 type Schemas = components['schemas']
 
-export type RequestType = Schemas['Service']
-export type TaskStatus = Schemas['GenerationStatus']
+/** A generation's kind (the wire's `Service`: bodySwap, burstreplace). */
+export type GenerationKind = Schemas['Service']
+/** The status of a generation and of each of its images. */
+export type GenerationStatus = Schemas['GenerationStatus']
 export type Credits = Schemas['Credits']
 export type PresignedUpload = Schemas['PresignedUpload']
 export type Thumbnail = Schemas['Thumbnail']
 /** What an uploaded photo shows and what each service can do with it. */
 export type PhotoAnalysis = Schemas['PhotoAnalysisView']
 export type SampleImage = Schemas['Sample']
-/** A digital model or a background ("seed"): the catalog serves both in one shape. */
-export type CatalogEntry = Schemas['CatalogEntry']
-export type CatalogModel = CatalogEntry
-export type Seed = CatalogEntry
-export type TaskOutput = Schemas['Output']
-export type Task = Schemas['TaskView']
+/** A digital model or a background (the wire's "seed", `CatalogEntry`): the catalog serves both in one shape. */
+export type CatalogItem = Schemas['CatalogEntry']
+/** One output file of an image. */
+export type ImageOutput = Schemas['Output']
+/** One image of a generation, one per input photo (the wire's `TaskView`, `taskId`). */
+export type GenerationImage = Schemas['TaskView']
 /** The summary of the Content Credentials (C2PA) signed into an output file. */
 export type ContentCredentials = Schemas['ContentCredentials']
 export type CredentialsIngredient = Schemas['CredentialsIngredient']
 /** What POST /api/v1/provenance makes of an image: its verdict and, when ours, what made it. */
 export type ProvenanceCheck = Schemas['ProvenanceCheckView']
-export type ServiceSubmitted = Schemas['Submitted']
-/** A generation (one submitted request with its tasks), as the server reports it. */
+/** What submitting a generation answers (the wire's `serviceId`, `taskIds`). */
+export type GenerationSubmitted = Schemas['Submitted']
+/** A generation (one submitted request with its images), as the server reports it (the wire's `ServiceView`). */
 export type Generation = Schemas['ServiceView']
 export type UserInfo = Schemas['UserView']
 export type AuthResult = Schemas['LoggedIn']

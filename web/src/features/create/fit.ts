@@ -4,7 +4,7 @@
  * for a model swap the model list given the photos says which models their skin tone can reach.
  * The pages count, price and send only the usable photos, and list the others with the reason.
  */
-import type { RequestType } from '@/types/api'
+import type { GenerationKind } from '@/types/api'
 import type { FlowFile } from './store'
 
 export interface UnusablePhoto {
@@ -21,9 +21,9 @@ export interface ModelFitLike {
   incompatibleUploads?: string[] | undefined
 }
 
-const OTHER: Record<RequestType, RequestType> = { bodySwap: 'burstreplace', burstreplace: 'bodySwap' }
+const OTHER: Record<GenerationKind, GenerationKind> = { bodySwap: 'burstreplace', burstreplace: 'bodySwap' }
 
-export const SERVICE_NAMES: Record<RequestType, string> = { bodySwap: 'model swap', burstreplace: 'new background' }
+export const SERVICE_NAMES: Record<GenerationKind, string> = { bodySwap: 'model swap', burstreplace: 'new background' }
 
 function uploaded(file: FlowFile): boolean {
   return file.status === 'done' && !!file.key
@@ -31,7 +31,7 @@ function uploaded(file: FlowFile): boolean {
 
 /** Why the photo's own analysis rules `service` out, or null (also when not analysed: the
  * submit and the engine still check it). */
-export function analysisRefusal(file: FlowFile, service: RequestType): string | null {
+export function analysisRefusal(file: FlowFile, service: GenerationKind): string | null {
   const can = file.analysis?.can[service]
   return can && !can.ok ? (can.reason ?? 'This photo cannot be used for this.') : null
 }
@@ -48,7 +48,7 @@ export function swapFitKeys(files: FlowFile[]): string[] {
  * The flow's uploaded photos that `service` cannot use, each with its reason: the analysis's, or
  * for a model swap to a model whose fit is known, the model's (its skin tone too far).
  */
-export function unusablePhotos(files: FlowFile[], service: RequestType, fit?: ModelFitLike | null): UnusablePhoto[] {
+export function unusablePhotos(files: FlowFile[], service: GenerationKind, fit?: ModelFitLike | null): UnusablePhoto[] {
   const unfit = new Set(fit?.compatible === false ? (fit.incompatibleUploads ?? []) : [])
   const found: UnusablePhoto[] = []
   files.forEach((file, index) => {
@@ -62,14 +62,14 @@ export function unusablePhotos(files: FlowFile[], service: RequestType, fit?: Mo
 }
 
 /** The uploaded photos `service` can use (what is counted, priced and sent). */
-export function usablePhotos(files: FlowFile[], service: RequestType, fit?: ModelFitLike | null): FlowFile[] {
+export function usablePhotos(files: FlowFile[], service: GenerationKind, fit?: ModelFitLike | null): FlowFile[] {
   const unusable = new Set(unusablePhotos(files, service, fit).map((u) => u.file._id))
   return files.filter((f) => uploaded(f) && !unusable.has(f._id))
 }
 
 /** The other service, when it would take every photo this one cannot (e.g. a group photo a model
  * swap refuses can still get a new background); null otherwise. */
-export function switchableService(unusable: UnusablePhoto[], service: RequestType): RequestType | null {
+export function switchableService(unusable: UnusablePhoto[], service: GenerationKind): GenerationKind | null {
   if (!unusable.length) return null
   const other = OTHER[service]
   return unusable.every((u) => analysisRefusal(u.file, other) === null) ? other : null

@@ -10,7 +10,7 @@ import { STORAGE_KEYS } from '@/config'
 import { writeThroughJsonStorage } from '@/lib/storage'
 import { appStore } from '@/stores/appStore'
 import { registerFlowReset } from '@/stores/flowReset'
-import type { PhotoAnalysis, RequestType } from '@/types/api'
+import type { PhotoAnalysis, GenerationKind } from '@/types/api'
 
 export type UploadStatus = 'uploading' | 'processing' | 'done' | 'error'
 
@@ -57,7 +57,7 @@ export interface SelectedBackground {
  */
 export interface FlowGeneration {
   serviceId: string
-  requestType: RequestType
+  requestType: GenerationKind
   taskIds: string[]
   credits: number
   createdAt: string

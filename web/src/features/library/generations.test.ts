@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { Generation, Task } from '@/types/api'
+import type { Generation, GenerationImage } from '@/types/api'
 import { libraryQueryOptions } from './api/getLibrary'
 import { anyActive, downloadable, imagesOf, LIBRARY_LIVE_MS, pageCount, parsePage, parseService, parseStatus } from './generations'
 
-const task = (taskId: string, status: Task['status'], outputs = status === 'completed' ? 1 : 0): Task => ({
+const task = (taskId: string, status: GenerationImage['status'], outputs = status === 'completed' ? 1 : 0): GenerationImage => ({
   taskId,
   status,
   stage: '',
@@ -16,7 +16,7 @@ const task = (taskId: string, status: Task['status'], outputs = status === 'comp
   comment: '',
 })
 
-const generation = (serviceId: string, status: Generation['status'], tasks: Task[]): Generation => ({
+const generation = (serviceId: string, status: Generation['status'], tasks: GenerationImage[]): Generation => ({
   serviceId,
   service: 'bodySwap',
   status,

@@ -1,30 +1,30 @@
 /** Pure helpers over the server's generations (ServiceView) for My Images. */
-import type { Generation, RequestType, Task, TaskStatus } from '@/types/api'
+import type { Generation, GenerationKind, GenerationImage, GenerationStatus } from '@/types/api'
 
 /** The spec's generation list page size (§9). */
 export const LIBRARY_PAGE_SIZE = 90
 /** How often the list is refetched while a generation is queued or running. */
 export const LIBRARY_LIVE_MS = 2000
 
-export const SERVICE_LABELS: Record<RequestType, string> = {
+export const SERVICE_LABELS: Record<GenerationKind, string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background',
 }
 
-export const STATUS_LABELS: Record<TaskStatus, string> = {
+export const STATUS_LABELS: Record<GenerationStatus, string> = {
   queued: 'Queued',
   running: 'Running',
   completed: 'Completed',
   failed: 'Failed',
 }
 
-export const SERVICE_FILTERS: ReadonlyArray<{ value: RequestType | ''; label: string }> = [
+export const SERVICE_FILTERS: ReadonlyArray<{ value: GenerationKind | ''; label: string }> = [
   { value: '', label: 'All' },
   { value: 'bodySwap', label: 'Model swap' },
   { value: 'burstreplace', label: 'Background' },
 ]
 
-export const STATUS_FILTERS: ReadonlyArray<{ value: TaskStatus | ''; label: string }> = [
+export const STATUS_FILTERS: ReadonlyArray<{ value: GenerationStatus | ''; label: string }> = [
   { value: '', label: 'All statuses' },
   { value: 'completed', label: 'Completed' },
   { value: 'running', label: 'Running' },
@@ -32,7 +32,7 @@ export const STATUS_FILTERS: ReadonlyArray<{ value: TaskStatus | ''; label: stri
   { value: 'failed', label: 'Failed' },
 ]
 
-export function isActive(status: TaskStatus): boolean {
+export function isActive(status: GenerationStatus): boolean {
   return status === 'queued' || status === 'running'
 }
 
@@ -49,7 +49,7 @@ export function anyActive(generations: readonly Generation[] | undefined): boole
 /** One tile of the grid: an image of a generation. */
 export interface LibraryImage {
   generation: Generation
-  task: Task
+  task: GenerationImage
   /** 1-based position of the image within its generation. */
   position: number
 }
@@ -59,7 +59,7 @@ export function imagesOf(generations: readonly Generation[]): LibraryImage[] {
 }
 
 /** An image that can be downloaded (and so selected for a ZIP): finished with an output. */
-export function downloadable(task: Task): boolean {
+export function downloadable(task: GenerationImage): boolean {
   return task.status === 'completed' && task.outputs.length > 0
 }
 
@@ -67,11 +67,11 @@ export function pageCount(total: number, pageSize = LIBRARY_PAGE_SIZE): number {
   return Math.max(1, Math.ceil(total / pageSize))
 }
 
-export function parseService(value: string | null): RequestType | '' {
+export function parseService(value: string | null): GenerationKind | '' {
   return value === 'bodySwap' || value === 'burstreplace' ? value : ''
 }
 
-export function parseStatus(value: string | null): TaskStatus | '' {
+export function parseStatus(value: string | null): GenerationStatus | '' {
   return value === 'queued' || value === 'running' || value === 'completed' || value === 'failed' ? value : ''
 }
 

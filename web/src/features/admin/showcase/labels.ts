@@ -1,11 +1,11 @@
-import type { RequestType, TaskStatus } from '@/types/api'
+import type { GenerationKind, GenerationStatus } from '@/types/api'
 
-export const SERVICE_LABELS: Record<RequestType, string> = {
+export const SERVICE_LABELS: Record<GenerationKind, string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background replace',
 }
 
-export const STATUS_LABELS: Record<TaskStatus, string> = {
+export const STATUS_LABELS: Record<GenerationStatus, string> = {
   queued: 'Queued',
   running: 'Running',
   completed: 'Completed',

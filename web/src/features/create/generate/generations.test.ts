@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { Generation, Task } from '@/types/api'
+import type { Generation, GenerationImage } from '@/types/api'
 import { nextPollDelay } from './api/pollTasks'
 import { downloadImages, generationFinished, mergeTasks, queuedTask, serviceSettled, taskState } from './generations'
 
-const task = (taskId: string, status: Task['status'], progress = 0): Task => ({ ...queuedTask(taskId), status, progress })
+const task = (taskId: string, status: GenerationImage['status'], progress = 0): GenerationImage => ({ ...queuedTask(taskId), status, progress })
 
 // The generation's tasks, in the order of its taskIds.
 const taskIds = ['a', 'b']
@@ -48,7 +48,7 @@ describe('long-poll pacing', () => {
 
 describe('the output page (from the server)', () => {
   const output = (key: string) => ({ key, url: `https://s3/${key}`, thumbnailUrl: `https://s3/t/${key}` })
-  const service = (status: Generation['status'], tasks: Task[]): Generation => ({
+  const service = (status: Generation['status'], tasks: GenerationImage[]): Generation => ({
     serviceId: 's',
     service: 'bodySwap',
     status,

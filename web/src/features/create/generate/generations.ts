@@ -1,8 +1,8 @@
 import type { DownloadData } from '@/stores/download'
-import type { Generation, Task } from '@/types/api'
+import type { Generation, GenerationImage } from '@/types/api'
 
 /** A task the server has not reported yet. */
-export function queuedTask(taskId: string): Task {
+export function queuedTask(taskId: string): GenerationImage {
   return {
     taskId,
     status: 'queued',
@@ -17,12 +17,12 @@ export function queuedTask(taskId: string): Task {
   }
 }
 
-export function isTerminal(task: Task): boolean {
+export function isTerminal(task: GenerationImage): boolean {
   return task.status === 'completed' || task.status === 'failed'
 }
 
 /** A generation has finished when its tasks are known and every one completed or failed. */
-export function generationFinished(tasks: Task[]): boolean {
+export function generationFinished(tasks: GenerationImage[]): boolean {
   return tasks.length > 0 && tasks.every(isTerminal)
 }
 
@@ -30,13 +30,13 @@ export function generationFinished(tasks: Task[]): boolean {
  * A generation's tasks in its order (`taskIds`): the fresh state where the server reported one,
  * else the state known before, else queued.
  */
-export function mergeTasks(taskIds: string[], known: Task[], fresh: Task[]): Task[] {
+export function mergeTasks(taskIds: string[], known: GenerationImage[], fresh: GenerationImage[]): GenerationImage[] {
   const byId = new Map(fresh.map((t) => [t.taskId, t]))
   return taskIds.map((id) => byId.get(id) ?? known.find((t) => t.taskId === id) ?? queuedTask(id))
 }
 
 /** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
-export function taskState(taskIds: string[], tasks: Task[]): string {
+export function taskState(taskIds: string[], tasks: GenerationImage[]): string {
   const byId = new Map(tasks.map((t) => [t.taskId, t]))
   return taskIds
     .map((id) => {

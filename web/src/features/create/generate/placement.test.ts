@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import { queuedTask } from './generations'
 import { canAdjust, dragged, groupVersions, isAdjusted, NO_PLACEMENT, normalise, previewTransform, resultsSummary } from './placement'
 
-const task = (taskId: string, sourceTaskId?: string): Task => ({ ...queuedTask(taskId), sourceTaskId: sourceTaskId ?? null })
+const task = (taskId: string, sourceTaskId?: string): GenerationImage => ({ ...queuedTask(taskId), sourceTaskId: sourceTaskId ?? null })
 
 describe('placement', () => {
   it('keeps values within the API bounds, rounded to what the controls show', () => {
@@ -42,7 +42,7 @@ describe('placement', () => {
 
 describe('resultsSummary', () => {
   const out = { key: 'k', url: 'u', thumbnailUrl: 't' }
-  const done = (id: string, source?: string, extra: Partial<Task> = {}): Task => ({ ...task(id, source), status: 'completed', outputs: [out], ...extra })
+  const done = (id: string, source?: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({ ...task(id, source), status: 'completed', outputs: [out], ...extra })
 
   it('counts every tile the page shows: images, failures, versions, re-renders under way and edits', () => {
     const tasks = [

@@ -1,5 +1,5 @@
 import { pluralize } from '@/lib/format'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 
 /** The user's move and scale of the subject over the engine's own placement (the API's
  *  Placement): x, y as fractions of the image's width and height, scale around the subject's
@@ -48,15 +48,15 @@ export function isAdjusted(p: Placement): boolean {
 
 /** One image of a generation with its re-renders: the original and its versions, in order. */
 export interface ImageVersions {
-  original: Task
+  original: GenerationImage
   /** The original's number among the generation's images (1-based). */
   number: number
-  versions: Task[]
+  versions: GenerationImage[]
 }
 
 /** Groups a generation's tasks: each original with the re-renders made from it (tasks with a
  *  `sourceTaskId`), in the order the server lists them. */
-export function groupVersions(tasks: Task[]): ImageVersions[] {
+export function groupVersions(tasks: GenerationImage[]): ImageVersions[] {
   const groups: ImageVersions[] = []
   const byId = new Map<string, ImageVersions>()
   for (const task of tasks) {

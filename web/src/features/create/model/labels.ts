@@ -6,7 +6,7 @@ import {
   type Gender,
   type SkinTone,
 } from '@/lib/catalogLabels'
-import type { CatalogEntry } from '@/types/api'
+import type { CatalogItem } from '@/types/api'
 
 /** The attribute filters of the model picker (GET /api/v1/model `gender`, `skinTone`, `bodyType`). */
 export interface ModelFilters {
@@ -26,7 +26,7 @@ export function capitalize(value: string): string {
 
 /** The card's second line: the model's short description; without one, what is known of it
  *  ("Female · Slim · Fair skin"), else its category. */
-export function modelSummary(m: Pick<CatalogEntry, 'description' | 'gender' | 'skinTone' | 'bodyType' | 'category'>): string | undefined {
+export function modelSummary(m: Pick<CatalogItem, 'description' | 'gender' | 'skinTone' | 'bodyType' | 'category'>): string | undefined {
   const description = m.description?.trim()
   if (description) return description
   const known = attributeSummary(m)

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
-import type { ApiData, ApiQuery, RequestType, TaskStatus } from '@/types/api'
+import type { ApiData, ApiQuery, GenerationKind, GenerationStatus } from '@/types/api'
 import { anyActive, LIBRARY_LIVE_MS, LIBRARY_PAGE_SIZE } from '../generations'
 
 type Path = '/imageedit/service/all'
@@ -10,8 +10,8 @@ export type LibraryPage = ApiData<Path, 'get'>
 export const LIBRARY_KEY = ['library'] as const
 
 export interface LibraryFilters {
-  service: RequestType | ''
-  status: TaskStatus | ''
+  service: GenerationKind | ''
+  status: GenerationStatus | ''
   pageNumber: number
 }
 

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react'
 import { IconThumbUp } from '@/components/ui/icons'
 import { errorMessage } from '@/lib/api'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import { useGiveFeedback } from '../api/giveFeedback'
 import styles from '../library.module.css'
 
-type Rating = NonNullable<Task['rating']>
+type Rating = NonNullable<GenerationImage['rating']>
 
 export const COMMENT_MAX_LENGTH = 2000
 

@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Generation, Task } from '@/types/api'
+import type { Generation, GenerationImage } from '@/types/api'
 import { ImageTile } from './ImageTile'
 
-const task = (taskId: string, sourceTaskId: string | null): Task => ({
+const task = (taskId: string, sourceTaskId: string | null): GenerationImage => ({
   taskId,
   status: 'completed',
   stage: '',
@@ -18,7 +18,7 @@ const task = (taskId: string, sourceTaskId: string | null): Task => ({
   sourceTaskId,
 })
 
-const generationOf = (tasks: Task[]): Generation => ({
+const generationOf = (tasks: GenerationImage[]): Generation => ({
   serviceId: 'g1',
   service: 'burstreplace',
   status: 'completed',
@@ -31,7 +31,7 @@ const generationOf = (tasks: Task[]): Generation => ({
   tasks,
 })
 
-function renderTile(t: Task, generation: Generation = generationOf([t])) {
+function renderTile(t: GenerationImage, generation: Generation = generationOf([t])) {
   const noop = () => undefined
   render(
     <QueryClientProvider client={new QueryClient()}>
@@ -57,7 +57,7 @@ describe('ImageTile', () => {
   })
 
   it('a failed image shows its input, the reason and the credits it gave back', () => {
-    const broken: Task = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/in/t1', error: 'No person found in the photo.' }
+    const broken: GenerationImage = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/in/t1', error: 'No person found in the photo.' }
     renderTile(broken, { ...generationOf([broken, task('t2', null)]), credits: 4 })
     expect(screen.getByAltText('Input of image 1').getAttribute('src')).toBe('http://s3/in/t1')
     expect(screen.getByTestId('library-failure').textContent).toBe('No person found in the photo.')
@@ -68,7 +68,7 @@ describe('ImageTile', () => {
   })
 
   it('an input without a thumbnail, or whose thumbnail does not load, shows a mark, not a broken image', () => {
-    const failed: Task = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/thumbs/in/t1.jpg' }
+    const failed: GenerationImage = { ...task('t1', null), status: 'failed', outputs: [], inputThumbnailUrl: 'http://s3/thumbs/in/t1.jpg' }
     renderTile(failed)
     fireEvent.error(screen.getByAltText('Input of image 1'))
     expect(screen.queryByAltText('Input of image 1')).toBeNull()
@@ -95,7 +95,7 @@ describe('ImageTile', () => {
 
   it('a failed re-render says it cost nothing; a finished image has no failure note', () => {
     const original = task('t1', null)
-    const rerender: Task = { ...task('t2', 't1'), status: 'failed', outputs: [], error: 'Re-render failed.' }
+    const rerender: GenerationImage = { ...task('t2', 't1'), status: 'failed', outputs: [], error: 'Re-render failed.' }
     renderTile(rerender, generationOf([original, rerender]))
     expect(screen.getByTestId('library-failure-credits').textContent).toBe('Re-renders are free: nothing was charged for this one.')
     cleanup()

@@ -2,7 +2,7 @@ import { DownloadButton } from '@/components/DownloadButton'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconTrash } from '@/components/ui/icons'
 import { failedImageNote } from '@/lib/failures'
-import type { TaskStatus } from '@/types/api'
+import type { GenerationStatus } from '@/types/api'
 import { downloadable, formatWhen, generationActive, isActive, SERVICE_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
 import { FeedbackControl } from './FeedbackControl'
 import { InputThumb } from './InputThumb'
@@ -10,7 +10,7 @@ import { ShareToggle } from './ShareToggle'
 import styles from '../library.module.css'
 
 /** The status badge's colour; a completed image shows none. */
-const STATUS_BADGES: Record<TaskStatus, string | undefined> = {
+const STATUS_BADGES: Record<GenerationStatus, string | undefined> = {
   queued: styles.libBadgeQueued,
   running: styles.libBadgeRunning,
   completed: undefined,

@@ -1,13 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
-import type { ApiData, ApiQuery, RequestType } from '@/types/api'
+import type { ApiData, ApiQuery, GenerationKind } from '@/types/api'
 
 type Path = '/imageedit/service/showCaseFromS3'
 
 export type ShowcasePage = ApiData<Path, 'get'>
 export type ShowcasePair = ShowcasePage['items'][number]
 export type ShowcaseQuery = Required<Pick<ApiQuery<Path, 'get'>, 'pageNum' | 'pageSize'>> & {
-  serviceType: RequestType
+  serviceType: GenerationKind
 }
 
 /** Curated before/after pairs. Public: sent without a session, so a visitor needs none. */

@@ -3,7 +3,7 @@ import { LoadError } from '@/components/ui/LoadError'
 import { IconArrowLeft, IconArrowRight } from '@/components/ui/icons'
 import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
-import type { RequestType } from '@/types/api'
+import type { GenerationKind } from '@/types/api'
 import { useShowcase, type ShowcasePair } from '../api/getShowcase'
 import { parsePage, parseService, serviceLabel, SHOWCASE_PAGE_SIZE, SHOWCASE_SERVICES } from '../services'
 import { BeforeAfter } from './BeforeAfter'
@@ -53,7 +53,7 @@ export function ShowcasePage() {
   const data = query.data
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1
 
-  const go = (next: { service?: RequestType; page?: number }) => {
+  const go = (next: { service?: GenerationKind; page?: number }) => {
     const service = next.service ?? serviceType
     const page = next.page ?? 1
     const search = new URLSearchParams()

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { useAuth } from '@/hooks/useAuth'
 import { ApiError } from '@/lib/api'
-import type { RequestType } from '@/types/api'
+import type { GenerationKind } from '@/types/api'
 import { useShowcaseCandidates } from '../api/getShowcaseCandidates'
 import { CANDIDATES_PAGE_SIZE, CandidateList } from './CandidateList'
 import { GenerationLookup } from './GenerationLookup'
@@ -63,7 +63,7 @@ function AdminsOnly({ message }: { message: string }) {
 }
 
 function AdminShowcaseContent() {
-  const [service, setService] = useState<RequestType | 'all'>('all')
+  const [service, setService] = useState<GenerationKind | 'all'>('all')
   const [pageNum, setPageNum] = useState(1)
   const candidates = useShowcaseCandidates({
     serviceType: service === 'all' ? undefined : service,

@@ -1,7 +1,7 @@
 import { Alert } from '@/components/ui/Alert'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
-import type { RequestType } from '@/types/api'
+import type { GenerationKind } from '@/types/api'
 import type { ShowcaseCandidate, ShowcaseCandidates } from '../api/getShowcaseCandidates'
 import { SERVICE_LABELS } from '../labels'
 import { CurateToggle } from './CurateToggle'
@@ -9,7 +9,7 @@ import styles from '../admin-showcase.module.css'
 
 export const CANDIDATES_PAGE_SIZE = 24
 
-type ServiceFilter = RequestType | 'all'
+type ServiceFilter = GenerationKind | 'all'
 
 const FILTERS: Array<[ServiceFilter, string]> = [
   ['all', 'All'],

@@ -1,4 +1,4 @@
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import type { AdminGeneration } from '../api/findGenerations'
 import { formatDateTime, SERVICE_LABELS, STATUS_LABELS } from '../labels'
 import { AttachEdit } from './AttachEdit'
@@ -78,7 +78,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
   )
 }
 
-function TaskRow({ task, number }: { task: Task; number: number }) {
+function TaskRow({ task, number }: { task: GenerationImage; number: number }) {
   const output = task.outputs[0]
   return (
     <li className={styles.adminTask} data-testid={`admin-task-${task.taskId}`}>

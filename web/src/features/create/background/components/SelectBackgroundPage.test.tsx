@@ -5,15 +5,15 @@ import { Provider as JotaiProvider } from 'jotai'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { clearUserSession, saveUserSession } from '@/lib/identity'
-import type { Seed } from '@/types/api'
+import type { CatalogItem } from '@/types/api'
 import { SelectBackgroundPage } from './SelectBackgroundPage'
 
-function seed(id: string, name: string, category: string, builtin = false): Seed {
+function seed(id: string, name: string, category: string, builtin = false): CatalogItem {
   return { _id: id, name, type: 'background', category, builtin, url: `/b/${id}.jpg`, thumbnailUrl: '', description: '' }
 }
 
 // In server order: the built-ins are not first here, the picker puts them first.
-const SEEDS: Seed[] = [
+const SEEDS: CatalogItem[] = [
   seed('bg-1', 'Neon table', 'studio'),
   seed('white', 'white', 'builtin', true),
   seed('scene-03', 'Sand dune', 'nature'),

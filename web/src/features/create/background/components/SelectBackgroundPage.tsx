@@ -9,15 +9,15 @@ import { CategoryChips } from '@/features/create/CategoryChips'
 import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
 import { errorMessage } from '@/lib/api'
 import { mergeFlowAtom, stepsFlowAtom, type SelectedBackground } from '@/features/create/store'
-import type { Seed } from '@/types/api'
+import type { CatalogItem } from '@/types/api'
 import { useSeeds } from '../api/getSeeds'
 import { BUILTIN_LABELS, backgroundCategories, backgroundLabel, categoryLabel, filterBackgrounds } from '../labels'
 import picker from '@/features/create/picker.module.css'
 
 /** Built-ins first (server order otherwise), without duplicates across pages. */
-function mergeItems(pages: Seed[][]): Seed[] {
+function mergeItems(pages: CatalogItem[][]): CatalogItem[] {
   const seen = new Set<string>()
-  const all: Seed[] = []
+  const all: CatalogItem[] = []
   for (const s of pages.flat()) {
     if (seen.has(s._id)) continue
     seen.add(s._id)
@@ -61,7 +61,7 @@ export function SelectBackgroundPage() {
   const selected = flow.stepSelectBackground.selectedBackground
   const canContinue = Boolean(model || selected)
 
-  const select = (bg: Seed) => {
+  const select = (bg: CatalogItem) => {
     const value: SelectedBackground = {
       _id: bg._id,
       name: backgroundLabel(bg),

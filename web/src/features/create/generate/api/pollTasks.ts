@@ -4,14 +4,14 @@ import { LONG_POLL_WAIT_MS, POLL_INTERVAL_MS } from '@/config'
 import { invalidateCredits } from '@/api/credits'
 import { shouldRetry } from '@/lib/queryClient'
 import type { FlowGeneration } from '@/features/create/store'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import { generationFinished, mergeTasks, queuedTask, taskState } from '../generations'
 
 /** The longest pause between polls after errors. */
 const MAX_BACKOFF_MS = 10_000
 
 /**
- * Task status. With `since` (what the page shows now) the server answers as soon as
+ * The images' status. With `since` (what the page shows now) the server answers as soon as
  * something differs from it, or after `waitMs`: a long poll.
  */
 export function pollTasks(
@@ -19,14 +19,14 @@ export function pollTasks(
   signal?: AbortSignal,
   since?: string,
   waitMs = LONG_POLL_WAIT_MS,
-): Promise<Task[]> {
+): Promise<GenerationImage[]> {
   // The ids go as a JSON array; without `since` it is a plain read.
   const query = { taskIds: JSON.stringify(taskIds), ...(since === undefined ? {} : { since, waitMs }) }
   return unwrap(client.GET('/api/v1/task/pollTasks', { params: { query }, signal }))
 }
 
 export interface TaskSnapshot {
-  tasks: Task[]
+  tasks: GenerationImage[]
   /** Something moved since the previous snapshot (so ask again at once). */
   changed: boolean
 }
@@ -39,12 +39,12 @@ export function taskQueryKey(serviceId: string) {
   return ['pollTasks', serviceId] as const
 }
 
-function knownTasks(queryClient: QueryClient, serviceId: string): Task[] {
+function knownTasks(queryClient: QueryClient, serviceId: string): GenerationImage[] {
   return queryClient.getQueryData<TaskSnapshot>(taskQueryKey(serviceId))?.tasks ?? []
 }
 
 /** Records the tasks as the server reported them elsewhere (the output page), in the generation's order. */
-export function rememberTasks(queryClient: QueryClient, generation: FlowGeneration, fresh: Task[]): void {
+export function rememberTasks(queryClient: QueryClient, generation: FlowGeneration, fresh: GenerationImage[]): void {
   const known = knownTasks(queryClient, generation.serviceId)
   queryClient.setQueryData<TaskSnapshot>(taskQueryKey(generation.serviceId), {
     tasks: mergeTasks(generation.taskIds, known, fresh),

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
 import { invalidateCredits } from '@/api/credits'
-import type { RequestType, ServiceSubmitted } from '@/types/api'
+import type { GenerationKind, GenerationSubmitted } from '@/types/api'
 
 export interface SubmitRequest {
-  requestType: RequestType
+  requestType: GenerationKind
   modelId: string | null
   backgroundId: string | null
   inputFiles: string[]
@@ -23,7 +23,7 @@ function formData(fields: Record<string, string | string[] | null | undefined>):
 }
 
 /** bodySwap when a model is chosen (plus the background, if any); burstreplace for a background only. */
-export function submitGeneration(req: SubmitRequest): Promise<ServiceSubmitted> {
+export function submitGeneration(req: SubmitRequest): Promise<GenerationSubmitted> {
   const headers = { 'Idempotency-Key': req.idempotencyKey }
   if (req.requestType === 'bodySwap') {
     if (!req.modelId) throw new Error('A model is required for a body swap.')

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { appStore } from '@/stores/appStore'
 import { addFilesAtom, mergeFlowAtom, resetFlowAtom, stepsFlowAtom, updateGenerationAtom, type FlowFile, type FlowGeneration } from '@/features/create/store'
-import type { Generation, Task } from '@/types/api'
+import type { Generation, GenerationImage } from '@/types/api'
 import { taskQueryKey, type TaskSnapshot } from '../api/pollTasks'
 import { GeneratePage } from './GeneratePage'
 import { OutputImagePage } from './OutputImagePage'
@@ -14,7 +14,7 @@ import { json } from '@/testing/http'
 
 const output = (id: string) => ({ key: `outputs/${id}.jpg`, url: `http://s3/o/${id}`, thumbnailUrl: `http://s3/ot/${id}` })
 
-const done = (taskId: string): Task => ({
+const done = (taskId: string): GenerationImage => ({
   taskId,
   status: 'completed',
   progress: 100,
@@ -27,7 +27,7 @@ const done = (taskId: string): Task => ({
   comment: '',
 })
 
-const failed = (taskId: string, error: string, extra: Partial<Task> = {}): Task => ({
+const failed = (taskId: string, error: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({
   ...done(taskId),
   status: 'failed',
   stage: 'failed',
@@ -36,7 +36,7 @@ const failed = (taskId: string, error: string, extra: Partial<Task> = {}): Task 
   ...extra,
 })
 
-const generation = (tasks: Task[], credits: number): FlowGeneration => ({
+const generation = (tasks: GenerationImage[], credits: number): FlowGeneration => ({
   serviceId: 'svc-1',
   requestType: 'bodySwap',
   taskIds: tasks.map((t) => t.taskId),
@@ -47,7 +47,7 @@ const generation = (tasks: Task[], credits: number): FlowGeneration => ({
   notifyEmail: null,
 })
 
-const service = (tasks: Task[], credits: number): Generation => ({
+const service = (tasks: GenerationImage[], credits: number): Generation => ({
   serviceId: 'svc-1',
   service: 'bodySwap',
   status: 'completed',
@@ -63,12 +63,12 @@ const service = (tasks: Task[], credits: number): Generation => ({
 type Route = (url: string) => Response | undefined
 let routes: Route[]
 /** The tasks of the generation as last polled: they live in the query cache, not in the flow. */
-let polled: Task[] | null
+let polled: GenerationImage[] | null
 /** The JSON bodies sent, by URL. */
 let bodies: { url: string; body: Record<string, unknown> }[]
 
 /** This tab started the generation (the flow store) and knows its tasks (the query cache). */
-function startGeneration(tasks: Task[], credits: number) {
+function startGeneration(tasks: GenerationImage[], credits: number) {
   appStore.set(updateGenerationAtom, generation(tasks, credits))
   polled = tasks
 }

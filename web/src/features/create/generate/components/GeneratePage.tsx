@@ -14,7 +14,7 @@ import { newUuid } from '@/lib/identity'
 import { mergeFlowAtom, removeFileAtom, stepsFlowAtom, updateGenerationAtom, usableFiles } from '@/features/create/store'
 import { SERVICE_NAMES, swapFitKeys, switchableService, unusablePhotos, usablePhotos, type UnusablePhoto } from '@/features/create/fit'
 import { useModelFits } from '@/features/create/model/api/getModelFits'
-import type { RequestType } from '@/types/api'
+import type { GenerationKind } from '@/types/api'
 import { useCost, type CostRequest } from '../api/getCost'
 import { useSubmitGeneration } from '../api/submitGeneration'
 import { useGenerationPolling } from '../hooks/useGenerationPolling'
@@ -38,7 +38,7 @@ function UnusablePhotos({
 }: {
   unusable: UnusablePhoto[]
   total: number
-  requestType: RequestType
+  requestType: GenerationKind
   onDrop: () => void
   onSwitch: (() => void) | null
 }) {
@@ -132,7 +132,7 @@ export function GeneratePage() {
   const allFiles = flow.stepUploadImages.files
   const model = flow.stepSelectModel.selectedModel
   const background = flow.stepSelectBackground.selectedBackground
-  const requestType: RequestType | null = model ? 'bodySwap' : background ? 'burstreplace' : null
+  const requestType: GenerationKind | null = model ? 'bodySwap' : background ? 'burstreplace' : null
   // Before the click: the photos the service (and for a model swap, the model's skin tone) cannot
   // use are listed with their reasons, and only the others are counted, priced and sent.
   const fits = useModelFits(requestType === 'bodySwap' ? swapFitKeys(allFiles) : [])

@@ -6,7 +6,7 @@ import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { mergeFlowAtom, resetFlowAtom } from '@/features/create/store'
 import { appStore } from '@/stores/appStore'
-import type { ContentCredentials, Generation, Task } from '@/types/api'
+import type { ContentCredentials, Generation, GenerationImage } from '@/types/api'
 import { useService } from '../api/getService'
 import { OutputImagePage } from './OutputImagePage'
 import { completedTask } from '@/testing/fixtures'
@@ -77,7 +77,7 @@ describe('OutputImagePage', () => {
     appStore.set(mergeFlowAtom, {
       stepSelectModel: { selectedModel: { _id: 'm-1', name: 'Ava', category: 'studio', url: 'http://s3/m', thumbnailUrl: 'http://s3/mt' } },
     })
-    const [first, second] = service.tasks as [Task, Task]
+    const [first, second] = service.tasks as [GenerationImage, GenerationImage]
     renderPage({
       ...service,
       tasks: [

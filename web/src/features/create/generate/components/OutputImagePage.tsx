@@ -17,7 +17,7 @@ import { mergeDownloadAtom, resetDownloadAtom } from '@/stores/download'
 import { appStore } from '@/stores/appStore'
 import { backgroundLabel } from '@/features/create/background/labels'
 import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
-import type { ContentCredentials, Generation, Task, TaskOutput } from '@/types/api'
+import type { ContentCredentials, Generation, GenerationImage, ImageOutput } from '@/types/api'
 import { useService } from '../api/getService'
 import { rememberTasks } from '../api/pollTasks'
 import { downloadImages, isTerminal } from '../generations'
@@ -36,7 +36,7 @@ function formatWhen(iso: string): string {
   return Number.isNaN(when.getTime()) ? '' : when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
 }
 
-function overallProgress(tasks: Task[]): number {
+function overallProgress(tasks: GenerationImage[]): number {
   if (!tasks.length) return 0
   return tasks.reduce((sum, t) => sum + (isTerminal(t) ? 100 : t.progress || 0), 0) / tasks.length
 }
@@ -57,8 +57,8 @@ function Header({ onCreateAnother }: { onCreateAnother: () => void }) {
 
 /** What the placement editor is open on: an image (original or version) and its original. */
 interface Adjusting {
-  task: Task
-  original: TaskOutput
+  task: GenerationImage
+  original: ImageOutput
   label: string
 }
 
@@ -91,7 +91,7 @@ function useCatalogNames(): CatalogNames {
 function viewerItem(
   id: string,
   title: string,
-  output: TaskOutput,
+  output: ImageOutput,
   credentials: ContentCredentials | null | undefined,
   alt: string,
   inputUrl: string,

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toast } from '@/lib/toast'
-import type { Generation, Task } from '@/types/api'
+import type { Generation, GenerationImage } from '@/types/api'
 import { OutputImagePage } from './OutputImagePage'
 import { PlacementEditor } from './PlacementEditor'
 import { json } from '@/testing/http'
@@ -13,7 +13,7 @@ vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), 
 
 const output = (id: string) => ({ key: `outputs/${id}.jpg`, url: `http://s3/o/${id}`, thumbnailUrl: `http://s3/ot/${id}` })
 
-const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
+const task = (taskId: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({
   taskId,
   status: 'completed',
   progress: 100,
@@ -28,7 +28,7 @@ const task = (taskId: string, extra: Partial<Task> = {}): Task => ({
   ...extra,
 })
 
-const service = (tasks: Task[], backgroundId: string | null = 'bg-1'): Generation => ({
+const service = (tasks: GenerationImage[], backgroundId: string | null = 'bg-1'): Generation => ({
   serviceId: 'svc-1',
   service: 'burstreplace',
   status: 'completed',
@@ -83,7 +83,7 @@ afterEach(() => {
 })
 
 describe('PlacementEditor', () => {
-  function renderEditor(t: Task = task('t-1'), onClose = vi.fn()) {
+  function renderEditor(t: GenerationImage = task('t-1'), onClose = vi.fn()) {
     render(
       <QueryClientProvider client={client()}>
         <PlacementEditor serviceId="svc-1" backgroundId="bg-1" task={t} original={output('t-1')} imageLabel="image 1" onClose={onClose} />

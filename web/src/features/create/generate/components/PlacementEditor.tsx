@@ -3,7 +3,7 @@ import { Alert } from '@/components/ui/Alert'
 import { Dialog } from '@/components/ui/Dialog'
 import { errorMessage } from '@/lib/api'
 import { toast } from '@/lib/toast'
-import type { Task, TaskOutput } from '@/types/api'
+import type { GenerationImage, ImageOutput } from '@/types/api'
 import { useAdjustPlacement } from '../api/adjustPlacement'
 import { useBackgroundThumbnail } from '../api/backgroundThumbnail'
 import {
@@ -22,9 +22,9 @@ interface PlacementEditorProps {
   serviceId: string
   backgroundId: string
   /** The image being adjusted: the original or one of its versions (its placement is the start). */
-  task: Task
+  task: GenerationImage
   /** The original's output: the subject where the engine put it, moved in the preview. */
-  original: TaskOutput
+  original: ImageOutput
   /** Names the image, e.g. "image 2". */
   imageLabel: string
   onClose: () => void

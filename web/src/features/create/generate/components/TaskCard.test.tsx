@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ContentCredentials, Task } from '@/types/api'
+import type { ContentCredentials, GenerationImage } from '@/types/api'
 import { TaskCard } from './TaskCard'
 
 const CREDENTIALS: ContentCredentials = {
@@ -21,7 +21,7 @@ const CREDENTIALS: ContentCredentials = {
   sha256: 'a'.repeat(64),
 }
 
-const task = (extra: Partial<Task>): Task => ({
+const task = (extra: Partial<GenerationImage>): GenerationImage => ({
   taskId: 't-1',
   status: 'completed',
   stage: 'completed',
@@ -35,7 +35,7 @@ const task = (extra: Partial<Task>): Task => ({
   ...extra,
 })
 
-function renderCard(t: Task) {
+function renderCard(t: GenerationImage) {
   render(
     <MemoryRouter>
       <ul>

@@ -3,10 +3,10 @@ import { CredentialsPanel } from '@/components/credentials/CredentialsPanel'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconAlert } from '@/components/ui/icons'
 import type { FlowFile } from '@/features/create/store'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import styles from './TaskCard.module.css'
 
-const STATUS_TEXT: Record<Task['status'], string> = {
+const STATUS_TEXT: Record<GenerationImage['status'], string> = {
   queued: 'Waiting in queue',
   running: 'Generating',
   completed: 'Done',
@@ -14,12 +14,12 @@ const STATUS_TEXT: Record<Task['status'], string> = {
 }
 
 interface TaskCardProps {
-  task: Task
+  task: GenerationImage
   index: number
   input?: FlowFile
 }
 
-const STATUS_CLASS: Record<Task['status'], string | undefined> = {
+const STATUS_CLASS: Record<GenerationImage['status'], string | undefined> = {
   queued: styles.taskQueued,
   running: styles.taskRunning,
   completed: '',

@@ -1,11 +1,11 @@
 import type { FlowGeneration } from '@/features/create/store'
-import type { Task } from '@/types/api'
+import type { GenerationImage } from '@/types/api'
 import { useTaskPolling } from '../api/pollTasks'
 import { generationFinished } from '../generations'
 
 export interface GenerationProgress {
   /** The generation's tasks, from the query cache (queued until the first poll answers). */
-  tasks: Task[]
+  tasks: GenerationImage[]
   /** False while the tasks shown are only placeholders (before the first poll answered). */
   known: boolean
   /** True until every task is completed or failed. */

@@ -5,10 +5,10 @@ import { Provider as JotaiProvider } from 'jotai'
 import { MemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { clearUserSession, saveUserSession } from '@/lib/identity'
-import type { CatalogEntry } from '@/types/api'
+import type { CatalogItem } from '@/types/api'
 import { SelectModelPage } from './SelectModelPage'
 
-function model(id: string, fields: Partial<CatalogEntry>): CatalogEntry {
+function model(id: string, fields: Partial<CatalogItem>): CatalogItem {
   return {
     _id: id,
     name: id,
