@@ -18,20 +18,22 @@ from api.deps import SettingsDep
 
 router = APIRouter()
 
-# The pages anyone may read, worth finding by search: the home page, the showcase, the plans,
-# help, contact and the public API's documentation.
-PUBLIC_PAGES = ("/", "/showcase", "/subscription", "/help", "/contact", "/docs/api", "/verify")
+# The pages anyone may read, worth finding by search: the home page, the create flow's first
+# page (the product's front door: a guest creates from it without an account), the showcase,
+# the plans, help, contact and the public API's documentation.
+PUBLIC_PAGES = ("/", "/upload-images", "/showcase", "/subscription", "/help", "/contact",
+                "/docs/api", "/verify")
 
-# Everything else a crawler could reach: the operators' pages, the API, the account's and the
-# create flow's pages (a visitor's own images and settings; nothing to index), the auth screens
-# and the payment steps. A rule matches every path it begins (/admin covers /admin-showcase).
+# Everything else a crawler could reach: the operators' pages, the API, the account's pages and
+# the create flow's steps behind its first page (a visitor's own images and settings; nothing to
+# index), the auth screens and the payment steps. A rule matches every path it begins (/admin
+# covers /admin-showcase).
 PRIVATE_PREFIXES = (
     "/admin",
     "/digital-models",
     "/api/",
     "/imageedit/",
     "/pay/",
-    "/upload-images",
     "/select-model",
     "/select-background",
     "/generate",

@@ -18,7 +18,10 @@ from tests.support.nginx import compose_nginx
 from tests.support.paths import REPO
 
 DIST = REPO / "web" / "dist"
-PUBLIC_PAGES = ["/", "/showcase", "/subscription", "/help", "/contact", "/docs/api", "/verify"]
+# /upload-images is the create flow's first page, where a guest starts without an account: the
+# product's front door, indexed; the steps behind it are not.
+PUBLIC_PAGES = ["/", "/upload-images", "/showcase", "/subscription", "/help", "/contact",
+                "/docs/api", "/verify"]
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
@@ -66,7 +69,9 @@ def check_robots(base: str, app_url: str) -> None:
     for page in PUBLIC_PAGES:
         assert allowed(robots, page), f"{page} is disallowed:\n{answer.text}"
     for private in ("/admin-showcase", "/digital-models", "/api/v1/users/me", "/my-images",
-                    "/user-setting", "/dashboard", "/billing-info", "/upload-images", "/login"):
+                    "/user-setting", "/dashboard", "/billing-info", "/login", "/select-model",
+                    "/select-background", "/generate", "/output-image", "/plan-details",
+                    "/success", "/pay/checkout"):
         assert not allowed(robots, private), f"{private} is allowed:\n{answer.text}"
     assert ("sitemap", f"{app_url.rstrip('/')}/sitemap.xml") in robots, answer.text
 
