@@ -12,7 +12,7 @@ The geometry: for a camera at height C looking roughly level, a person of height
 are at image row y_g appears (y_g - y_horizon) * P / C tall, whatever the lens. Photographers
 hold the camera near eye level, so heads sit near the horizon. Where the camera's height is
 known (`camera`, metres: a view from a 4th floor, a shot from table height), C is that height
-instead; the photo alone does not give it (see EYE_LEVEL).
+instead: given, or read off a door in view (camera.py), else EYE_LEVEL.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from engine import camera as cameras
 from engine import ground as grounds
 from engine.arrays import BoolMask, Floats, Image8
 from engine.ground import Ground
@@ -37,14 +38,8 @@ EYE_LEVEL = 1.6  # metres: the camera's height when nothing says otherwise
 WAIST = 0.9  # metres: the lowest camera a fashion photographer holds
 PERSON_OVER_CAMERA = ADULT / EYE_LEVEL  # an eye-level camera: the default
 PERSON_OVER_LOW_CAMERA = ADULT / WAIST  # a camera at the waist: the largest plausible scale
-# The photo alone does not give the camera's height yet: no cue tried was cheap and reliable.
-# On the fixtures with a horizon (street-01 from a 4th-5th floor, terrace-01 from table height,
-# the rest near eye level): converging verticals (a camera looking down) lean -0.007..+0.003 on
-# both, as level as eye-level scenes (-0.07..+0.17); vertical edges' length below/above the
-# horizon is 1.36 on street-01, 1.17-1.73 in eye-level rooms (walls reach as far below eye level
-# as the street's lower storeys); steep converging lines below the horizon (a ground line leans
-# by its lateral offset over the camera's height) are as common on bg-10's floorboards, beach-01
-# and field-01 as on street-01.
+# The camera's height, when not given, is read off a door in view (camera.camera_height); the
+# cues tried for it, and why they failed, are listed there.
 # Smaller than this the garments stop being the picture: a scene whose ground in view is too
 # far away for a full-length person of this size, even from a low camera, frames the person
 # from the knees up instead (see KNEE_UP).
@@ -308,7 +303,7 @@ def largest_scale(camera: float | None) -> float:
 def cues(background: Image8, camera: float | None = None) -> Cues:
     """Horizon and water of a background photo (the whole photo: a canvas cropped from it
     would lose half of the lines that converge on the horizon). `camera`: its height in
-    metres when known (no caller knows it yet: the labelled fixtures' tests; see EYE_LEVEL)."""
+    metres when known (the labelled fixtures' tests), else camera_height's reading."""
     lines = thumbnail(background, LINE_WIDTH)
     small = thumbnail(lines)  # from the larger thumbnail: one pass over the photo, not two
     lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2Lab), np.uint8)
@@ -323,6 +318,8 @@ def cues(background: Image8, camera: float | None = None) -> Cues:
         horizon, source = sky_line(lab, sky), "sky line"
     if horizon is None:
         source = "backdrop"
+    if camera is None:
+        camera = cameras.camera_height(segments, size, horizon)
     reach = MIN_HEIGHT / largest_scale(camera)
     hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2HSV), np.uint8)
     # Daylight-bright blue (a night scene is blue all over, its grass too).
@@ -330,6 +327,12 @@ def cues(background: Image8, camera: float | None = None) -> Cues:
     edge = None if horizon is not None else grounds.long_edge(segments, size)
     found = grounds.walkable(lab, horizon, water, source, sky, blue, reach, edge)
     return Cues(horizon, water, source, found, camera)
+
+
+def camera_height(background: Image8) -> float | None:
+    """The camera's height in metres read off the photo (camera.py), None when no cue is
+    confident: the scale rule then assumes EYE_LEVEL."""
+    return cues(background).camera
 
 
 def standing_height(horizon: float, ground: float, camera: float | None = None) -> float:
