@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 from core.engine import collecting_notes
-from engine import compose, scene
+from engine import camera, compose, scene
 from engine import ground as grounds
 from engine.compose import GARMENT_MARGIN, Cutout
 from tests.integration.engine.test_compose import person
@@ -362,3 +362,31 @@ def test_with_the_cameras_height_read_off_the_photo_a_person_is_sized_for_the_la
     assert tall / (feet - low) <= 1.1 * scene.ADULT / low_camera, "too large for the camera"
     eye_level = scene.analyse_covering(back, width, height, scene.EYE_LEVEL)
     assert found.person_height > 1.2 * eye_level.person_height
+
+
+def door_reading(name: str, horizon: float) -> float | None:
+    """camera.camera_height on a scene's lines (as scene.cues reads them) with `horizon`."""
+    gray = cv2.cvtColor(scene.thumbnail(photo(name), scene.LINE_WIDTH), cv2.COLOR_RGB2GRAY)
+    return camera.camera_height(grounds.segments(gray), (gray.shape[0], gray.shape[1]), horizon)
+
+
+@pytest.mark.parametrize("where", [0, 1])
+def test_the_terrace_door_reads_a_table_height_camera_across_the_labelled_horizon(
+    where: int,
+) -> None:
+    """The reading follows the horizon (C is proportional to the door foot's depth below it):
+    at either end of terrace-01's labelled horizon its door still reads a low camera, under
+    the 1.2 m the default would need to be wrong by less than a third."""
+    horizon = GROUND_LABELS["terrace-01.jpg"]["horizon"][where]
+    low, _ = GROUND_LABELS["terrace-01.jpg"]["camera"]
+    found = door_reading("terrace-01.jpg", horizon)
+    assert found is not None and 0.9 * low <= found <= 1.2, found
+
+
+def test_an_eye_level_doorway_reads_no_lower_than_a_metre() -> None:
+    """room-02's tall doorway (the engine finds no horizon there: it abstains), read with the
+    middle of its labelled horizon: an older, taller door than camera.DOOR reads the camera
+    low, but within the span an eye-level scene may be read in."""
+    low, high = GROUND_LABELS["room-02.jpg"]["horizon"]
+    found = door_reading("room-02.jpg", (low + high) / 2)
+    assert found is not None and EYE_LEVEL_SPAN[0] <= found <= EYE_LEVEL_SPAN[1], found
