@@ -10,15 +10,15 @@
 import type { GenerationImage } from '@/types/api'
 import { pluralize } from './format'
 
-type TaskLike = Pick<GenerationImage, 'status' | 'sourceTaskId'>
+type ImageLike = Pick<GenerationImage, 'status' | 'sourceTaskId'>
 
 /** The images the generation was charged for (not its free re-renders). */
-export function chargedImages<T extends TaskLike>(tasks: readonly T[]): T[] {
+export function chargedImages<T extends ImageLike>(tasks: readonly T[]): T[] {
   return tasks.filter((t) => !t.sourceTaskId)
 }
 
 /** Each charged image's share of the generation's credits: what its failure gives back. */
-export function creditsPerImage(tasks: readonly TaskLike[], credits: number): number {
+export function creditsPerImage(tasks: readonly ImageLike[], credits: number): number {
   const images = chargedImages(tasks).length
   return images > 0 && credits > 0 ? Math.floor(credits / images) : 0
 }
@@ -42,7 +42,7 @@ export interface FailureSummary {
 }
 
 /** The sentence for a generation's failed images, or null when none failed. */
-export function failureSummary(tasks: readonly TaskLike[], credits: number): FailureSummary | null {
+export function failureSummary(tasks: readonly ImageLike[], credits: number): FailureSummary | null {
   const images = chargedImages(tasks)
   const failed = images.filter((t) => t.status === 'failed').length
   if (failed === 0) return null
@@ -54,7 +54,7 @@ export function failureSummary(tasks: readonly TaskLike[], credits: number): Fai
 }
 
 /** The note on one failed image's tile. */
-export function failedImageNote(task: TaskLike, tasks: readonly TaskLike[], credits: number): string {
+export function failedImageNote(task: ImageLike, tasks: readonly ImageLike[], credits: number): string {
   if (task.sourceTaskId) return 'Re-renders are free: nothing was charged for this one.'
   const returned = creditsPerImage(tasks, credits)
   return returned > 0

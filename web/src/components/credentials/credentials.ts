@@ -70,7 +70,7 @@ export interface IngredientLine {
   hash?: string
 }
 
-const KIND_LABELS: Record<string, string> = {
+const INGREDIENT_KIND_LABELS: Record<string, string> = {
   photo: 'Uploaded photo',
   model: 'Digital model',
   background: 'Background',
@@ -84,7 +84,7 @@ const GENERIC_TITLES = new Set(['Digital model', 'Background'])
 export type CatalogNames = Readonly<Record<string, string>>
 
 export function ingredientLine(ingredient: CredentialsIngredient, names: CatalogNames = {}): IngredientLine {
-  const label = KIND_LABELS[ingredient.kind] ?? (ingredient.title || ingredient.kind || 'Ingredient')
+  const label = INGREDIENT_KIND_LABELS[ingredient.kind] ?? (ingredient.title || ingredient.kind || 'Ingredient')
   const { scheme, value } = parseIdentifier(ingredient.identifier)
   if (scheme === 'sha256') return { label, value: `SHA-256 ${shortHash(value)}`, hash: value }
   if (scheme === 'catalog') {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PhotoAnalysis } from '@/types/api'
-import { readiness, swapFitKeys, switchableService, unusablePhotos, usablePhotos } from './fit'
+import { readiness, swapFitKeys, switchableKind, unusablePhotos, usablePhotos } from './fit'
 import type { FlowFile } from './store'
 
 const GROUP = 'This photo shows 2 people; a model swap needs a photo of one person.'
@@ -31,7 +31,7 @@ describe('which photos a service can use', () => {
     expect(usablePhotos(files, 'bodySwap').map((f) => f._id)).toEqual(['b'])
     // A new background takes them all.
     expect(unusablePhotos(files, 'burstreplace')).toEqual([])
-    expect(switchableService(unusablePhotos(files, 'bodySwap'), 'bodySwap')).toBe('burstreplace')
+    expect(switchableKind(unusablePhotos(files, 'bodySwap'), 'bodySwap')).toBe('burstreplace')
   })
 
   it('adds the photos whose skin tone the chosen model cannot reach', () => {
@@ -44,7 +44,7 @@ describe('which photos a service can use', () => {
 
   it('offers no switch when the other service refuses a photo too', () => {
     const files = [file('a', { analysis: analysis(GROUP, 'Nothing to cut out.') })]
-    expect(switchableService(unusablePhotos(files, 'bodySwap'), 'bodySwap')).toBeNull()
+    expect(switchableKind(unusablePhotos(files, 'bodySwap'), 'bodySwap')).toBeNull()
   })
 
   it('asks the model list about own uploads a model swap can use only', () => {

@@ -1,5 +1,5 @@
 /**
- * Which of the flow's photos a service can use, before anyone pays (issue 33 items 8 and 9): the
+ * Which of the flow's photos each kind of generation can use, before anyone pays (issue 33 items 8 and 9): the
  * server's analysis of each photo says whether a model swap or a new background can use it, and
  * for a model swap the model list given the photos says which models their skin tone can reach.
  * The pages count, price and send only the usable photos, and list the others with the reason.
@@ -23,16 +23,16 @@ export interface ModelFitLike {
 
 const OTHER: Record<GenerationKind, GenerationKind> = { bodySwap: 'burstreplace', burstreplace: 'bodySwap' }
 
-export const SERVICE_NAMES: Record<GenerationKind, string> = { bodySwap: 'model swap', burstreplace: 'new background' }
+export const KIND_NAMES: Record<GenerationKind, string> = { bodySwap: 'model swap', burstreplace: 'new background' }
 
 function uploaded(file: FlowFile): boolean {
   return file.status === 'done' && !!file.key
 }
 
-/** Why the photo's own analysis rules `service` out, or null (also when not analysed: the
+/** Why the photo's own analysis rules `kind` out, or null (also when not analysed: the
  * submit and the engine still check it). */
-export function analysisRefusal(file: FlowFile, service: GenerationKind): string | null {
-  const can = file.analysis?.can[service]
+export function analysisRefusal(file: FlowFile, kind: GenerationKind): string | null {
+  const can = file.analysis?.can[kind]
   return can && !can.ok ? (can.reason ?? 'This photo cannot be used for this.') : null
 }
 
@@ -45,47 +45,47 @@ export function swapFitKeys(files: FlowFile[]): string[] {
 }
 
 /**
- * The flow's uploaded photos that `service` cannot use, each with its reason: the analysis's, or
+ * The flow's uploaded photos that `kind` cannot use, each with its reason: the analysis's, or
  * for a model swap to a model whose fit is known, the model's (its skin tone too far).
  */
-export function unusablePhotos(files: FlowFile[], service: GenerationKind, fit?: ModelFitLike | null): UnusablePhoto[] {
+export function unusablePhotos(files: FlowFile[], kind: GenerationKind, fit?: ModelFitLike | null): UnusablePhoto[] {
   const unfit = new Set(fit?.compatible === false ? (fit.incompatibleUploads ?? []) : [])
   const found: UnusablePhoto[] = []
   files.forEach((file, index) => {
     if (!uploaded(file)) return
     const reason =
-      analysisRefusal(file, service) ??
-      (service === 'bodySwap' && file.serverId && unfit.has(file.serverId) ? (fit?.reason ?? null) : null)
+      analysisRefusal(file, kind) ??
+      (kind === 'bodySwap' && file.serverId && unfit.has(file.serverId) ? (fit?.reason ?? null) : null)
     if (reason) found.push({ file, number: index + 1, reason })
   })
   return found
 }
 
-/** The uploaded photos `service` can use (what is counted, priced and sent). */
-export function usablePhotos(files: FlowFile[], service: GenerationKind, fit?: ModelFitLike | null): FlowFile[] {
-  const unusable = new Set(unusablePhotos(files, service, fit).map((u) => u.file._id))
+/** The uploaded photos `kind` can use (what is counted, priced and sent). */
+export function usablePhotos(files: FlowFile[], kind: GenerationKind, fit?: ModelFitLike | null): FlowFile[] {
+  const unusable = new Set(unusablePhotos(files, kind, fit).map((u) => u.file._id))
   return files.filter((f) => uploaded(f) && !unusable.has(f._id))
 }
 
-/** The other service, when it would take every photo this one cannot (e.g. a group photo a model
+/** The other kind, when it would take every photo this one cannot (e.g. a group photo a model
  * swap refuses can still get a new background); null otherwise. */
-export function switchableService(unusable: UnusablePhoto[], service: GenerationKind): GenerationKind | null {
+export function switchableKind(unusable: UnusablePhoto[], kind: GenerationKind): GenerationKind | null {
   if (!unusable.length) return null
-  const other = OTHER[service]
+  const other = OTHER[kind]
   return unusable.every((u) => analysisRefusal(u.file, other) === null) ? other : null
 }
 
-/** The upload page's status line: how many photos are ready, and for which service when a
- * service cannot use them all ("3 images ready: 3 for a new background, none for a model swap"). */
+/** The upload page's status line: how many photos are ready, and for which kind when a
+ * kind cannot use them all ("3 images ready: 3 for a new background, none for a model swap"). */
 export function readiness(files: FlowFile[]): string {
   const ready = files.filter(uploaded)
   if (!ready.length) return ''
   const total = `${ready.length} image${ready.length === 1 ? '' : 's'} ready`
-  const counts = (['bodySwap', 'burstreplace'] as const).map((service) => ({
-    service,
-    usable: ready.filter((f) => analysisRefusal(f, service) === null).length,
+  const counts = (['bodySwap', 'burstreplace'] as const).map((kind) => ({
+    kind,
+    usable: ready.filter((f) => analysisRefusal(f, kind) === null).length,
   }))
   if (counts.every((c) => c.usable === ready.length)) return total
-  const parts = counts.map((c) => `${c.usable === 0 ? 'none' : c.usable} for a ${SERVICE_NAMES[c.service]}`)
+  const parts = counts.map((c) => `${c.usable === 0 ? 'none' : c.usable} for a ${KIND_NAMES[c.kind]}`)
   return `${total}: ${parts.join(', ')}`
 }

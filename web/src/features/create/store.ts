@@ -2,7 +2,7 @@
  * The "Create New Image" step flow: what the user chose (images, model, background) and the
  * generations this tab started. Shape and storage key (mm:stepsflow in sessionStorage) follow
  * the product spec; every change is written through. The state of a generation's tasks is
- * server state and lives only in the query cache (generate/api/pollTasks).
+ * server state and lives only in the query cache (generate/api/pollImages).
  */
 import { atom, type Getter, type Setter } from 'jotai'
 import { atomWithStorage } from 'jotai/utils'
@@ -53,7 +53,7 @@ export interface SelectedBackground {
 
 /**
  * A generation this tab submitted, as the flow keeps it (the server's view is `Generation`).
- * Its tasks are not kept here: they are read from the query cache (useGenerationTasks).
+ * Its tasks are not kept here: they are read from the query cache (useImagePolling).
  */
 export interface FlowGeneration {
   serviceId: string
@@ -122,7 +122,7 @@ function withFiles(flow: StepsFlow, files: FlowFile[], filesChanged: boolean): S
   }
 }
 
-function withoutTasks(g: FlowGeneration): FlowGeneration {
+function withoutImages(g: FlowGeneration): FlowGeneration {
   const { serviceId, requestType, taskIds, credits, createdAt, modelName, backgroundName, notifyEmail } = g
   return { serviceId, requestType, taskIds, credits, createdAt, modelName, backgroundName, notifyEmail }
 }
@@ -140,7 +140,7 @@ function restoreFlow(stored: unknown): StepsFlow {
     stepSelectModel: { ...base.stepSelectModel, ...saved.stepSelectModel },
     stepSelectBackground: { ...base.stepSelectBackground, ...saved.stepSelectBackground },
     // A flow saved by an earlier version also kept the tasks: they are server state, left out.
-    stepGenerateImage: { generatedResponse: generations.map(withoutTasks) },
+    stepGenerateImage: { generatedResponse: generations.map(withoutImages) },
     isGeneratedClicked: saved.isGeneratedClicked === true,
   }
   const files = Array.isArray(flow.stepUploadImages.files) ? flow.stepUploadImages.files : []

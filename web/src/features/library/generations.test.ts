@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Generation, GenerationImage } from '@/types/api'
 import { libraryQueryOptions } from './api/getLibrary'
-import { anyActive, downloadable, imagesOf, LIBRARY_LIVE_MS, pageCount, parsePage, parseService, parseStatus } from './generations'
+import { anyActive, downloadable, imagesOf, LIBRARY_LIVE_MS, pageCount, parsePage, parseKind, parseStatus } from './generations'
 
 const task = (taskId: string, status: GenerationImage['status'], outputs = status === 'completed' ? 1 : 0): GenerationImage => ({
   taskId,
@@ -37,7 +37,7 @@ describe('library generations', () => {
     expect(anyActive([done, running])).toBe(true)
     expect(anyActive(undefined)).toBe(false)
 
-    const options = libraryQueryOptions('me@example.com', { service: '', status: '', pageNumber: 1 })
+    const options = libraryQueryOptions('me@example.com', { kind: '', status: '', page: 1 })
     const interval = options.refetchInterval as (q: { state: { data?: { items: Generation[] } } }) => number | false
     expect(interval({ state: { data: { items: [done, running] } } })).toBe(LIBRARY_LIVE_MS)
     expect(interval({ state: { data: { items: [done] } } })).toBe(false)
@@ -54,8 +54,8 @@ describe('library generations', () => {
   })
 
   it('reads filters and pages from the address defensively', () => {
-    expect(parseService('bodySwap')).toBe('bodySwap')
-    expect(parseService('nope')).toBe('')
+    expect(parseKind('bodySwap')).toBe('bodySwap')
+    expect(parseKind('nope')).toBe('')
     expect(parseStatus('failed')).toBe('failed')
     expect(parseStatus(null)).toBe('')
     expect(parsePage('3')).toBe(3)

@@ -6,7 +6,7 @@ export const LIBRARY_PAGE_SIZE = 90
 /** How often the list is refetched while a generation is queued or running. */
 export const LIBRARY_LIVE_MS = 2000
 
-export const SERVICE_LABELS: Record<GenerationKind, string> = {
+export const KIND_LABELS: Record<GenerationKind, string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background',
 }
@@ -18,7 +18,7 @@ export const STATUS_LABELS: Record<GenerationStatus, string> = {
   failed: 'Failed',
 }
 
-export const SERVICE_FILTERS: ReadonlyArray<{ value: GenerationKind | ''; label: string }> = [
+export const KIND_FILTERS: ReadonlyArray<{ value: GenerationKind | ''; label: string }> = [
   { value: '', label: 'All' },
   { value: 'bodySwap', label: 'Model swap' },
   { value: 'burstreplace', label: 'Background' },
@@ -67,7 +67,7 @@ export function pageCount(total: number, pageSize = LIBRARY_PAGE_SIZE): number {
   return Math.max(1, Math.ceil(total / pageSize))
 }
 
-export function parseService(value: string | null): GenerationKind | '' {
+export function parseKind(value: string | null): GenerationKind | '' {
   return value === 'bodySwap' || value === 'burstreplace' ? value : ''
 }
 

@@ -1,6 +1,6 @@
 import type { GenerationKind, GenerationStatus } from '@/types/api'
 
-export const SERVICE_LABELS: Record<GenerationKind, string> = {
+export const KIND_LABELS: Record<GenerationKind, string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background replace',
 }

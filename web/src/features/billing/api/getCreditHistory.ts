@@ -14,19 +14,19 @@ export interface CreditHistoryRange {
   toDate: string
 }
 
-export function getCreditHistory(range: CreditHistoryRange, pageNum: number, signal?: AbortSignal): Promise<CreditHistory> {
-  const query = { ...range, pageNum, pageSize: CREDITS_PAGE_SIZE }
+export function getCreditHistory(range: CreditHistoryRange, page: number, signal?: AbortSignal): Promise<CreditHistory> {
+  const query = { ...range, pageNum: page, pageSize: CREDITS_PAGE_SIZE }
   return unwrap(client.GET('/api/v1/user/creditUsage', { params: { query }, signal }))
 }
 
-export const creditHistoryQueryOptions = (userEmail: string, range: CreditHistoryRange, pageNum: number) =>
+export const creditHistoryQueryOptions = (userEmail: string, range: CreditHistoryRange, page: number) =>
   queryOptions({
-    queryKey: ['billing', 'credits', userEmail, range.fromDate, range.toDate, pageNum],
-    queryFn: ({ signal }) => getCreditHistory(range, pageNum, signal),
+    queryKey: ['billing', 'credits', userEmail, range.fromDate, range.toDate, page],
+    queryFn: ({ signal }) => getCreditHistory(range, page, signal),
     placeholderData: keepPreviousData,
   })
 
 /** Per-day totals and the ledger entries of a range (entries newest first, paged). */
-export function useCreditHistory(userEmail: string, range: CreditHistoryRange, pageNum: number) {
-  return useQuery(creditHistoryQueryOptions(userEmail, range, pageNum))
+export function useCreditHistory(userEmail: string, range: CreditHistoryRange, page: number) {
+  return useQuery(creditHistoryQueryOptions(userEmail, range, page))
 }

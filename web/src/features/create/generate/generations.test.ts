@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import type { Generation, GenerationImage } from '@/types/api'
-import { nextPollDelay } from './api/pollTasks'
-import { downloadImages, generationFinished, mergeTasks, queuedTask, serviceSettled, taskState } from './generations'
+import { nextPollDelay } from './api/pollImages'
+import { downloadImages, generationFinished, mergeImages, queuedImage, generationSettled, imageState } from './generations'
 
-const task = (taskId: string, status: GenerationImage['status'], progress = 0): GenerationImage => ({ ...queuedTask(taskId), status, progress })
+const task = (taskId: string, status: GenerationImage['status'], progress = 0): GenerationImage => ({ ...queuedImage(taskId), status, progress })
 
 // The generation's tasks, in the order of its taskIds.
 const taskIds = ['a', 'b']
 
 describe('generations', () => {
   it('the long-poll `since` lists status:progress in taskIds order, unknown tasks as queued:0', () => {
-    expect(taskState(['a', 'b'], [task('b', 'running', 40)])).toBe('queued:0,running:40')
+    expect(imageState(['a', 'b'], [task('b', 'running', 40)])).toBe('queued:0,running:40')
   })
 
   it('merging keeps the task order and tasks the server left out', () => {
-    const merged = mergeTasks(taskIds, [task('a', 'running', 10)], [task('b', 'completed', 100)])
+    const merged = mergeImages(taskIds, [task('a', 'running', 10)], [task('b', 'completed', 100)])
     expect(merged.map((t) => [t.taskId, t.status])).toEqual([
       ['a', 'running'],
       ['b', 'completed'],
@@ -62,9 +62,9 @@ describe('the output page (from the server)', () => {
   })
 
   it('is settled only when the generation and every image have ended', () => {
-    expect(serviceSettled(service('completed', [task('a', 'completed'), task('b', 'failed')]))).toBe(true)
-    expect(serviceSettled(service('running', [task('a', 'completed')]))).toBe(false)
-    expect(serviceSettled(service('completed', [task('a', 'running')]))).toBe(false)
+    expect(generationSettled(service('completed', [task('a', 'completed'), task('b', 'failed')]))).toBe(true)
+    expect(generationSettled(service('running', [task('a', 'completed')]))).toBe(false)
+    expect(generationSettled(service('completed', [task('a', 'running')]))).toBe(false)
   })
 
   it('fills the download store with the originals and the retouched versions', () => {

@@ -2,7 +2,7 @@ import type { DownloadData } from '@/stores/download'
 import type { Generation, GenerationImage } from '@/types/api'
 
 /** A task the server has not reported yet. */
-export function queuedTask(taskId: string): GenerationImage {
+export function queuedImage(taskId: string): GenerationImage {
   return {
     taskId,
     status: 'queued',
@@ -30,13 +30,13 @@ export function generationFinished(tasks: GenerationImage[]): boolean {
  * A generation's tasks in its order (`taskIds`): the fresh state where the server reported one,
  * else the state known before, else queued.
  */
-export function mergeTasks(taskIds: string[], known: GenerationImage[], fresh: GenerationImage[]): GenerationImage[] {
+export function mergeImages(taskIds: string[], known: GenerationImage[], fresh: GenerationImage[]): GenerationImage[] {
   const byId = new Map(fresh.map((t) => [t.taskId, t]))
-  return taskIds.map((id) => byId.get(id) ?? known.find((t) => t.taskId === id) ?? queuedTask(id))
+  return taskIds.map((id) => byId.get(id) ?? known.find((t) => t.taskId === id) ?? queuedImage(id))
 }
 
 /** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
-export function taskState(taskIds: string[], tasks: GenerationImage[]): string {
+export function imageState(taskIds: string[], tasks: GenerationImage[]): string {
   const byId = new Map(tasks.map((t) => [t.taskId, t]))
   return taskIds
     .map((id) => {
@@ -47,7 +47,7 @@ export function taskState(taskIds: string[], tasks: GenerationImage[]): string {
 }
 
 /** A generation as the server reports it is over: its status and every task are terminal. */
-export function serviceSettled(service: Generation): boolean {
+export function generationSettled(service: Generation): boolean {
   return (service.status === 'completed' || service.status === 'failed') && service.tasks.every(isTerminal)
 }
 

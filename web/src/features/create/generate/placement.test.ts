@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { GenerationImage } from '@/types/api'
-import { queuedTask } from './generations'
+import { queuedImage } from './generations'
 import { canAdjust, dragged, groupVersions, isAdjusted, NO_PLACEMENT, normalise, previewTransform, resultsSummary } from './placement'
 
-const task = (taskId: string, sourceTaskId?: string): GenerationImage => ({ ...queuedTask(taskId), sourceTaskId: sourceTaskId ?? null })
+const task = (taskId: string, sourceTaskId?: string): GenerationImage => ({ ...queuedImage(taskId), sourceTaskId: sourceTaskId ?? null })
 
 describe('placement', () => {
   it('keeps values within the API bounds, rounded to what the controls show', () => {

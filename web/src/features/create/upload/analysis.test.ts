@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PhotoAnalysis } from '@/types/api'
-import { describePhoto, serviceVerdicts } from './analysis'
+import { describePhoto, kindVerdicts } from './analysis'
 
 const group: PhotoAnalysis = {
   kind: 'person',
@@ -23,13 +23,13 @@ describe('the photo analysis in plain words', () => {
   })
 
   it('says for each service whether it can be used, and why not', () => {
-    expect(serviceVerdicts(group)).toEqual([
-      { service: 'bodySwap', label: 'Model swap', ok: false, reason: group.can.bodySwap?.reason },
-      { service: 'burstreplace', label: 'New background', ok: true, reason: null },
+    expect(kindVerdicts(group)).toEqual([
+      { kind: 'bodySwap', label: 'Model swap', ok: false, reason: group.can.bodySwap?.reason },
+      { kind: 'burstreplace', label: 'New background', ok: true, reason: null },
     ])
   })
 
   it('treats a service the analysis does not name as not possible', () => {
-    expect(serviceVerdicts({ ...group, can: {} }).every((v) => !v.ok)).toBe(true)
+    expect(kindVerdicts({ ...group, can: {} }).every((v) => !v.ok)).toBe(true)
   })
 })

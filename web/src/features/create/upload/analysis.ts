@@ -1,16 +1,16 @@
 /**
  * The server's photo analysis in plain words, for the line under each upload: what the photo
- * shows, and for each service whether it can be used and, when not, why.
+ * shows, and for each kind of generation whether it can be used and, when not, why.
  */
 import type { PhotoAnalysis } from '@/types/api'
 
-const SERVICES = [
+const KINDS = [
   ['bodySwap', 'Model swap'],
   ['burstreplace', 'New background'],
 ] as const
 
-export interface ServiceVerdict {
-  service: (typeof SERVICES)[number][0]
+export interface KindVerdict {
+  kind: (typeof KINDS)[number][0]
   label: string
   ok: boolean
   reason: string | null
@@ -30,9 +30,9 @@ export function describePhoto(analysis: PhotoAnalysis): string {
   }
 }
 
-export function serviceVerdicts(analysis: PhotoAnalysis): ServiceVerdict[] {
-  return SERVICES.map(([service, label]) => {
-    const can = analysis.can[service]
-    return { service, label, ok: can?.ok ?? false, reason: can?.ok ? null : (can?.reason ?? null) }
+export function kindVerdicts(analysis: PhotoAnalysis): KindVerdict[] {
+  return KINDS.map(([kind, label]) => {
+    const can = analysis.can[kind]
+    return { kind, label, ok: can?.ok ?? false, reason: can?.ok ? null : (can?.reason ?? null) }
   })
 }

@@ -22,7 +22,7 @@ import styles from '../dashboard.module.css'
 const USAGE_DAYS = 30
 const LATEST_SHOWN = 8
 
-const SERVICE_LABELS: Record<Generation['service'], string> = {
+const KIND_LABELS: Record<Generation['service'], string> = {
   bodySwap: 'Model swap',
   burstreplace: 'Background',
 }
@@ -212,7 +212,7 @@ function LatestCard({ userEmail }: { userEmail: string }) {
             <li key={g.serviceId} className={styles.latestItem} data-testid="dashboard-latest-item">
               <div className={styles.latestMedia}>
                 {thumb ? (
-                  <img src={thumb} alt={`${SERVICE_LABELS[g.service]} from ${when.toLocaleDateString()}`} loading="lazy" />
+                  <img src={thumb} alt={`${KIND_LABELS[g.service]} from ${when.toLocaleDateString()}`} loading="lazy" />
                 ) : (
                   <span className={styles.latestPlaceholder} aria-hidden="true">
                     <IconImages />
@@ -221,7 +221,7 @@ function LatestCard({ userEmail }: { userEmail: string }) {
                 <span className={`status-pill status-pill--${g.status} ${styles.latestStatus}`}>{g.status}</span>
               </div>
               <div className={styles.latestText}>
-                <span className={styles.latestTitle}>{SERVICE_LABELS[g.service]}</span>
+                <span className={styles.latestTitle}>{KIND_LABELS[g.service]}</span>
                 <span className={`muted ${styles.latestSub}`}>
                   <time dateTime={when.toISOString()}>
                     {when.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}

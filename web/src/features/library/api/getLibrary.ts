@@ -10,16 +10,16 @@ export type LibraryPage = ApiData<Path, 'get'>
 export const LIBRARY_KEY = ['library'] as const
 
 export interface LibraryFilters {
-  service: GenerationKind | ''
+  kind: GenerationKind | ''
   status: GenerationStatus | ''
-  pageNumber: number
+  page: number
 }
 
 export function getLibrary(filters: LibraryFilters, signal?: AbortSignal): Promise<LibraryPage> {
   const query: ApiQuery<Path, 'get'> = {
-    service: filters.service || undefined,
+    service: filters.kind || undefined,
     status: filters.status || undefined,
-    pageNumber: filters.pageNumber,
+    pageNumber: filters.page,
     pageSize: LIBRARY_PAGE_SIZE,
   }
   return unwrap(client.GET('/imageedit/service/all', { params: { query }, signal }))

@@ -3,7 +3,7 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconTrash } from '@/components/ui/icons'
 import { failedImageNote } from '@/lib/failures'
 import type { GenerationStatus } from '@/types/api'
-import { downloadable, formatWhen, generationActive, isActive, SERVICE_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
+import { downloadable, formatWhen, generationActive, isActive, KIND_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
 import { FeedbackControl } from './FeedbackControl'
 import { InputThumb } from './InputThumb'
 import { ShareToggle } from './ShareToggle'
@@ -84,7 +84,7 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
 
       <div className={styles.libTileBody}>
         <p className={styles.libTileMeta}>
-          <strong>{SERVICE_LABELS[generation.service]}</strong>
+          <strong>{KIND_LABELS[generation.service]}</strong>
           <span className="muted">{formatWhen(generation.createdAt)}</span>
         </p>
 

@@ -1,5 +1,5 @@
 import { ImageViewer as Viewer, type ViewerItem } from '@/components/viewer/ImageViewer'
-import { formatWhen, SERVICE_LABELS, type LibraryImage } from '../generations'
+import { formatWhen, KIND_LABELS, type LibraryImage } from '../generations'
 
 /** A finished image of My Images as the viewer shows it: generated and edited, with its input. */
 function viewerItem(image: LibraryImage, number: number): ViewerItem {
@@ -8,7 +8,7 @@ function viewerItem(image: LibraryImage, number: number): ViewerItem {
   const edited = task.edited ?? null
   return {
     id: task.taskId,
-    title: `${SERVICE_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`,
+    title: `${KIND_LABELS[generation.service]} · ${formatWhen(generation.createdAt)}`,
     versions: [
       ...(output
         ? [{ label: 'Generated', url: output.url, alt: `Generated image ${number}, full size`, credentials: task.contentCredentials }]

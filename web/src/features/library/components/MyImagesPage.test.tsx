@@ -9,9 +9,9 @@ import { authStateAtom, initialAuthState } from '@/stores/auth'
 import type { Generation } from '@/types/api'
 import { MyImagesPage } from './MyImagesPage'
 import { json } from '@/testing/http'
-import { completedTask } from '@/testing/fixtures'
+import { completedImage } from '@/testing/fixtures'
 
-const task = completedTask
+const task = completedImage
 
 const generation: Generation = {
   serviceId: 'svc-1',

@@ -16,9 +16,9 @@ import {
   LIBRARY_PAGE_SIZE,
   pageCount,
   parsePage,
-  parseService,
+  parseKind,
   parseStatus,
-  SERVICE_FILTERS,
+  KIND_FILTERS,
   STATUS_FILTERS,
   type LibraryImage,
 } from '../generations'
@@ -64,9 +64,9 @@ export function MyImagesPage() {
 function Library({ userEmail }: { userEmail: string }) {
   const [params, setParams] = useSearchParams()
   const filters: LibraryFilters = {
-    service: parseService(params.get('service')),
+    kind: parseKind(params.get('service')),
     status: parseStatus(params.get('status')),
-    pageNumber: parsePage(params.get('page')),
+    page: parsePage(params.get('page')),
   }
   const list = useLibrary(userEmail, filters)
   const [chosen, setChosen] = useState<Selection>(() => new Set())
@@ -87,7 +87,7 @@ function Library({ userEmail }: { userEmail: string }) {
 
   const total = list.data?.total ?? 0
   const pages = pageCount(total, LIBRARY_PAGE_SIZE)
-  const filtered = Boolean(filters.service || filters.status)
+  const filtered = Boolean(filters.kind || filters.status)
   const live = anyActive(generations)
 
   const update = (changes: Partial<Record<'service' | 'status' | 'page', string>>) => {
@@ -117,12 +117,12 @@ function Library({ userEmail }: { userEmail: string }) {
 
       <div className={styles.libToolbar} role="toolbar" aria-label="Filters">
         <div className={styles.libFilters} role="group" aria-label="Service">
-          {SERVICE_FILTERS.map((f) => (
+          {KIND_FILTERS.map((f) => (
             <button
               key={f.value || 'all'}
               type="button"
-              className={`chip${filters.service === f.value ? ' chip--active' : ''}`}
-              aria-pressed={filters.service === f.value}
+              className={`chip${filters.kind === f.value ? ' chip--active' : ''}`}
+              aria-pressed={filters.kind === f.value}
               onClick={() => update({ service: f.value })}
               data-testid={`filter-service-${f.value || 'all'}`}
             >
@@ -194,10 +194,10 @@ function Library({ userEmail }: { userEmail: string }) {
           onRetry={() => void list.refetch()}
         />
       ) : generations.length === 0 ? (
-        filtered || filters.pageNumber > 1 ? (
+        filtered || filters.page > 1 ? (
           <div className="empty-state" data-testid="library-empty-filtered">
             <p className="empty-state__title">Nothing here</p>
-            <p className="muted">No generations match these filters{filters.pageNumber > 1 ? ' on this page' : ''}.</p>
+            <p className="muted">No generations match these filters{filters.page > 1 ? ' on this page' : ''}.</p>
             <button type="button" className="btn btn--secondary" onClick={() => setParams(new URLSearchParams())}>
               Show everything
             </button>
@@ -237,19 +237,19 @@ function Library({ userEmail }: { userEmail: string }) {
               <button
                 type="button"
                 className="btn btn--secondary btn--small"
-                disabled={filters.pageNumber <= 1}
-                onClick={() => update({ page: String(filters.pageNumber - 1) })}
+                disabled={filters.page <= 1}
+                onClick={() => update({ page: String(filters.page - 1) })}
               >
                 <IconArrowLeft size={16} /> Previous
               </button>
               <span className="pager__info" data-testid="library-page">
-                Page {filters.pageNumber} of {pages}
+                Page {filters.page} of {pages}
               </span>
               <button
                 type="button"
                 className="btn btn--secondary btn--small"
-                disabled={filters.pageNumber >= pages}
-                onClick={() => update({ page: String(filters.pageNumber + 1) })}
+                disabled={filters.page >= pages}
+                onClick={() => update({ page: String(filters.page + 1) })}
               >
                 Next <IconArrowRight size={16} />
               </button>

@@ -5,7 +5,7 @@ import { LoadingBlock, Spinner } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import type { GenerationKind } from '@/types/api'
 import { useShowcase, type ShowcasePair } from '../api/getShowcase'
-import { parsePage, parseService, serviceLabel, SHOWCASE_PAGE_SIZE, SHOWCASE_SERVICES } from '../services'
+import { parsePage, parseKind, kindLabel, SHOWCASE_PAGE_SIZE, SHOWCASE_KINDS } from '../kinds'
 import { BeforeAfter } from './BeforeAfter'
 import styles from '../showcase.module.css'
 
@@ -24,12 +24,12 @@ function TryIt({ large = false }: { large?: boolean }) {
 // `first`: the page's first pair, its largest image on a phone (one column) and in the first row
 // on a desktop: fetched at once and first, the others as they scroll near.
 function PairCard({ pair, index, first }: { pair: ShowcasePair; index: number; first: boolean }) {
-  const label = `${serviceLabel(pair.service)} example ${index}`
+  const label = `${kindLabel(pair.service)} example ${index}`
   return (
     <li className={`card ${styles.showcaseItem}`} data-testid="showcase-item">
       <BeforeAfter before={pair.inputThumbnailUrl} after={pair.outputThumbnailUrl} label={label} priority={first} />
       <div className={styles.showcaseMeta}>
-        <span className={styles.showcaseService}>{serviceLabel(pair.service)}</span>
+        <span className={styles.showcaseService}>{kindLabel(pair.service)}</span>
         <span className={`${styles.showcaseLinks} muted`}>
           Full size:
           <a href={pair.inputUrl} target="_blank" rel="noreferrer" className="link-small" aria-label={`Before, full size: ${label}`}>
@@ -47,18 +47,18 @@ function PairCard({ pair, index, first }: { pair: ShowcasePair; index: number; f
 /** /showcase: curated before/after pairs, public. ?service= and ?page= keep the place. */
 export function ShowcasePage() {
   const [params, setParams] = useSearchParams()
-  const serviceType = parseService(params.get('service'))
-  const pageNum = parsePage(params.get('page'))
-  const query = useShowcase({ serviceType, pageNum, pageSize: SHOWCASE_PAGE_SIZE })
+  const kind = parseKind(params.get('service'))
+  const page = parsePage(params.get('page'))
+  const query = useShowcase({ serviceType: kind, pageNum: page, pageSize: SHOWCASE_PAGE_SIZE })
   const data = query.data
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1
 
-  const go = (next: { service?: GenerationKind; page?: number }) => {
-    const service = next.service ?? serviceType
-    const page = next.page ?? 1
+  const go = (next: { kind?: GenerationKind; page?: number }) => {
+    const nextKind = next.kind ?? kind
+    const nextPage = next.page ?? 1
     const search = new URLSearchParams()
-    if (service !== 'bodySwap') search.set('service', service)
-    if (page > 1) search.set('page', String(page))
+    if (nextKind !== 'bodySwap') search.set('service', nextKind)
+    if (nextPage > 1) search.set('page', String(nextPage))
     setParams(search)
     window.scrollTo?.({ top: 0 })
   }
@@ -80,10 +80,10 @@ export function ShowcasePage() {
     body = (
       <div className="empty-state" data-testid="showcase-empty">
         <p className="empty-state__title">
-          {pageNum > 1 ? 'There is nothing on this page.' : `No ${serviceLabel(serviceType).toLowerCase()} examples yet.`}
+          {page > 1 ? 'There is nothing on this page.' : `No ${kindLabel(kind).toLowerCase()} examples yet.`}
         </p>
         <p>Be the first: create an image and share it to the showcase from My Images.</p>
-        {pageNum > 1 ? (
+        {page > 1 ? (
           <button type="button" className="btn btn--secondary" onClick={() => go({ page: 1 })}>
             Back to the first page
           </button>
@@ -97,7 +97,7 @@ export function ShowcasePage() {
       <>
         <ul className={`${styles.showcaseGrid}${query.isPlaceholderData ? ` ${styles.showcaseGridStale}` : ''}`} aria-busy={query.isFetching}>
           {data.items.map((pair, i) => (
-            <PairCard key={pair.taskId} pair={pair} index={(pageNum - 1) * data.pageSize + i + 1} first={i === 0} />
+            <PairCard key={pair.taskId} pair={pair} index={(page - 1) * data.pageSize + i + 1} first={i === 0} />
           ))}
         </ul>
         {pages > 1 && (
@@ -105,20 +105,20 @@ export function ShowcasePage() {
             <button
               type="button"
               className="btn btn--secondary btn--small"
-              disabled={pageNum <= 1}
-              onClick={() => go({ page: pageNum - 1 })}
+              disabled={page <= 1}
+              onClick={() => go({ page: page - 1 })}
               data-testid="showcase-prev"
             >
               <IconArrowLeft size={16} /> Previous
             </button>
             <span className="pager__info" data-testid="showcase-page">
-              {query.isPlaceholderData && <Spinner label="Loading the page" />} Page {pageNum} of {pages}
+              {query.isPlaceholderData && <Spinner label="Loading the page" />} Page {page} of {pages}
             </span>
             <button
               type="button"
               className="btn btn--secondary btn--small"
-              disabled={pageNum >= pages}
-              onClick={() => go({ page: pageNum + 1 })}
+              disabled={page >= pages}
+              onClick={() => go({ page: page + 1 })}
               data-testid="showcase-next"
             >
               Next <IconArrowRight size={16} />
@@ -147,13 +147,13 @@ export function ShowcasePage() {
         <TryIt />
       </header>
       <div className={styles.showcaseSwitch} role="group" aria-label="Service">
-        {SHOWCASE_SERVICES.map((s) => (
+        {SHOWCASE_KINDS.map((s) => (
           <button
             key={s.value}
             type="button"
-            className={`chip${s.value === serviceType ? ' chip--active' : ''}`}
-            aria-pressed={s.value === serviceType}
-            onClick={() => s.value !== serviceType && go({ service: s.value })}
+            className={`chip${s.value === kind ? ' chip--active' : ''}`}
+            aria-pressed={s.value === kind}
+            onClick={() => s.value !== kind && go({ kind: s.value })}
             data-testid={`showcase-service-${s.value}`}
           >
             {s.label}

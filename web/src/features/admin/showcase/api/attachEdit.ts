@@ -3,7 +3,7 @@ import { postForm } from '@/api/client'
 import type { ApiData } from '@/types/api'
 import { adminGenerationsKey } from './findGenerations'
 
-export type EditedTask = ApiData<'/api/v1/admin/edits/{taskId}', 'post'>
+export type EditedImage = ApiData<'/api/v1/admin/edits/{taskId}', 'post'>
 
 export interface AttachEditVariables {
   taskId: string
@@ -11,7 +11,7 @@ export interface AttachEditVariables {
 }
 
 /** Attaches a retouched version to a generated image; its owner sees "Edited" and gets a mail. */
-export function attachEdit({ taskId, file }: AttachEditVariables): Promise<EditedTask> {
+export function attachEdit({ taskId, file }: AttachEditVariables): Promise<EditedImage> {
   const form = new FormData()
   form.append('file', file, file.name)
   return postForm('/api/v1/admin/edits/{taskId}', `/api/v1/admin/edits/${encodeURIComponent(taskId)}`, form)

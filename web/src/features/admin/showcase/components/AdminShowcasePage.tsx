@@ -63,11 +63,11 @@ function AdminsOnly({ message }: { message: string }) {
 }
 
 function AdminShowcaseContent() {
-  const [service, setService] = useState<GenerationKind | 'all'>('all')
-  const [pageNum, setPageNum] = useState(1)
+  const [kind, setKind] = useState<GenerationKind | 'all'>('all')
+  const [page, setPage] = useState(1)
   const candidates = useShowcaseCandidates({
-    serviceType: service === 'all' ? undefined : service,
-    pageNum,
+    serviceType: kind === 'all' ? undefined : kind,
+    pageNum: page,
     pageSize: CANDIDATES_PAGE_SIZE,
   })
   const error = candidates.error
@@ -76,17 +76,17 @@ function AdminShowcaseContent() {
   }
   // A page emptied by curation elsewhere (or a shrinking list): go back to the last page.
   const pages = candidates.data ? Math.max(1, Math.ceil(candidates.data.total / CANDIDATES_PAGE_SIZE)) : 1
-  if (candidates.data && !candidates.isPlaceholderData && pageNum > pages) setPageNum(pages)
+  if (candidates.data && !candidates.isPlaceholderData && page > pages) setPage(pages)
   return (
     <>
       <CandidateList
-        service={service}
-        onServiceChange={(next) => {
-          setService(next)
-          setPageNum(1)
+        kind={kind}
+        onKindChange={(next) => {
+          setKind(next)
+          setPage(1)
         }}
-        pageNum={pageNum}
-        onPageChange={setPageNum}
+        page={page}
+        onPageChange={setPage}
         data={candidates.data}
         isPending={candidates.isPending}
         isFetching={candidates.isFetching}

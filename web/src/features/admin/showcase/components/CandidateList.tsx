@@ -3,25 +3,25 @@ import { LoadingBlock } from '@/components/ui/Spinner'
 import { errorMessage } from '@/lib/api'
 import type { GenerationKind } from '@/types/api'
 import type { ShowcaseCandidate, ShowcaseCandidates } from '../api/getShowcaseCandidates'
-import { SERVICE_LABELS } from '../labels'
+import { KIND_LABELS } from '../labels'
 import { CurateToggle } from './CurateToggle'
 import styles from '../admin-showcase.module.css'
 
 export const CANDIDATES_PAGE_SIZE = 24
 
-type ServiceFilter = GenerationKind | 'all'
+type KindFilter = GenerationKind | 'all'
 
-const FILTERS: Array<[ServiceFilter, string]> = [
+const FILTERS: Array<[KindFilter, string]> = [
   ['all', 'All'],
-  ['bodySwap', SERVICE_LABELS.bodySwap],
-  ['burstreplace', SERVICE_LABELS.burstreplace],
+  ['bodySwap', KIND_LABELS.bodySwap],
+  ['burstreplace', KIND_LABELS.burstreplace],
 ]
 
 interface CandidateListProps {
-  service: ServiceFilter
-  onServiceChange: (service: ServiceFilter) => void
-  pageNum: number
-  onPageChange: (pageNum: number) => void
+  kind: KindFilter
+  onKindChange: (kind: KindFilter) => void
+  page: number
+  onPageChange: (page: number) => void
   data: ShowcaseCandidates | undefined
   isPending: boolean
   isFetching: boolean
@@ -29,9 +29,9 @@ interface CandidateListProps {
   onRetry: () => void
 }
 
-/** The shared outputs (before → after), each with its curate switch, a service filter and paging. */
+/** The shared outputs (before → after), each with its curate switch, a kind filter and paging. */
 export function CandidateList(props: CandidateListProps) {
-  const { service, onServiceChange, pageNum, onPageChange, data, isPending, isFetching, error, onRetry } = props
+  const { kind, onKindChange, page, onPageChange, data, isPending, isFetching, error, onRetry } = props
   const pages = data ? Math.max(1, Math.ceil(data.total / CANDIDATES_PAGE_SIZE)) : 1
   return (
     <section className="section" aria-labelledby="admin-candidates-title">
@@ -49,9 +49,9 @@ export function CandidateList(props: CandidateListProps) {
             <button
               key={value}
               type="button"
-              className={`chip${service === value ? ' chip--active' : ''}`}
-              aria-pressed={service === value}
-              onClick={() => onServiceChange(value)}
+              className={`chip${kind === value ? ' chip--active' : ''}`}
+              aria-pressed={kind === value}
+              onClick={() => onKindChange(value)}
             >
               {label}
             </button>
@@ -91,19 +91,19 @@ export function CandidateList(props: CandidateListProps) {
               <button
                 type="button"
                 className="btn btn--secondary btn--small"
-                disabled={pageNum <= 1 || isFetching}
-                onClick={() => onPageChange(pageNum - 1)}
+                disabled={page <= 1 || isFetching}
+                onClick={() => onPageChange(page - 1)}
               >
                 Previous
               </button>
               <span className="pager__info" data-testid="candidates-page">
-                Page {pageNum} of {pages} · {data.total} shared
+                Page {page} of {pages} · {data.total} shared
               </span>
               <button
                 type="button"
                 className="btn btn--secondary btn--small"
-                disabled={pageNum >= pages || isFetching}
-                onClick={() => onPageChange(pageNum + 1)}
+                disabled={page >= pages || isFetching}
+                onClick={() => onPageChange(page + 1)}
               >
                 Next
               </button>
@@ -133,7 +133,7 @@ function CandidateCard({ pair }: { pair: ShowcaseCandidate }) {
         </a>
       </div>
       <div className={styles.adminPairFooter}>
-        <span className="status-pill">{SERVICE_LABELS[pair.service]}</span>
+        <span className="status-pill">{KIND_LABELS[pair.service]}</span>
         <CurateToggle taskId={pair.taskId} showcased={pair.showcased} />
       </div>
     </li>

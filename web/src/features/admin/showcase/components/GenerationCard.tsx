@@ -1,6 +1,6 @@
 import type { GenerationImage } from '@/types/api'
 import type { AdminGeneration } from '../api/findGenerations'
-import { formatDateTime, SERVICE_LABELS, STATUS_LABELS } from '../labels'
+import { formatDateTime, KIND_LABELS, STATUS_LABELS } from '../labels'
 import { AttachEdit } from './AttachEdit'
 import styles from '../admin-showcase.module.css'
 
@@ -12,7 +12,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
     <article className="card" data-testid={`generation-${generation.serviceId}`}>
       <header className={styles.adminGenerationHead}>
         <div className={styles.adminGenerationTitle}>
-          <h3>{SERVICE_LABELS[generation.service]}</h3>
+          <h3>{KIND_LABELS[generation.service]}</h3>
           {deletedAt ? (
             <span className="status-pill status-pill--failed" data-testid="generation-deleted">
               Deleted
@@ -70,7 +70,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
       ) : (
         <ul className={styles.adminTasks}>
           {generation.tasks.map((task, index) => (
-            <TaskRow key={task.taskId} task={task} number={index + 1} />
+            <ImageRow key={task.taskId} task={task} number={index + 1} />
           ))}
         </ul>
       )}
@@ -78,7 +78,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
   )
 }
 
-function TaskRow({ task, number }: { task: GenerationImage; number: number }) {
+function ImageRow({ task, number }: { task: GenerationImage; number: number }) {
   const output = task.outputs[0]
   return (
     <li className={styles.adminTask} data-testid={`admin-task-${task.taskId}`}>

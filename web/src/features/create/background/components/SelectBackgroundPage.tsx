@@ -10,7 +10,7 @@ import { FlowShell, FlowStatus } from '@/features/create/FlowShell'
 import { errorMessage } from '@/lib/api'
 import { mergeFlowAtom, stepsFlowAtom, type SelectedBackground } from '@/features/create/store'
 import type { CatalogItem } from '@/types/api'
-import { useSeeds } from '../api/getSeeds'
+import { useCatalogItems } from '../api/getCatalogItems'
 import { BUILTIN_LABELS, backgroundCategories, backgroundLabel, categoryLabel, filterBackgrounds } from '../labels'
 import picker from '@/features/create/picker.module.css'
 
@@ -27,7 +27,7 @@ function mergeItems(pages: CatalogItem[][]): CatalogItem[] {
 }
 
 function useBackgrounds() {
-  const query = useSeeds('background')
+  const query = useCatalogItems('background')
   const items = useMemo(() => mergeItems(query.data?.pages.map((p) => p.items ?? []) ?? []), [query.data])
   const loading = query.isFetching
   const retry = () => void (query.data ? query.fetchNextPage() : query.refetch())

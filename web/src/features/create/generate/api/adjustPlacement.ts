@@ -14,7 +14,7 @@ export function adjustPlacement(taskId: string, placement: Placement): Promise<R
 }
 
 /** The re-render, then the generation again: its new task shows, and the output page keeps
- *  refreshing (useService) until that task has finished. */
+ *  refreshing (useGeneration) until that task has finished. */
 export function useAdjustPlacement(serviceId: string) {
   const queryClient = useQueryClient()
   return useMutation({

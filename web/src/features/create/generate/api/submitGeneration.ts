@@ -3,8 +3,8 @@ import { client, unwrap } from '@/api/client'
 import { invalidateCredits } from '@/api/credits'
 import type { GenerationKind, GenerationSubmitted } from '@/types/api'
 
-export interface SubmitRequest {
-  requestType: GenerationKind
+export interface GenerationSubmission {
+  kind: GenerationKind
   modelId: string | null
   backgroundId: string | null
   inputFiles: string[]
@@ -23,9 +23,9 @@ function formData(fields: Record<string, string | string[] | null | undefined>):
 }
 
 /** bodySwap when a model is chosen (plus the background, if any); burstreplace for a background only. */
-export function submitGeneration(req: SubmitRequest): Promise<GenerationSubmitted> {
+export function submitGeneration(req: GenerationSubmission): Promise<GenerationSubmitted> {
   const headers = { 'Idempotency-Key': req.idempotencyKey }
-  if (req.requestType === 'bodySwap') {
+  if (req.kind === 'bodySwap') {
     if (!req.modelId) throw new Error('A model is required for a body swap.')
     const body = {
       modelId: req.modelId,

@@ -6,10 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { appStore } from '@/stores/appStore'
 import { addFilesAtom, mergeFlowAtom, resetFlowAtom, stepsFlowAtom, updateGenerationAtom, type FlowFile, type FlowGeneration } from '@/features/create/store'
 import type { Generation, GenerationImage } from '@/types/api'
-import { taskQueryKey, type TaskSnapshot } from '../api/pollTasks'
+import { imagesQueryKey, type ImageSnapshot } from '../api/pollImages'
 import { GeneratePage } from './GeneratePage'
 import { OutputImagePage } from './OutputImagePage'
-import { TaskCard } from './TaskCard'
+import { ImageCard } from './ImageCard'
 import { json } from '@/testing/http'
 
 const output = (id: string) => ({ key: `outputs/${id}.jpg`, url: `http://s3/o/${id}`, thumbnailUrl: `http://s3/ot/${id}` })
@@ -101,7 +101,7 @@ afterEach(() => {
 
 function renderAt(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  if (polled) client.setQueryData<TaskSnapshot>(taskQueryKey('svc-1'), { tasks: polled, changed: false })
+  if (polled) client.setQueryData<ImageSnapshot>(imagesQueryKey('svc-1'), { tasks: polled, changed: false })
   render(
     <QueryClientProvider client={client}>
       <Provider store={appStore}>
@@ -200,14 +200,14 @@ describe('OutputImagePage with failed images', () => {
   })
 })
 
-describe('TaskCard', () => {
+describe('ImageCard', () => {
   const upload: FlowFile = {
     _id: 'f-1', name: 'a.jpg', mimeType: 'image/jpeg', size: 1, source: 'upload', status: 'done', key: 'uploads/a/t-1.jpg',
     serverId: 'u-1', url: 'http://s3/u/a', thumbnailUrl: 'http://s3/local/a', width: 1, height: 1, error: null,
   }
 
   it('a failed image shows this tab’s input thumbnail when it has one, and the reason', () => {
-    render(<ul><TaskCard task={failed('t-1', 'Too small.')} index={0} input={upload} /></ul>)
+    render(<ul><ImageCard task={failed('t-1', 'Too small.')} index={0} input={upload} /></ul>)
     expect(screen.getByTestId('task-input').getAttribute('src')).toBe('http://s3/local/a')
     expect(screen.getByTestId('task-error').textContent).toBe('Too small.')
     expect(screen.queryByTestId('result-image')).toBeNull()
@@ -215,15 +215,15 @@ describe('TaskCard', () => {
 
   it('a finished image shows the engine’s note on how it was framed; none when there is none', () => {
     const note = 'Framed from the knees up: the scene has water where a person would stand.'
-    render(<ul><TaskCard task={{ ...done('t-1'), note }} index={0} /></ul>)
+    render(<ul><ImageCard task={{ ...done('t-1'), note }} index={0} /></ul>)
     expect(screen.getByTestId('task-note').textContent).toBe(note)
     cleanup()
-    render(<ul><TaskCard task={done('t-1')} index={0} /></ul>)
+    render(<ul><ImageCard task={done('t-1')} index={0} /></ul>)
     expect(screen.queryByTestId('task-note')).toBeNull()
   })
 
   it('falls back to the server’s input thumbnail, and a plain reason when none came', () => {
-    render(<ul><TaskCard task={failed('t-1', '', { error: null })} index={0} /></ul>)
+    render(<ul><ImageCard task={failed('t-1', '', { error: null })} index={0} /></ul>)
     expect(screen.getByTestId('task-input').getAttribute('src')).toBe('http://s3/in/t-1')
     expect(screen.getByTestId('task-error').textContent).toBe('The image could not be generated.')
   })

@@ -12,7 +12,7 @@ import { failureSummary } from '@/lib/failures'
 import { formatCredits, pluralize } from '@/lib/format'
 import { newUuid } from '@/lib/identity'
 import { mergeFlowAtom, removeFileAtom, stepsFlowAtom, updateGenerationAtom, usableFiles } from '@/features/create/store'
-import { SERVICE_NAMES, swapFitKeys, switchableService, unusablePhotos, usablePhotos, type UnusablePhoto } from '@/features/create/fit'
+import { KIND_NAMES, swapFitKeys, switchableKind, unusablePhotos, usablePhotos, type UnusablePhoto } from '@/features/create/fit'
 import { useModelFits } from '@/features/create/model/api/getModelFits'
 import type { GenerationKind } from '@/types/api'
 import { useCost, type CostRequest } from '../api/getCost'
@@ -21,7 +21,7 @@ import { useGenerationPolling } from '../hooks/useGenerationPolling'
 import { ChoicesSummary } from './ChoicesSummary'
 import { NotifyEmailForm } from './NotifyEmailForm'
 import { ShortBalance } from './ShortBalance'
-import { TaskCard } from './TaskCard'
+import { ImageCard } from './ImageCard'
 import styles from './GeneratePage.module.css'
 
 /**
@@ -32,25 +32,25 @@ import styles from './GeneratePage.module.css'
 function UnusablePhotos({
   unusable,
   total,
-  requestType,
+  kind,
   onDrop,
   onSwitch,
 }: {
   unusable: UnusablePhoto[]
   total: number
-  requestType: GenerationKind
+  kind: GenerationKind
   onDrop: () => void
   onSwitch: (() => void) | null
 }) {
-  const other = requestType === 'bodySwap' ? 'burstreplace' : 'bodySwap'
+  const other = kind === 'bodySwap' ? 'burstreplace' : 'bodySwap'
   const all = unusable.length === total
   return (
     <Alert
       tone={all ? 'error' : 'warning'}
       title={
         all
-          ? `None of your ${pluralize(total, 'photo')} can be used for a ${SERVICE_NAMES[requestType]}`
-          : `${unusable.length} of your ${total} photos cannot be used for a ${SERVICE_NAMES[requestType]}: ${unusable.length === 1 ? 'it is' : 'they are'} skipped`
+          ? `None of your ${pluralize(total, 'photo')} can be used for a ${KIND_NAMES[kind]}`
+          : `${unusable.length} of your ${total} photos cannot be used for a ${KIND_NAMES[kind]}: ${unusable.length === 1 ? 'it is' : 'they are'} skipped`
       }
       testId="unusable-photos"
     >
@@ -132,17 +132,17 @@ export function GeneratePage() {
   const allFiles = flow.stepUploadImages.files
   const model = flow.stepSelectModel.selectedModel
   const background = flow.stepSelectBackground.selectedBackground
-  const requestType: GenerationKind | null = model ? 'bodySwap' : background ? 'burstreplace' : null
+  const kind: GenerationKind | null = model ? 'bodySwap' : background ? 'burstreplace' : null
   // Before the click: the photos the service (and for a model swap, the model's skin tone) cannot
   // use are listed with their reasons, and only the others are counted, priced and sent.
-  const fits = useModelFits(requestType === 'bodySwap' ? swapFitKeys(allFiles) : [])
+  const fits = useModelFits(kind === 'bodySwap' ? swapFitKeys(allFiles) : [])
   const fit = model ? fits.byId.get(model._id) : undefined
-  const unusable = requestType ? unusablePhotos(allFiles, requestType, fit) : []
-  const files = requestType ? usablePhotos(allFiles, requestType, fit) : usableFiles(allFiles)
+  const unusable = kind ? unusablePhotos(allFiles, kind, fit) : []
+  const files = kind ? usablePhotos(allFiles, kind, fit) : usableFiles(allFiles)
   const removeFile = useSetAtom(removeFileAtom)
   const dropUnusable = () => unusable.forEach((u) => removeFile(u.file._id))
-  const switchTo = requestType ? switchableService(unusable, requestType) : null
-  const switchService = () => {
+  const switchTo = kind ? switchableKind(unusable, kind) : null
+  const switchKind = () => {
     if (switchTo === 'burstreplace') {
       merge({ stepSelectModel: { selectedModel: null } })
       if (!background) navigate('/select-background')
@@ -151,8 +151,8 @@ export function GeneratePage() {
   const inputFiles = files.map((f) => f.key!)
 
   const costRequest: CostRequest | null =
-    requestType && inputFiles.length
-      ? { backgroundId: background?._id ?? null, modelId: model?._id ?? null, inputFiles, requestType }
+    kind && inputFiles.length
+      ? { backgroundId: background?._id ?? null, modelId: model?._id ?? null, inputFiles, requestType: kind }
       : null
   const cost = useCost(costRequest)
   const costCredits = cost.data?.credits
@@ -182,12 +182,12 @@ export function GeneratePage() {
   }, [serviceId, known, running, tasks, navigate])
 
   const generate = async () => {
-    if (!requestType || submitting) return
+    if (!kind || submitting) return
     idempotencyKey.current ??= newUuid()
     merge({ isGeneratedClicked: true })
     try {
       const res = await submit.mutateAsync({
-        requestType,
+        kind,
         modelId: model?._id ?? null,
         backgroundId: background?._id ?? null,
         inputFiles,
@@ -198,7 +198,7 @@ export function GeneratePage() {
       watched.current = res.serviceId
       updateGeneration({
         serviceId: res.serviceId,
-        requestType,
+        requestType: kind,
         taskIds: res.taskIds,
         credits: res.credits,
         createdAt: new Date().toISOString(),
@@ -245,13 +245,13 @@ export function GeneratePage() {
         </>
       }
     >
-      {requestType && unusable.length > 0 && (
+      {kind && unusable.length > 0 && (
         <UnusablePhotos
           unusable={unusable}
           total={unusable.length + files.length}
-          requestType={requestType}
+          kind={kind}
           onDrop={dropUnusable}
-          onSwitch={switchTo ? switchService : null}
+          onSwitch={switchTo ? switchKind : null}
         />
       )}
 
@@ -262,7 +262,7 @@ export function GeneratePage() {
           <h2 id="cost-heading" className="card__title">
             Cost
           </h2>
-          {!requestType ? (
+          {!kind ? (
             <Alert tone="warning" title="Nothing to generate">
               Choose a model or a background first. <Link to="/select-model">Select a model</Link>
             </Alert>
@@ -289,7 +289,7 @@ export function GeneratePage() {
               </p>
               <p className="muted">
                 {pluralize(files.length, 'image')} ·{' '}
-                {requestType === 'bodySwap' ? 'model swap' : 'background replace'}
+                {kind === 'bodySwap' ? 'model swap' : 'background replace'}
                 {balance !== undefined && (
                   <>
                     {' · balance '}
@@ -356,7 +356,7 @@ export function GeneratePage() {
           )}
           <ul className={styles.taskGrid}>
             {tasks.map((t, i) => (
-              <TaskCard key={t.taskId} task={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
+              <ImageCard key={t.taskId} task={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
             ))}
           </ul>
           {running && <NotifyEmailForm generation={generation} />}

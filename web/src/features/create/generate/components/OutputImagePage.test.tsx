@@ -7,14 +7,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { mergeFlowAtom, resetFlowAtom } from '@/features/create/store'
 import { appStore } from '@/stores/appStore'
 import type { ContentCredentials, Generation, GenerationImage } from '@/types/api'
-import { useService } from '../api/getService'
+import { useGeneration } from '../api/getGeneration'
 import { OutputImagePage } from './OutputImagePage'
-import { completedTask } from '@/testing/fixtures'
+import { completedImage } from '@/testing/fixtures'
 
-vi.mock('../api/getService', () => ({ useService: vi.fn() }))
-const mockedUseService = vi.mocked(useService)
+vi.mock('../api/getGeneration', () => ({ useGeneration: vi.fn() }))
+const mockedUseGeneration = vi.mocked(useGeneration)
 
-const task = completedTask
+const task = completedImage
 
 const service: Generation = {
   serviceId: 'svc-1',
@@ -54,7 +54,7 @@ const credentials = (action: string, extra: Partial<ContentCredentials> = {}): C
 })
 
 function renderPage(generation: Generation) {
-  mockedUseService.mockReturnValue({ data: generation, isPending: false, error: null, refetch: vi.fn() } as unknown as ReturnType<typeof useService>)
+  mockedUseGeneration.mockReturnValue({ data: generation, isPending: false, error: null, refetch: vi.fn() } as unknown as ReturnType<typeof useGeneration>)
   render(
     <QueryClientProvider client={new QueryClient()}>
       <Provider store={appStore}>
@@ -112,7 +112,7 @@ describe('OutputImagePage', () => {
   })
 
   it('opens every image in the large viewer, which walks the page and compares with the input', async () => {
-    mockedUseService.mockReturnValue({ data: service, isPending: false, error: null, refetch: vi.fn() } as unknown as ReturnType<typeof useService>)
+    mockedUseGeneration.mockReturnValue({ data: service, isPending: false, error: null, refetch: vi.fn() } as unknown as ReturnType<typeof useGeneration>)
     render(
       <QueryClientProvider client={new QueryClient()}>
         <Provider store={appStore}>

@@ -18,13 +18,13 @@ import { appStore } from '@/stores/appStore'
 import { backgroundLabel } from '@/features/create/background/labels'
 import { resetFlowAndUploads, stepsFlowAtom } from '@/features/create/store'
 import type { ContentCredentials, Generation, GenerationImage, ImageOutput } from '@/types/api'
-import { useService } from '../api/getService'
-import { rememberTasks } from '../api/pollTasks'
+import { useGeneration } from '../api/getGeneration'
+import { rememberImages } from '../api/pollImages'
 import { downloadImages, isTerminal } from '../generations'
 import { canAdjust, groupVersions, resultsSummary } from '../placement'
 import { PlacementEditor } from './PlacementEditor'
 import styles from './OutputImagePage.module.css'
-import taskStyles from './TaskCard.module.css'
+import imageStyles from './ImageCard.module.css'
 
 const SERVICE_TEXT: Record<Generation['service'], string> = {
   bodySwap: 'Model swap',
@@ -207,14 +207,14 @@ function Results({ service }: { service: Generation }) {
                 <li key={task.taskId} className={`${styles.output} ${styles.outputFailed}`} data-testid="output-failed" data-task-id={task.taskId}>
                   <div className={styles.media}>
                     {task.inputThumbnailUrl ? (
-                      <img src={task.inputThumbnailUrl} alt={`Input image ${number}`} className={taskStyles.input} data-testid="failed-input" />
+                      <img src={task.inputThumbnailUrl} alt={`Input image ${number}`} className={imageStyles.input} data-testid="failed-input" />
                     ) : (
-                      <span className={taskStyles.placeholder} aria-hidden="true" />
+                      <span className={imageStyles.placeholder} aria-hidden="true" />
                     )}
                     <span className={`status-pill status-pill--failed ${styles.badge}`}>Failed</span>
                   </div>
-                  <div className={taskStyles.info}>
-                    <p className={taskStyles.title}>Image {number} could not be generated</p>
+                  <div className={imageStyles.info}>
+                    <p className={imageStyles.title}>Image {number} could not be generated</p>
                     <p className="task__error" data-testid="output-failure">
                       {task.error || service.error || 'The image could not be generated.'}
                     </p>
@@ -289,8 +289,8 @@ function Results({ service }: { service: Generation }) {
                       {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ task: version, original: output, label })} />}
                     </>
                   ) : (
-                    <div className={taskStyles.info}>
-                      <p className={taskStyles.title}>
+                    <div className={imageStyles.info}>
+                      <p className={imageStyles.title}>
                         Version {v + 2} of image {number}
                         <span className={`status-pill status-pill--${version.status}`}>Re-rendering</span>
                       </p>
@@ -342,7 +342,7 @@ function Results({ service }: { service: Generation }) {
 }
 
 function Generation({ serviceId }: { serviceId: string }) {
-  const query = useService(serviceId)
+  const query = useGeneration(serviceId)
   const client = useQueryClient()
   const mergeDownloads = useSetAtom(mergeDownloadAtom)
   const resetDownloads = useSetAtom(resetDownloadAtom)
@@ -355,7 +355,7 @@ function Generation({ serviceId }: { serviceId: string }) {
     if (!service) return
     mergeDownloads(downloadImages(service))
     const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.serviceId === service.serviceId)
-    if (known && service.tasks.length) rememberTasks(client, known, service.tasks)
+    if (known && service.tasks.length) rememberImages(client, known, service.tasks)
   }, [service, mergeDownloads, client])
   useEffect(() => () => resetDownloads(), [serviceId, resetDownloads])
 

@@ -1,6 +1,6 @@
 import type { FlowGeneration } from '@/features/create/store'
 import type { GenerationImage } from '@/types/api'
-import { useTaskPolling } from '../api/pollTasks'
+import { useImagePolling } from '../api/pollImages'
 import { generationFinished } from '../generations'
 
 export interface GenerationProgress {
@@ -15,11 +15,11 @@ export interface GenerationProgress {
 }
 
 /**
- * Follows the generation's tasks (useTaskPolling) until every task is completed or
+ * Follows the generation's tasks (useImagePolling) until every task is completed or
  * failed. The tasks live in the query cache only, so a reload asks the server again.
  */
 export function useGenerationPolling(generation: FlowGeneration | null): GenerationProgress {
-  const poll = useTaskPolling(generation)
+  const poll = useImagePolling(generation)
   const tasks = generation ? (poll.data?.tasks ?? []) : []
   const running = generation ? !generationFinished(tasks) : false
   const failing = poll.failureCount >= 3 || poll.isError

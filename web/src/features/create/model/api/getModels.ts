@@ -9,15 +9,15 @@ export type ModelPage = ApiData<Path, 'get'>
 
 export function getModels(
   {
-    pageNum,
+    page,
     pageSize,
     category = '',
     filters = {},
-  }: { pageNum: number; pageSize: number; category?: string; filters?: ModelFilters },
+  }: { page: number; pageSize: number; category?: string; filters?: ModelFilters },
   signal?: AbortSignal,
 ): Promise<ModelPage> {
   const query: ApiQuery<Path, 'get'> = {
-    pageNum,
+    pageNum: page,
     pageSize,
     visibility: 'public',
     currentProduct: 'bodySwap',
@@ -31,10 +31,10 @@ export function getModels(
 }
 
 /** One page of the catalog; the previous page stays on screen while the next one loads. */
-export function useModels(pageNum: number, category = '', filters: ModelFilters = {}) {
+export function useModels(page: number, category = '', filters: ModelFilters = {}) {
   return useQuery({
-    queryKey: ['models', { pageNum, category, ...filters }],
-    queryFn: ({ signal }) => getModels({ pageNum, pageSize: MODEL_PAGE_SIZE, category, filters }, signal),
+    queryKey: ['models', { page, category, ...filters }],
+    queryFn: ({ signal }) => getModels({ page, pageSize: MODEL_PAGE_SIZE, category, filters }, signal),
     placeholderData: keepPreviousData,
   })
 }

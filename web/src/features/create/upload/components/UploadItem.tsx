@@ -5,7 +5,7 @@ import { IconAlert, IconImages, IconTrash } from '@/components/ui/icons'
 import { localPreviewAtom, uploadProgressAtom, type FlowFile } from '@/features/create/store'
 import { formatBytes } from '@/lib/format'
 import { removeUpload } from '../stores/uploads'
-import { describePhoto, serviceVerdicts } from '../analysis'
+import { describePhoto, kindVerdicts } from '../analysis'
 import type { PhotoAnalysis } from '@/types/api'
 import styles from './UploadItem.module.css'
 
@@ -98,8 +98,8 @@ function PhotoVerdicts({ analysis }: { analysis: PhotoAnalysis }) {
     <div className={styles.analysis} data-testid="upload-analysis">
       <p>{describePhoto(analysis)}</p>
       <ul className={styles.verdicts}>
-        {serviceVerdicts(analysis).map((v) => (
-          <li key={v.service} data-service={v.service} data-ok={v.ok} className={v.ok ? styles.verdictOk : styles.verdictNo}>
+        {kindVerdicts(analysis).map((v) => (
+          <li key={v.kind} data-service={v.kind} data-ok={v.ok} className={v.ok ? styles.verdictOk : styles.verdictNo}>
             <span className={styles.verdictLabel}>{v.label}:</span> {v.ok ? 'can be used' : (v.reason ?? 'not possible')}
           </li>
         ))}

@@ -5,7 +5,7 @@ import { invalidateCredits } from '@/api/credits'
 import { shouldRetry } from '@/lib/queryClient'
 import type { FlowGeneration } from '@/features/create/store'
 import type { GenerationImage } from '@/types/api'
-import { generationFinished, mergeTasks, queuedTask, taskState } from '../generations'
+import { generationFinished, mergeImages, queuedImage, imageState } from '../generations'
 
 /** The longest pause between polls after errors. */
 const MAX_BACKOFF_MS = 10_000
@@ -14,7 +14,7 @@ const MAX_BACKOFF_MS = 10_000
  * The images' status. With `since` (what the page shows now) the server answers as soon as
  * something differs from it, or after `waitMs`: a long poll.
  */
-export function pollTasks(
+export function pollImages(
   taskIds: string[],
   signal?: AbortSignal,
   since?: string,
@@ -25,7 +25,7 @@ export function pollTasks(
   return unwrap(client.GET('/api/v1/task/pollTasks', { params: { query }, signal }))
 }
 
-export interface TaskSnapshot {
+export interface ImageSnapshot {
   tasks: GenerationImage[]
   /** Something moved since the previous snapshot (so ask again at once). */
   changed: boolean
@@ -35,19 +35,19 @@ export interface TaskSnapshot {
  * The query that holds a generation's tasks. The query cache is the only place the state of
  * a generation's tasks is kept (the flow store keeps the generation's ids, not its tasks).
  */
-export function taskQueryKey(serviceId: string) {
+export function imagesQueryKey(serviceId: string) {
   return ['pollTasks', serviceId] as const
 }
 
-function knownTasks(queryClient: QueryClient, serviceId: string): GenerationImage[] {
-  return queryClient.getQueryData<TaskSnapshot>(taskQueryKey(serviceId))?.tasks ?? []
+function knownImages(queryClient: QueryClient, serviceId: string): GenerationImage[] {
+  return queryClient.getQueryData<ImageSnapshot>(imagesQueryKey(serviceId))?.tasks ?? []
 }
 
 /** Records the tasks as the server reported them elsewhere (the output page), in the generation's order. */
-export function rememberTasks(queryClient: QueryClient, generation: FlowGeneration, fresh: GenerationImage[]): void {
-  const known = knownTasks(queryClient, generation.serviceId)
-  queryClient.setQueryData<TaskSnapshot>(taskQueryKey(generation.serviceId), {
-    tasks: mergeTasks(generation.taskIds, known, fresh),
+export function rememberImages(queryClient: QueryClient, generation: FlowGeneration, fresh: GenerationImage[]): void {
+  const known = knownImages(queryClient, generation.serviceId)
+  queryClient.setQueryData<ImageSnapshot>(imagesQueryKey(generation.serviceId), {
+    tasks: mergeImages(generation.taskIds, known, fresh),
     changed: false,
   })
 }
@@ -58,7 +58,7 @@ export function rememberTasks(queryClient: QueryClient, generation: FlowGenerati
 export function nextPollDelay(state: {
   fetchStatus: string
   status: string
-  data?: TaskSnapshot
+  data?: ImageSnapshot
   errorUpdateCount: number
 }): number | false {
   if (state.fetchStatus !== 'idle') return false
@@ -72,25 +72,25 @@ export function nextPollDelay(state: {
  * a back-off (failureCount tells how many in a row). Until the first answer the tasks
  * show as queued (placeholder data, `isPlaceholderData`).
  */
-export function useTaskPolling(generation: FlowGeneration | null) {
+export function useImagePolling(generation: FlowGeneration | null) {
   const queryClient = useQueryClient()
   const serviceId = generation?.serviceId ?? ''
   const taskIds = generation?.taskIds ?? []
-  const settled = (data: TaskSnapshot | undefined) => generationFinished(data?.tasks ?? [])
+  const settled = (data: ImageSnapshot | undefined) => generationFinished(data?.tasks ?? [])
   return useQuery({
-    queryKey: taskQueryKey(serviceId),
+    queryKey: imagesQueryKey(serviceId),
     // Finished tasks do not change any more: no poll for them, not even on mount.
     enabled: (query) => Boolean(generation) && !settled(query.state.data),
-    queryFn: async ({ signal }): Promise<TaskSnapshot> => {
-      const known = knownTasks(queryClient, serviceId)
-      const since = taskState(taskIds, known)
-      const fresh = await pollTasks(taskIds, signal, since)
-      const tasks = mergeTasks(taskIds, knownTasks(queryClient, serviceId), fresh)
+    queryFn: async ({ signal }): Promise<ImageSnapshot> => {
+      const known = knownImages(queryClient, serviceId)
+      const since = imageState(taskIds, known)
+      const fresh = await pollImages(taskIds, signal, since)
+      const tasks = mergeImages(taskIds, knownImages(queryClient, serviceId), fresh)
       // Failed tasks may be refunded: show the real balance once the generation has ended.
       if (generationFinished(tasks) && !generationFinished(known)) void invalidateCredits()
-      return { tasks, changed: taskState(taskIds, tasks) !== since }
+      return { tasks, changed: imageState(taskIds, tasks) !== since }
     },
-    placeholderData: { tasks: taskIds.map(queuedTask), changed: false },
+    placeholderData: { tasks: taskIds.map(queuedImage), changed: false },
     staleTime: 0,
     refetchInterval: (query) => (settled(query.state.data) ? false : nextPollDelay(query.state)),
     refetchIntervalInBackground: true,

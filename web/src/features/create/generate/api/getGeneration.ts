@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
 import { POLL_INTERVAL_MS } from '@/config'
 import type { Generation } from '@/types/api'
-import { serviceSettled } from '../generations'
+import { generationSettled } from '../generations'
 
 /** How often the output page asks again while the generation is still going. */
-export const SERVICE_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
+export const GENERATION_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
 
-export function getService(serviceId: string, signal?: AbortSignal): Promise<Generation> {
+export function getGeneration(serviceId: string, signal?: AbortSignal): Promise<Generation> {
   return unwrap(client.GET('/imageedit/service/{service_id}', { params: { path: { service_id: serviceId } }, signal }))
 }
 
@@ -16,10 +16,10 @@ export function getService(serviceId: string, signal?: AbortSignal): Promise<Gen
  * same results), refreshed until it has settled. Output links are short-lived presigned URLs:
  * the query also refetches when the window regains focus.
  */
-export function useService(serviceId: string) {
+export function useGeneration(serviceId: string) {
   return useQuery({
     queryKey: ['service', serviceId],
-    queryFn: ({ signal }) => getService(serviceId, signal),
-    refetchInterval: (query) => (query.state.data && !serviceSettled(query.state.data) ? SERVICE_REFRESH_MS : false),
+    queryFn: ({ signal }) => getGeneration(serviceId, signal),
+    refetchInterval: (query) => (query.state.data && !generationSettled(query.state.data) ? GENERATION_REFRESH_MS : false),
   })
 }

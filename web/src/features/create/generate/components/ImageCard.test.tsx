@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ContentCredentials, GenerationImage } from '@/types/api'
-import { TaskCard } from './TaskCard'
+import { ImageCard } from './ImageCard'
 
 const CREDENTIALS: ContentCredentials = {
   aiGenerated: true,
@@ -39,7 +39,7 @@ function renderCard(t: GenerationImage) {
   render(
     <MemoryRouter>
       <ul>
-        <TaskCard task={t} index={0} />
+        <ImageCard task={t} index={0} />
       </ul>
     </MemoryRouter>,
   )
@@ -47,7 +47,7 @@ function renderCard(t: GenerationImage) {
 
 afterEach(() => cleanup())
 
-describe('TaskCard', () => {
+describe('ImageCard', () => {
   it('shows a finished image’s Content Credentials line', () => {
     renderCard(task({ contentCredentials: CREDENTIALS }))
     expect(screen.getByTestId('content-credentials').textContent).toContain('Content Credentials: AI-generated with MetaModel')

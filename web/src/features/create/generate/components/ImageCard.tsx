@@ -4,7 +4,7 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconAlert } from '@/components/ui/icons'
 import type { FlowFile } from '@/features/create/store'
 import type { GenerationImage } from '@/types/api'
-import styles from './TaskCard.module.css'
+import styles from './ImageCard.module.css'
 
 const STATUS_TEXT: Record<GenerationImage['status'], string> = {
   queued: 'Waiting in queue',
@@ -13,7 +13,7 @@ const STATUS_TEXT: Record<GenerationImage['status'], string> = {
   failed: 'Failed',
 }
 
-interface TaskCardProps {
+interface ImageCardProps {
   task: GenerationImage
   index: number
   input?: FlowFile
@@ -26,7 +26,7 @@ const STATUS_CLASS: Record<GenerationImage['status'], string | undefined> = {
   failed: styles.taskFailed,
 }
 
-export function TaskCard({ task, index, input }: TaskCardProps) {
+export function ImageCard({ task, index, input }: ImageCardProps) {
   const n = index + 1
   const pct = task.status === 'completed' ? 100 : Math.max(0, Math.min(100, task.progress || 0))
   const output = task.outputs[0]
