@@ -1,4 +1,5 @@
-"""Orchestration activities of a generation: verify (which prices the work), charge, fail, notify.
+"""Orchestration activities of a generation: verify (confirms the plan the submit made, or makes
+it for a workflow started without one), charge, fail, notify.
 
 (Rendering, thumbnails and storing the output are the imaging activity's, in activities/imaging.)
 
@@ -18,30 +19,25 @@ from temporalio.exceptions import ApplicationError
 
 from activities.registry import Queue, Registration, WorkerDeps
 from core import credits
-from core.catalog.lookup import background_kind, find_background, find_model
 from core.contracts.generation import (
     CHARGE_CREDITS,
     FAIL_TASK,
     NOTIFY,
     VERIFY_UPLOADS,
-    ChargeInput,
     FailTaskInput,
     FailTaskOutput,
     FailureType,
     GenerationPlan,
-    GenerationRef,
     NotifyInput,
-    TaskPlan,
+    StartGeneration,
 )
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationStatus
 from core.errors import DomainError
-from core.generations.prices import generation_cost
-from core.generations.read import tasks_of
+from core.generations.plan import catalog_choices, confirm_plan, plan_of_record, still_open
 from core.generations.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
 from core.models.base import utcnow
 from core.models.generations import Generation, Task
-from core.photos.inputs import check_pinned_version, check_stored_image, image_name
 from core.settings import Settings
 from core.storage import Storage
 from core.webhooks import endpoints as webhooks
@@ -64,12 +60,11 @@ def rejected_by_rule(
 def chosen_model_key(session: Session, model_id: str | None) -> str | None:
     """The storage key of the generation's digital model (None when it has none); a model
     removed from the catalog since the submit fails the work for good."""
-    if not model_id:
-        return None
-    model = find_model(session, model_id)
-    if model is None:
-        raise rejected("The chosen model is not available any more.")
-    return model.key
+    try:
+        model, _ = catalog_choices(session, model_id, None)
+    except DomainError as error:
+        raise rejected_by_rule(error) from None
+    return model.key if model is not None else None
 
 
 class GenerationActivities:
@@ -79,69 +74,32 @@ class GenerationActivities:
         self.settings = settings
 
     @activity.defn(name=VERIFY_UPLOADS)
-    def verify_uploads(self, ref: GenerationRef) -> GenerationPlan:
-        """Check every input (exists, decodes, within limits), resolve the catalog choices and
-        price the generation."""
-        with self.sessions() as session:
-            generation = session.get(Generation, ref.generation_id)
-            if generation is None:
-                raise rejected("This generation no longer exists.")
-            if generation.status in TERMINAL:
-                # Given up by the sweeper (or finished by an earlier run): never charge it now.
-                raise rejected(generation.error or "This generation has already finished.")
-            model_key = chosen_model_key(session, generation.model_id)
-            bg_kind = bg_key = None
-            if generation.background_id:
-                background = find_background(session, generation.background_id)
-                if background is None:
-                    raise rejected("The chosen background is not available any more.")
-                bg_kind = background_kind(background)
-                bg_key = background.key if bg_kind == "image" else None
-            plan = GenerationPlan(
-                generation_id=generation.id,
-                account_id=generation.account_id,
-                service=Service(generation.service),
-                model_key=model_key,
-                background_kind=bg_kind,
-                background_key=bg_key,
-                livemode=generation.livemode,
-            )
-            tasks = tasks_of(session, ref.generation_id)
-        for number, task in enumerate(tasks, start=1):
-            name = image_name(number, len(tasks))
-            missing = f"{name} was not found; please upload it again."
-            try:
-                if task.input_size is not None and task.input_etag:
-                    # Read and checked at submit, its version pinned: a metadata request
-                    # proves it is still that version (the bytes are read once more, and
-                    # checked before decoding, by the imaging step that uses them).
-                    check_pinned_version(self.storage, task.input_key, name, missing,
-                                         task.input_size, task.input_etag)
-                    size, etag = task.input_size, task.input_etag
+    def verify_uploads(self, start: StartGeneration) -> GenerationPlan:
+        """The plan the submit made (core/generations/plan.py), confirmed before anything is
+        charged: the generation not given up meanwhile, its catalog photos still stored, each
+        upload still the version checked. A workflow started without one gets it made here from
+        the recorded rows, by the same rules (its catalog entries looked up, its price)."""
+        try:
+            with self.sessions() as session:
+                if start.plan is None:
+                    plan = plan_of_record(session, start.generation_id)
                 else:
-                    checked = check_stored_image(
-                        self.storage, self.settings, task.input_key, name, missing)
-                    size, etag = checked.size, checked.etag
-            except DomainError as error:
-                raise rejected_by_rule(error) from None
-            plan.tasks.append(
-                TaskPlan(task_id=task.id, input_key=task.input_key, input_size=size,
-                         input_etag=etag)
-            )
-        # The price comes with the plan: pure arithmetic on what was just read, so not worth a
-        # step of its own (each local activity is a round trip through the SDK's core).
-        plan.cost = generation_cost(plan.service, len(plan.tasks)) if plan.livemode else 0
+                    plan = start.plan
+                    still_open(session.get(Generation, start.generation_id))
+            confirm_plan(self.storage, self.settings, plan)
+        except DomainError as error:
+            raise rejected_by_rule(error) from None
         return plan
 
     @activity.defn(name=CHARGE_CREDITS)
-    def charge_credits(self, inp: ChargeInput) -> int:
-        """Charge once per generation (keyed by its id), however often this runs. A test-mode
-        generation costs nothing and leaves no ledger entry."""
-        if inp.credits <= 0:
+    def charge_credits(self, plan: GenerationPlan) -> int:
+        """Charge the plan's price once per generation (keyed by its id), however often this
+        runs. A test-mode generation costs nothing and leaves no ledger entry."""
+        if plan.cost <= 0:
             return 0
         try:
             result = credits.charge(
-                self.sessions, inp.account_id, inp.credits, generation_id=inp.generation_id
+                self.sessions, plan.account_id, plan.cost, generation_id=plan.generation_id
             )
         except credits.InsufficientCredits as error:
             raise rejected_by_rule(error, FailureType.INSUFFICIENT_CREDITS) from None

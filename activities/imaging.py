@@ -236,8 +236,9 @@ class ImagingActivities:
         the engine runs: a photo it rules out for this service (two people or a back view for a
         model swap, a landscape) fails the task at once with the reason, and the task is
         refunded. A task submitted before the analysis was stored gets it made here, once, and
-        stored for the upload's next use; a re-render's input was analysed for its first run."""
-        if inp.placement is not None:
+        stored for the upload's next use; a re-render's input was analysed for its first run, and
+        an analysis the submit judged already (the plan's analysis_checked) is not judged again."""
+        if inp.placement is not None or inp.analysis_checked:
             return
         with self.sessions() as session:
             stored = session.execute(

@@ -25,7 +25,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from activities.registry import Queue, Registration
 from core.db import SessionFactory
-from core.generations.submit import generation_facts, mark_started, start_generation
+from core.generations.start import generation_facts, mark_started, start_generation
 from core.generations.sweep import SweepAction, give_up, stuck_generations, sweep_action
 from core.library.rerender import start_rerender, stuck_rerenders
 from core.settings import Settings

@@ -1,11 +1,12 @@
 """The generation workflow: one per submit, workflow id = generation id.
 
-verify uploads and price them → charge (idempotent per generation) → per input image, on the imaging
-task queue, the engine, the thumbnails and the stored output (one activity, so the result shows
-the moment it exists) → notify. A task
-that fails in a way retrying cannot fix gets its share of the charge back (a compensating
-ledger entry) and a reason a person understands. Failures before the charge fail the
-generation without charging.
+Its input carries the plan the submit made (core/generations/plan.py: the checked inputs, the
+catalog entries, the price): verify it (the generation still open, its uploads still the versions
+checked) → charge its price (idempotent per generation) → per input image, on the imaging task
+queue, the engine, the thumbnails and the stored output (one activity, so the result shows the
+moment it exists) → notify. A task that fails in a way retrying cannot fix gets its share of the
+charge back (a compensating ledger entry) and a reason a person understands. Failures before the
+charge fail the generation without charging.
 """
 
 from __future__ import annotations
@@ -27,11 +28,9 @@ with workflow.unsafe.imports_passed_through():
     from core.contracts.generation import (
         GENERATION_WORKFLOW,
         NON_RETRYABLE_ERRORS,
-        ChargeInput,
         FailTaskInput,
         GenerationOptions,
         GenerationPlan,
-        GenerationRef,
         GenerationResult,
         ImagingInput,
         NotifyInput,
@@ -108,12 +107,11 @@ class GenerationWorkflow:
 
     @workflow.run
     async def run(self, start: StartGeneration) -> GenerationResult:
-        ref = GenerationRef(start.generation_id)
         self._searchable = workflow.patched(SEARCH_ATTRIBUTES_PATCH)
         try:
             plan = await workflow.execute_local_activity_method(
                 GenerationActivities.verify_uploads,
-                ref,
+                start,
                 start_to_close_timeout=STEP_TIMEOUT,
                 retry_policy=STEP_RETRY,
                 summary="Check the uploaded images and price the generation",
@@ -121,7 +119,7 @@ class GenerationWorkflow:
             self._plan = plan
             self._charged = await workflow.execute_local_activity_method(
                 GenerationActivities.charge_credits,
-                ChargeInput(plan.generation_id, plan.account_id, plan.cost),
+                plan,
                 start_to_close_timeout=STEP_TIMEOUT,
                 retry_policy=STEP_RETRY,
                 summary=f"Charge {workflow_search.plural(plan.cost, 'credit')} to account "
@@ -227,6 +225,7 @@ class GenerationWorkflow:
                     input_etag=task.input_etag,
                     account_id=plan.account_id,
                     watermark=not plan.livemode,
+                    analysis_checked=task.analysis_checked,
                 ),
                 task_queue=options.imaging_task_queue,
                 start_to_close_timeout=timedelta(seconds=options.imaging_timeout_seconds),

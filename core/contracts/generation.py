@@ -44,12 +44,6 @@ class GenerationOptions:
     heartbeat_timeout_seconds: float = 30.0
 
 
-@dataclass
-class StartGeneration:
-    """The workflow's input. Its workflow id is the generation id."""
-
-    generation_id: str
-    options: GenerationOptions = field(default_factory=GenerationOptions)
 
 
 @dataclass
@@ -62,22 +56,21 @@ class GenerationResult:
 
 
 @dataclass
-class GenerationRef:
-    generation_id: str
-
-
-@dataclass
 class TaskPlan:
     task_id: str
     input_key: str
     # The checked version of the input: imaging refuses any other (see core/photos/inputs.py).
     input_size: int | None = None
     input_etag: str | None = None
+    # The upload's stored analysis was read at submit and allows this service (for a model
+    # swap, the chosen model's skin tone too): the imaging step does not judge it again.
+    analysis_checked: bool = False
 
 
 @dataclass
 class GenerationPlan:
-    """What verify_uploads found: the work to do, read once from the database."""
+    """The work to do, decided once at submit (core/generations/plan.py) and carried in the
+    workflow's input; made from the recorded rows for a workflow started without it."""
 
     generation_id: str
     account_id: str
@@ -92,10 +85,17 @@ class GenerationPlan:
 
 
 @dataclass
-class ChargeInput:
+class StartGeneration:
+    """The workflow's input, and its verify step's. Its workflow id is the generation id.
+
+    `plan` is None in inputs recorded before plans were carried, and from the starters that
+    have only the id (the sweeper, a repeated submit): the verify step then makes it from the
+    recorded rows. (The verify step's input was `{"generation_id": ...}` alone: it decodes as
+    this.)"""
+
     generation_id: str
-    account_id: str
-    credits: int
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+    plan: GenerationPlan | None = None
 
 
 @dataclass
@@ -125,6 +125,8 @@ class ImagingInput:
     account_id: str | None = None
     # Test mode (a test API key): the output carries a visible "TEST" watermark.
     watermark: bool = False
+    # The submit judged the upload's stored analysis (TaskPlan.analysis_checked): not again.
+    analysis_checked: bool = False
 
 
 @dataclass

@@ -10,24 +10,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio.from_thread
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from temporalio.client import Client
-from temporalio.common import WorkflowIDConflictPolicy
 
 from core import credits
 from core.auth.tokens import Principal
 from core.catalog.fit import swap_refusal
 from core.catalog.lookup import find_background, find_model
-from core.contracts.generation import GENERATION_WORKFLOW, GenerationOptions, StartGeneration
+from core.contracts.generation import GenerationPlan, TaskPlan
 from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationStatus, Service
 from core.errors import InvalidInput, Unavailable
-from core.generations.prices import generation_cost
+from core.generations.plan import make_plan
 from core.generations.read import tasks_of
-from core.models.accounts import Account
-from core.models.base import new_id, utcnow
+from core.generations.start import facts_of, generation_facts, mark_started, start_generation
+from core.models.base import new_id
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation, Task, UploadedFile
 from core.observability.tracing import current_trace_id, tag_current_span
@@ -36,12 +34,7 @@ from core.photos.inputs import CheckedInput, check_stored_image, image_name
 from core.photos.uploads import record_upload, sniffed_type
 from core.settings import Settings
 from core.storage import Storage
-from core.workflow_search import (
-    GenerationFacts,
-    generation_details,
-    generation_search_attributes,
-    generation_summary,
-)
+from core.workflow_search import GenerationFacts
 from core.workflow_starter import WorkflowStarter
 
 log = logging.getLogger(__name__)
@@ -148,13 +141,17 @@ class Submissions:
             return None
         return Submitted(found, [task.id for task in tasks_of(session, found.id)])
 
-    def _validate(self, principal: Principal, request: SubmitRequest) -> list[str | NewFile]:
+    def _validate(
+        self, principal: Principal, request: SubmitRequest
+    ) -> tuple[list[str | NewFile], list[bool], CatalogItem | None, CatalogItem | None]:
+        """The inputs resolved (keys, or files to store), whether each one's stored analysis
+        was judged here, and the model and background the request uses."""
         if not request.inputs:
             raise InvalidInput("inputFiles: add at least one image.")
         if len(request.inputs) > MAX_INPUTS:
             raise InvalidInput(f"inputFiles: at most {MAX_INPUTS} images per generation.")
         with self.sessions() as session:
-            model = None
+            model = background = None
             if request.service == Service.BODY_SWAP:
                 if not request.model_id:
                     raise InvalidInput("modelId: choose a model.")
@@ -163,13 +160,15 @@ class Submissions:
                     raise InvalidInput("modelId: that model does not exist.")
             if request.service == Service.BURST_REPLACE and not request.background_id:
                 raise InvalidInput("backgroundId: choose a background.")
-            if request.background_id and (
-                find_background(session, request.background_id, published_only=True) is None
-            ):
-                raise InvalidInput("backgroundId: that background does not exist.")
+            if request.background_id:
+                background = find_background(session, request.background_id, published_only=True)
+                if background is None:
+                    raise InvalidInput("backgroundId: that background does not exist.")
             resolved: list[str | NewFile] = []
+            judged: list[bool] = []  # whose stored analysis was judged here (the plan says so)
             refusals: list[tuple[int, str]] = []
             for index, value in enumerate(request.inputs):
+                judged.append(False)
                 if isinstance(value, NewFile):
                     resolved.append(value)
                     continue
@@ -189,10 +188,11 @@ class Submissions:
                     )
                     if refusal:
                         refusals.append((index, refusal))
+                    judged[-1] = True
                 resolved.append(key)
         if refusals:
             raise InvalidInput(refused_inputs(refusals, len(request.inputs)))
-        return resolved
+        return resolved, judged, model, background
 
     def submit(self, principal: Principal, request: SubmitRequest) -> Submitted:
         """Validate, reserve the credits, record the generation and start its workflow.
@@ -210,16 +210,25 @@ class Submissions:
             if found is not None:
                 return self._replayed(found, fingerprint)
 
-        resolved = self._validate(principal, request)
+        resolved, judged, model, background = self._validate(principal, request)
         keys = [
             self._store_new_file(principal, value) if isinstance(value, NewFile) else value
             for value in resolved
         ]
         checked = self._check_inputs(keys)
-        cost = generation_cost(request.service, len(keys)) if request.livemode else 0
         generation_id = new_id()
-        task_ids = [new_id() for _ in checked]
         tag_current_span("generation.id", generation_id)
+        # The work, decided once: what the workflow carries and the price held now is the
+        # price it charges (core/generations/plan.py).
+        plan = make_plan(
+            generation_id, principal.account_id, request.service, request.livemode,
+            model, background,
+            [
+                TaskPlan(new_id(), item.key, item.size, item.etag, analysis_checked=verdict)
+                for item, verdict in zip(checked, judged, strict=True)
+            ],
+        )
+        cost = plan.cost
 
         def record(session: Session) -> None:
             session.add(
@@ -243,7 +252,7 @@ class Submissions:
             session.flush()
             session.add_all(
                 Task(
-                    id=task_id,
+                    id=task.task_id,
                     generation_id=generation_id,
                     position=i,
                     input_key=item.key,
@@ -251,7 +260,7 @@ class Submissions:
                     input_etag=item.etag,
                     input_mime=item.info.mime_type,
                 )
-                for i, (task_id, item) in enumerate(zip(task_ids, checked, strict=True))
+                for i, (task, item) in enumerate(zip(plan.tasks, checked, strict=True))
             )
 
         try:
@@ -269,7 +278,8 @@ class Submissions:
             return self._replayed(found, fingerprint)
 
         try:
-            self._start_workflow(generation_id)
+            self._start_workflow(generation_id, plan, facts_of(plan, principal.kind,
+                                                               request.distributor_id))
         except Exception:
             log.exception("could not start generation %s", generation_id)
             # Never started: it is as if it had never been submitted. The reservation and the
@@ -283,7 +293,7 @@ class Submissions:
         with self.sessions() as session:
             generation = session.get(Generation, generation_id)
         assert generation is not None
-        return Submitted(generation, task_ids)
+        return Submitted(generation, [task.task_id for task in plan.tasks])
 
     def _replayed(self, found: Submitted, fingerprint: str) -> Submitted:
         """The answer to a repeated submit: the first generation, started if it never was
@@ -306,13 +316,20 @@ class Submissions:
                 ) from None
         return found
 
-    def _start_workflow(self, generation_id: str) -> None:
+    def _start_workflow(
+        self,
+        generation_id: str,
+        plan: GenerationPlan | None = None,
+        facts: GenerationFacts | None = None,
+    ) -> None:
+        """Start it with its plan; a repeated submit has only the id (the workflow's verify
+        step makes the plan from the recorded rows) and reads the facts from them."""
         settings = self.settings
-
-        facts = generation_facts(self.sessions, generation_id)
+        if facts is None:
+            facts = generation_facts(self.sessions, generation_id)
 
         async def start_it() -> None:
-            await start_generation(self.temporal, settings, generation_id, facts)
+            await start_generation(self.temporal, settings, generation_id, facts, plan)
 
         # Submits run in worker threads; the Temporal client lives on the app's event loop.
         anyio.from_thread.run(start_it)
@@ -353,76 +370,9 @@ def request_hash(request: SubmitRequest) -> str:
     return digest.hexdigest()
 
 
-def generation_facts(sessions: SessionFactory, generation_id: str) -> GenerationFacts | None:
-    """What the Temporal UI shows of a generation (its search attributes and summary), from
-    its row; None when it is not recorded."""
-    with sessions() as session:
-        row = session.execute(
-            select(Generation, Account.kind)
-            .join(Account, Account.id == Generation.account_id)
-            .where(Generation.id == generation_id)
-        ).one_or_none()
-        if row is None:
-            return None
-        generation, kind = row
-        count = session.scalar(
-            select(func.count()).select_from(Task).where(Task.generation_id == generation_id)
-        )
-        return GenerationFacts(
-            account_id=generation.account_id,
-            account_kind=kind,
-            service=generation.service,
-            image_count=int(count or 0),
-            credits=generation.credits,
-            distributor_id=generation.distributor_id,
-        )
-
-
-async def start_generation(
-    temporal: WorkflowStarter | Client,
-    settings: Settings,
-    generation_id: str,
-    facts: GenerationFacts | None = None,
-) -> None:
-    """Start the generation's workflow; starting it again is harmless (workflow id =
-    generation id, and an existing run is used as it is). With its `facts` (generation_facts),
-    the workflow starts with its search attributes and a summary for the Temporal UI."""
-    shown: dict[str, Any] = {}
-    if facts is not None:
-        shown = {
-            "search_attributes": generation_search_attributes(facts),
-            "static_summary": generation_summary(facts),
-            "static_details": generation_details(facts),
-        }
-    await temporal.start_workflow(
-        GENERATION_WORKFLOW,
-        StartGeneration(
-            generation_id=generation_id,
-            options=GenerationOptions(
-                imaging_task_queue=settings.imaging_task_queue,
-                imaging_timeout_seconds=settings.engine_timeout_seconds,
-                heartbeat_timeout_seconds=settings.imaging_heartbeat_timeout_seconds,
-            ),
-        ),
-        id=generation_id,
-        task_queue=settings.task_queue,
-        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-        **shown,
-    )
-
-
 def _remove_generation(session: Session, generation_id: str) -> None:
     for task in tasks_of(session, generation_id):
         session.delete(task)
     row = session.get(Generation, generation_id)
     if row is not None:
         session.delete(row)
-
-
-def mark_started(sessions: SessionFactory, generation_id: str) -> None:
-    with sessions.begin() as session:
-        session.execute(
-            update(Generation)
-            .where(Generation.id == generation_id, Generation.workflow_started_at.is_(None))
-            .values(workflow_started_at=utcnow())
-        )

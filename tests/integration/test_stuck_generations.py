@@ -18,7 +18,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.sweeper import SweeperActivities, SweepReport, SweepStuck
 from core.db import SessionFactory
 from core.enums import GenerationStatus, HoldStatus
-from core.generations.submit import start_generation
+from core.generations.start import start_generation
 from core.generations.sweep import GAVE_UP
 from core.models.accounts import CreditHold
 from core.models.generations import Generation, Task
