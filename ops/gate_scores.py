@@ -1,9 +1,12 @@
-"""The artefact gate's calibration (engine/diffusion/gate.py): its scores on the fixture photos and
-on what a weights folder's models generate.
+"""The output gate's calibration: the artefact gate's scores (engine/diffusion/gate.py) on the
+fixture photos and on what a weights folder's models generate, and the fidelity checks' scores
+(engine/diffusion/fidelity) on faithful and broken try-ons made from the fixture photos.
 
     python -m ops.gate_scores                       # the photos (any environment: numpy)
     .venv-imaging/bin/python -m ops.gate_scores --weights DIR [--steps 6]
                                                     # and the models' raw outputs (torch)
+    python -m ops.gate_scores --fidelity [--pairs N]
+                                                    # the fidelity checks (ops/gate_scores_fidelity)
 
 The photos are fitted into each working size as the engine fits a photo (engine/diffusion/frames,
 no padding: the box the gate scores); the models' outputs are the denoised frames before any
@@ -24,7 +27,7 @@ from PIL import Image
 from engine.arrays import Image8
 from engine.diffusion import gate
 from engine.diffusion.frames import fit_box
-from ops.engine_bench import fixtures_dir
+from ops.seed import fixtures_dir
 
 FOLDERS = ("people", "catalog-models", "backgrounds", "people-wild", "people-back", "scenes")
 SIZES = ((48, 64), (96, 128), (768, 1024))
@@ -97,7 +100,13 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--weights", type=Path, help="a weights folder whose outputs to score")
     parser.add_argument("--steps", type=int, default=6)
+    parser.add_argument("--fidelity", action="store_true",
+                        help="the fidelity checks' scores instead of the artefact gate's")
+    parser.add_argument("--pairs", type=int, default=14,
+                        help="with --fidelity: garment photos put on each catalog model")
     args = parser.parse_args(argv)
+    if args.fidelity:
+        return fidelity_scores(args.pairs)
     print(f"limits: contrast >= {gate.MIN_CONTRAST}, smoothness >= {gate.MIN_SMOOTHNESS}, "
           f"channel_agreement >= {gate.MIN_CHANNEL_AGREEMENT}")
     for size in SIZES:
@@ -109,6 +118,19 @@ def main(argv: list[str] | None = None) -> int:
             for operation in ("tryon", "relight"):
                 reports = [gate.score(image) for op, image in outputs if op == operation]
                 print(line(f"weights {operation} {size[0]}x{size[1]}", reports))
+    return 0
+
+
+def fidelity_scores(garments: int) -> int:
+    from engine.diffusion import fidelity
+    from ops import gate_scores_fidelity as calibration
+
+    print(f"limits: garment_colour <= {fidelity.MAX_GARMENT_COLOUR}, garment_pattern >= "
+          f"{fidelity.MIN_GARMENT_PATTERN}, print_inliers >= {fidelity.MIN_PRINT_INLIERS}, "
+          f"face >= {fidelity.MIN_FACE}, skin <= {fidelity.MAX_SKIN}, proportions <= "
+          f"{fidelity.MAX_PROPORTION_CHANGE}, outline >= {fidelity.MIN_OUTLINE}")
+    rows = calibration.measure(list(calibration.cases(garments=garments)))
+    print("\n".join(calibration.summary(rows)))
     return 0
 
 

@@ -16,8 +16,10 @@ as progress. The same request gives the same image: the noise's seed is a hash o
 DIFFUSION_SEED), so a retry after a crash reproduces it.
 
 Nothing generated is used unchecked: the artefact gate (engine/diffusion/gate.py) scores every
-denoised frame; a refused one is sampled once more with another seed (derived from the first, so
-that too is reproducible), and a second refusal fails the task as not retryable, refunded.
+denoised frame, and a try-on is also checked for fidelity after its paste-back (the garment's
+colour, pattern and print, the model's face, skin and proportions: engine/diffusion/fidelity); a
+refused one is sampled once more with another seed (derived from the first, so that too is
+reproducible), and a second refusal fails the task as not retryable, refunded.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -44,7 +47,7 @@ from engine.arrays import BoolMask, Image8, Mask
 from engine.background import apply_background
 from engine.compose import Cutout
 from engine.cpu import to_array
-from engine.diffusion import frames, gate, masks
+from engine.diffusion import fidelity, frames, gate, masks
 from engine.diffusion.batching import Batcher, Job, wait
 from engine.diffusion.fashn import tryon as fashn
 from engine.diffusion.fashn.pose import Pose
@@ -61,6 +64,12 @@ log = logging.getLogger("engine.diffusion")
 DENOISE_FROM, DENOISE_TO = 0.2, 0.9
 SUBJECT_GREY = 127.0  # IC-Light's foreground is the subject on neutral grey
 FEATHER = 0.004  # the paste-back's soft edge inside the mask, as a share of the photo's long side
+
+
+# A try-on's fidelity check of one denoised frame (its seed and attempt number given).
+Judge = Callable[[Image8, int, int], fidelity.FidelityReport]
+# The garment as the user sent it: the photo, and where the garment is in it.
+GarmentSource = tuple[Image8, BoolMask]
 
 
 def seed_of(*parts: bytes) -> int:
@@ -157,11 +166,13 @@ class DiffusionEngine:
 
     def _denoise(self, operation: str, payload: dict[str, Any], seed: int,
                  progress: ProgressFn, box: frames.Box, size: tuple[int, int] | None = None,
-                 steps: int | None = None) -> Image8:
+                 steps: int | None = None, judge: Judge | None = None) -> Image8:
         """The denoised working frame (`size`, DIFFUSION_SIZE unless given), checked by the
-        artefact gate inside `box` (where the photo sits): a refused frame is sampled again with
-        another seed, a second refusal raises gate.ArtefactRefused. With DiffusionSettings.gate
-        "pass" it is scored only."""
+        artefact gate inside `box` (where the photo sits) and by `judge` (a try-on's fidelity,
+        scored even on a frame the artefact gate refuses, so every image's scores are logged):
+        a refused frame is sampled again with another seed, a second refusal raises
+        gate.ArtefactRefused (or fidelity.FidelityRefused when only fidelity refused it). With
+        DiffusionSettings.gate "pass" it is scored only."""
         width, height = size or self.settings.size
         steps = steps or self.settings.steps
         span = DENOISE_TO - DENOISE_FROM
@@ -178,8 +189,12 @@ class DiffusionEngine:
             result: Image8 = wait(self.batcher.submit(job), report)
             scored = gate.check(result[box.y : box.y + box.height, box.x : box.x + box.width],
                                 operation, attempt_seed, attempt)
-            if scored.passed or self.settings.gate == "pass":
+            judged = None if judge is None else judge(result, attempt_seed, attempt)
+            faithful = judged is None or judged.passed
+            if (scored.passed and faithful) or self.settings.gate == "pass":
                 return result
+        if scored.passed and judged is not None:
+            raise fidelity.refuse(judged)
         raise gate.refuse(scored)
 
     def _seed(self, operation: str, *images: Image8) -> int:
@@ -189,8 +204,23 @@ class DiffusionEngine:
     # ------------------------------------------------------------------------------------------
     # Try-on (model swap)
 
+    def _judge(self, person: Person, source: GarmentSource, region: BoolMask, operation: str,
+               dress: Callable[[Image8], Image8]) -> tuple[Judge, dict[int, Image8]]:
+        """The fidelity check of a try-on's denoised frames: `dress` makes the delivered image of
+        one (unletterboxed, pasted back), which is scored against the garment photo `source`
+        (its pixels and the garment's mask in them). The dressed images are kept by the frame's
+        id, so the one delivered is not made twice."""
+        reference = fidelity.Reference(source[0], source[1], person, region)
+        dressed: dict[int, Image8] = {}
+
+        def judge(frame: Image8, seed: int, attempt: int) -> fidelity.FidelityReport:
+            dressed[id(frame)] = dress(frame)
+            return fidelity.check(dressed[id(frame)], reference, operation, seed, attempt)
+
+        return judge, dressed
+
     def _fashn(self, person: Person, garment: Image8, garment_pose: Pose | None, kind: str,
-               seed: int, progress: ProgressFn) -> tuple[Image8, Mask]:
+               seed: int, progress: ProgressFn, source: GarmentSource) -> tuple[Image8, Mask]:
         """FASHN's try-on: `person` (the digital model, as photographed) wearing `garment` (a
         garment photo as it is, or a worn outfit cut out on grey, with its wearer's pose). The
         model repaints its whole native frame; only the garment's region of the model photo
@@ -201,9 +231,15 @@ class DiffusionEngine:
         inputs = fashn.job_inputs(person.rgb, self._pose(person.rgb, person),
                                   garment, garment_pose, kind)
         box = frames.fit_box(person.rgb.shape, runner.size)
+
+        def dress(frame: Image8) -> Image8:
+            generated = frames.unletterbox(frame, box, person.rgb.shape)
+            return self._paste(person, generated, region)[0]
+
+        judge, dressed = self._judge(person, source, region, fashn.OPERATION, dress)
         frame = self._denoise(fashn.OPERATION, {"inputs": inputs}, seed, progress, box,
-                              runner.size, self.settings.tryon_steps)
-        return self._paste(person, frames.unletterbox(frame, box, person.rgb.shape), region)
+                              runner.size, self.settings.tryon_steps, judge)
+        return dressed[id(frame)], self._matte(person, region)
 
     def _pose(self, rgb: Image8, person: Person) -> Pose | None:
         assert self.pose_source is not None  # loaded with FASHN's try-on
@@ -223,11 +259,15 @@ class DiffusionEngine:
         outside it changes), and the dressed person's matte."""
         weight = frames.inner_feather(region, FEATHER * max(region.shape))
         dressed = frames.paste_inside(person.rgb, generated, weight)
+        return dressed, DiffusionEngine._matte(person, region)
+
+    @staticmethod
+    def _matte(person: Person, region: BoolMask) -> Mask:
         alpha = np.maximum(person.subject.cutout.alpha, region.astype(np.float32))
-        return dressed, np.asarray(alpha, np.float32)
+        return np.asarray(alpha, np.float32)
 
     def _tryon(self, person: Person, garment: Image8, kind: str, seed: int,
-               progress: ProgressFn) -> tuple[Image8, Mask]:
+               progress: ProgressFn, source: GarmentSource) -> tuple[Image8, Mask]:
         """CatVTON's try-on: `person` (the digital model) wearing `garment` (the condition
         image): the model photo repainted inside the garment's region, and the matte."""
         region = self._region(person, kind)
@@ -236,9 +276,14 @@ class DiffusionEngine:
         mask_frame, _ = frames.letterbox(region.astype(np.uint8), size, fill=0)
         garment_frame, _ = frames.letterbox(garment, size)
         payload = {"person": person_frame, "garment": garment_frame, "mask": mask_frame > 0}
-        generated = frames.unletterbox(self._denoise("tryon", payload, seed, progress, box), box,
-                                       person.rgb.shape)
-        return self._paste(person, generated, region)
+
+        def dress(frame: Image8) -> Image8:
+            generated = frames.unletterbox(frame, box, person.rgb.shape)
+            return self._paste(person, generated, region)[0]
+
+        judge, dressed = self._judge(person, source, region, "tryon", dress)
+        frame = self._denoise("tryon", payload, seed, progress, box, judge=judge)
+        return dressed[id(frame)], self._matte(person, region)
 
     def body_swap(
         self,
@@ -264,6 +309,7 @@ class DiffusionEngine:
             if masks.mask_share(worn > 0.5) < masks.MIN_SHARE:
                 raise NoGarmentFound("No clothing could be found on the person in the photo.")
             kind = masks.OUTFIT
+            source = (rgb, worn > 0.5)
             if self.models.fashn is None:
                 garment = masks.garment_condition(rgb, worn)
             else:  # FASHN saw worn garments as the photo with all else grey
@@ -278,6 +324,7 @@ class DiffusionEngine:
             if found.kind == UNKNOWN:
                 raise NoGarmentFound(f"The garment could not be recognised ({found.reason}).")
             kind = found.kind
+            source = (rgb, alpha > 0.5)
             # FASHN takes a garment photo as it is; CatVTON the garment cut out on white.
             garment = rgb if self.models.fashn is not None else masks.garment_condition(rgb, alpha)
         seed = self._seed("tryon", rgb, model_rgb)
@@ -285,9 +332,9 @@ class DiffusionEngine:
         relight = background is not None and background.kind == "image"
         first = within(progress, 0.0, 0.55) if relight else progress
         if self.models.fashn is not None:
-            dressed, alpha = self._fashn(digital, garment, wearer, kind, seed, first)
+            dressed, alpha = self._fashn(digital, garment, wearer, kind, seed, first, source)
         else:
-            dressed, alpha = self._tryon(digital, garment, kind, seed, first)
+            dressed, alpha = self._tryon(digital, garment, kind, seed, first, source)
         first(DENOISE_TO, "finishing")
         if background is None:
             image = Image.fromarray(dressed, "RGB")

@@ -1,0 +1,192 @@
+"""The output gate's fidelity checks (issue 35 section 3): a try-on that looks like a photo (the
+artefact gate, engine/diffusion/gate.py) must also be the garment the user sent, on the digital
+model they chose. Numpy, OpenCV and the analysis's mediapipe pose; measured on the try-on after
+the paste-back, at the model photo's size.
+
+Scores (each with its reason in plain words when it refuses):
+- garment_colour: CIEDE2000 from the garment photo's dominant colours to the output garment
+  region's (lower is better);
+- garment_pattern: gradient-orientation similarity times texture-energy ratio of the two
+  garments' bounding-box crops, 0..1 (a flat patch, a print lost);
+- print_inliers: the garment's ORB keypoints found again in the output under one homography;
+  None when the garment is too plain to measure;
+- face: SSIM of the face's box, output against the model photo, 0..1;
+- skin: CIEDE2000 of the exposed skin inside the try-on region, before and after; None when the
+  garment covers it;
+- proportions: the largest relative change of a body segment's length (shoulders, hips, torso,
+  upper arms, forearms, thighs, shins: pose keypoints of the output against the model photo's);
+- outline: the intersection over union of the body's outline in the output and the model photo
+  (the pose model's segmentation), which sees a stretched body the keypoints smooth over.
+
+Thresholds: calibrated by `python -m ops.gate_scores --fidelity` (see THRESHOLDS below), on
+fixture photos: a faithful case (the model photo itself, and a garment photo warped onto the
+model's try-on region, each resampled as the try-on's native frame is) against deliberately
+broken ones (garment recoloured, the garment a flat patch of its own mean colour, the face
+blurred or another face, the skin recoloured, the body stretched below the shoulders). No real
+try-on output could be measured here (no real weights on this machine): the limits sit nearer
+the broken cases than the faithful ones, to leave a real model's honest differences room.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+from dataclasses import asdict, dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.arrays import BoolMask, Float32, Image8
+from engine.diffusion.fidelity import garment as garments
+from engine.diffusion.fidelity import person as people
+from engine.diffusion.fidelity.colour import lab_pixels, palette_difference
+from engine.digital_model import Person
+from engine.quality import QualityTooLow
+from engine.refusals import REFUND
+
+log = logging.getLogger("engine.diffusion.gate.fidelity")
+
+# The limits (measured ranges: ops.gate_scores --fidelity, in the module's docstring above).
+MAX_GARMENT_COLOUR = 12.0
+MIN_GARMENT_PATTERN = 0.3
+MIN_PRINT_INLIERS = 20
+MIN_FACE = 0.85
+MAX_SKIN = 10.0
+MAX_PROPORTION_CHANGE = 0.15
+MIN_OUTLINE = 0.93
+EDGE = 0.01  # the region's edge (the paste-back's feather) left out: this share of the long side
+
+REASONS = {
+    "garment_colour": "the garment's colour came out different from your photo",
+    "garment_pattern": "the garment's pattern or texture came out different from your photo",
+    "print": "the print or logo on the garment did not survive",
+    "face": "the model's face came out changed",
+    "skin": "the model's skin came out a different colour",
+    "proportions": "the model's body came out out of proportion",
+}
+
+
+class FidelityRefused(QualityTooLow):
+    """A try-on that is not the user's garment on the chosen model: not delivered, refunded."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a try-on is judged against: the garment photo and where the garment is in it, the
+    digital model as analysed, and the try-on region of the model photo."""
+
+    garment: Image8
+    garment_mask: BoolMask
+    person: Person
+    region: BoolMask
+
+    @functools.cached_property
+    def garment_crop(self) -> garments.Crop:
+        return garments.crop(self.garment, self.garment_mask)
+
+    @functools.cached_property
+    def palette(self) -> tuple[Float32, Float32]:
+        return garments.palette(self.garment_crop)
+
+    @functools.cached_property
+    def inner_region(self) -> BoolMask:
+        size = max(3, int(EDGE * max(self.region.shape)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        return np.asarray(cv2.erode(self.region.astype(np.uint8), kernel) > 0)
+
+    @functools.cached_property
+    def skin_band(self) -> BoolMask:
+        """The model's exposed skin the try-on may repaint."""
+        return np.asarray((self.person.skin > 0.5) & self.inner_region)
+
+
+@dataclass(frozen=True)
+class FidelityReport:
+    garment_colour: float
+    garment_pattern: float
+    print_inliers: int | None
+    face: float | None
+    skin: float | None
+    proportions: float
+    segment: str  # the body segment whose length changed most
+    outline: float
+    failures: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def as_dict(self) -> dict[str, object]:
+        values = asdict(self)
+        values["failures"] = list(self.failures)
+        return {key: (round(v, 4) if math.isfinite(v) else None) if isinstance(v, float) else v
+                for key, v in values.items()}
+
+
+def output_garment(output: Image8, reference: Reference) -> BoolMask:
+    """Where the garment is in the output: the try-on region (its feathered edge left out),
+    less what is the model's own skin there."""
+    region = reference.inner_region
+    skin = reference.skin_band.copy()
+    if len(reference.palette[0]):
+        # Skin the new garment now covers (a sleeve over a bare arm) is garment: a band pixel
+        # stays skin only where it is nearer the skin's colour than the garment's.
+        band = lab_pixels(output, skin)
+        tone = np.median(lab_pixels(reference.person.rgb, skin), axis=0) if len(band) else None
+        if tone is not None:
+            to_skin = np.linalg.norm(band - tone, axis=1)
+            to_garment = np.linalg.norm(band[:, None] - reference.palette[0][None],
+                                        axis=2).min(axis=1)
+            skin[skin] = to_skin < to_garment
+    return np.asarray(region & ~skin)
+
+
+def score(output: Image8, reference: Reference) -> FidelityReport:
+    """The fidelity scores of a pasted try-on `output` (the model photo's size), judged."""
+    person = reference.person
+    worn = garments.crop(output, output_garment(output, reference))
+    colour = palette_difference(reference.palette, garments.palette(worn))
+    pattern = garments.pattern_similarity(reference.garment_crop, worn)
+    inliers = garments.print_inliers(reference.garment_crop, worn)
+    face = people.face_similarity(output, person.rgb, person.face)
+    skin = people.skin_difference(output, person.rgb, reference.skin_band, reference.palette[0])
+    pose = people.body_pose(output)
+    change, segment = people.proportion_change(pose, person.pose, output.shape)
+    outline = people.outline_agreement(pose, person.pose)
+    failures = []
+    if not colour <= MAX_GARMENT_COLOUR:
+        failures.append("garment_colour")
+    if pattern < MIN_GARMENT_PATTERN:
+        failures.append("garment_pattern")
+    if inliers is not None and inliers < MIN_PRINT_INLIERS:
+        failures.append("print")
+    if face is not None and face < MIN_FACE:
+        failures.append("face")
+    if skin is not None and skin > MAX_SKIN:
+        failures.append("skin")
+    if not change <= MAX_PROPORTION_CHANGE or outline < MIN_OUTLINE:
+        failures.append("proportions")
+    return FidelityReport(colour, pattern, inliers, face, skin, change, segment, outline,
+                          tuple(failures))
+
+
+def check(output: Image8, reference: Reference, operation: str, seed: int,
+          attempt: int) -> FidelityReport:
+    """Score and log one try-on (never raises: the engine decides what a refusal costs)."""
+    report = score(output, reference)
+    log.info("diffusion fidelity %s attempt %d: %s", operation, attempt,
+             "passed" if report.passed else "refused " + ",".join(report.failures),
+             extra={"fidelity": {**report.as_dict(), "operation": operation, "seed": seed,
+                                 "attempt": attempt}, "fidelity_passed": report.passed})
+    return report
+
+
+def refuse(report: FidelityReport) -> FidelityRefused:
+    """The error for a try-on refused on every try, its first reason in plain words."""
+    return FidelityRefused(f"We could not make a faithful image ({REASONS[report.failures[0]]})"
+                           + REFUND)
+
+
+__all__ = ["REASONS", "FidelityRefused", "FidelityReport", "Reference", "check", "refuse",
+           "score"]

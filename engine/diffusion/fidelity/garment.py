@@ -1,0 +1,136 @@
+"""The garment's side of the output gate: how faithfully the output's garment region reproduces
+the garment photo (numpy and OpenCV only). Three measures, each on crops aligned by the two
+garments' bounding boxes (the flat or worn garment in its photo, the garment region of the
+output):
+
+- colour: CIEDE2000 from the garment's dominant colours to the nearest of the output region's
+  (colour.palette_difference);
+- pattern: the magnitude-weighted gradient-orientation histograms of a 4x4 grid of cells on
+  the two crops brought to one size (where the garment has edges, stripes, print and which way
+  they run), their cosine similarity times the ratio of their texture energies (a patterned
+  garment made plain, or a flat patch, has little energy);
+- print: ORB keypoints of the garment crop matched to the output crop (Lowe's ratio test, then
+  a RANSAC homography): the inliers, a logo or print surviving as it was. Only where the garment
+  has texture enough to find keypoints in (a plain garment has nothing to match: not measured).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.arrays import BoolMask, Float32, Image8
+from engine.diffusion.fidelity.colour import dominant_colours, lab_pixels
+
+GRID = 4  # cells per side of the pattern's grid
+BINS = 8  # unsigned orientations per cell
+PATTERN_SIDE = 128  # both crops are compared at this size (square: the boxes align them)
+PRINT_SIDE = 320  # the crops' long side for keypoints (aspect kept: the homography scales)
+MIN_KEYPOINTS = 60  # fewer on the garment: too plain to measure a print on
+RATIO = 0.8  # Lowe's ratio test
+RANSAC_PIXELS = 6.0  # reprojection tolerance at PRINT_SIDE (a worn print bends a little)
+
+
+@dataclass(frozen=True)
+class Crop:
+    """A garment cut to its bounding box: the pixels and where the garment is in them."""
+
+    rgb: Image8
+    mask: BoolMask
+
+    @property
+    def empty(self) -> bool:
+        return int(np.count_nonzero(self.mask)) < 64
+
+
+def crop(rgb: Image8, mask: BoolMask) -> Crop:
+    ys, xs = np.nonzero(mask)
+    if len(ys) == 0:
+        return Crop(np.zeros((1, 1, 3), np.uint8), np.zeros((1, 1), bool))
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return Crop(np.ascontiguousarray(rgb[y0:y1, x0:x1]), np.ascontiguousarray(mask[y0:y1, x0:x1]))
+
+
+def _resized(part: Crop, width: int, height: int) -> tuple[Float32, BoolMask]:
+    scaled = cv2.cvtColor(part.rgb, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
+    grey = cv2.resize(scaled, (width, height), interpolation=cv2.INTER_AREA)
+    mask = cv2.resize(part.mask.astype(np.uint8), (width, height),
+                      interpolation=cv2.INTER_NEAREST) > 0
+    # The garment's outline is not its pattern: only edges well inside count.
+    inner = cv2.erode(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    return np.asarray(grey, np.float32), inner
+
+
+def orientation_histograms(part: Crop) -> tuple[Float32, float]:
+    """(GRID*GRID*BINS,) gradient-orientation histograms, and the mean gradient magnitude inside
+    the garment (its texture energy, luma 0..1 per pixel at PATTERN_SIDE)."""
+    grey, inner = _resized(part, PATTERN_SIDE, PATTERN_SIDE)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.hypot(gx, gy) * inner
+    angle = np.mod(np.arctan2(gy, gx), np.pi)
+    bin_of = np.minimum((angle / np.pi * BINS).astype(np.int64), BINS - 1)
+    cell = PATTERN_SIDE // GRID
+    rows, cols = np.indices(grey.shape) // cell
+    index = (rows * GRID + cols) * BINS + bin_of
+    histograms = np.bincount(index.ravel(), magnitude.ravel(), minlength=GRID * GRID * BINS)
+    energy = float(magnitude.sum() / max(1, int(inner.sum())))
+    return np.asarray(histograms, np.float32), energy
+
+
+def pattern_similarity(garment: Crop, output: Crop) -> float:
+    """0..1: the two crops' orientation histograms' cosine times their energies' ratio."""
+    if garment.empty or output.empty:
+        return 0.0
+    h1, e1 = orientation_histograms(garment)
+    h2, e2 = orientation_histograms(output)
+    norm = float(np.linalg.norm(h1) * np.linalg.norm(h2))
+    if norm <= 1e-12:
+        return 0.0
+    cosine = float(np.dot(h1, h2)) / norm
+    return cosine * min(e1, e2) / max(e1, e2)
+
+
+def _keypoints(part: Crop) -> tuple[list[cv2.KeyPoint], Image8 | None]:
+    scale = PRINT_SIDE / max(part.rgb.shape[:2])
+    width = max(8, round(part.rgb.shape[1] * scale))
+    height = max(8, round(part.rgb.shape[0] * scale))
+    grey, inner = _resized(part, width, height)
+    orb = cv2.ORB_create(nfeatures=800, fastThreshold=12)  # type: ignore[attr-defined]
+    found, descriptors = orb.detectAndCompute((grey * 255.0).astype(np.uint8),
+                                              inner.astype(np.uint8) * 255)
+    return list(found), descriptors
+
+
+def print_inliers(garment: Crop, output: Crop) -> int | None:
+    """The garment's keypoints found again in the output, consistent with one homography (RANSAC
+    inliers), or None where the garment is too plain to measure (fewer than MIN_KEYPOINTS)."""
+    if garment.empty:
+        return None
+    found, descriptors = _keypoints(garment)
+    if len(found) < MIN_KEYPOINTS or descriptors is None:
+        return None
+    if output.empty:
+        return 0
+    theirs, their_descriptors = _keypoints(output)
+    if their_descriptors is None or len(theirs) < 4:
+        return 0
+    pairs = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(descriptors, their_descriptors, k=2)
+    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+    if len(good) < 4:
+        return 0
+    source = np.array([found[m.queryIdx].pt for m in good], np.float32).reshape(-1, 1, 2)
+    target = np.array([theirs[m.trainIdx].pt for m in good], np.float32).reshape(-1, 1, 2)
+    _, inliers = cv2.findHomography(source, target, cv2.RANSAC, RANSAC_PIXELS)
+    return 0 if inliers is None else int(inliers.sum())
+
+
+def palette(part: Crop) -> tuple[Float32, Float32]:
+    """The garment's dominant colours (inside its mask, its outline's blend left out)."""
+    inner = cv2.erode(part.mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    return dominant_colours(lab_pixels(part.rgb, inner if inner.any() else part.mask))
+
+
+__all__ = ["Crop", "crop", "palette", "pattern_similarity", "print_inliers"]
