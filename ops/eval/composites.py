@@ -120,6 +120,15 @@ def ground_outline(image: Image.Image, scene: Path) -> Image.Image:
     return Image.fromarray(rgb)
 
 
+def camera_caption(image: Image.Image) -> str:
+    """The camera's height the engine read off the scene (engine/camera.py), or that it assumed
+    eye level, for the scene's cell."""
+    from engine.scene import camera_height
+
+    found = camera_height(np.asarray(image.convert("RGB")))
+    return "eye level?" if found is None else f"cam {found:.2f} m"
+
+
 def cover_like(mask: Image8, size: tuple[int, int]) -> Image8:
     """The mask scaled to cover `size` and centre-cropped, as the engine covers the scene."""
     from engine.compose import cover
@@ -145,7 +154,8 @@ def sheet(kind: str, composites: list[Composite], per_row: int) -> Image.Image:
         scene = first.case.background
         assert isinstance(scene, Path)
         cells: list[tuple[Image.Image | None, str]] = [
-            (ground_outline(first.inputs["background"], scene), scene.name)]
+            (ground_outline(first.inputs["background"], scene),
+             f"{scene.stem}, {camera_caption(first.inputs['background'])}")]
         for item in row:
             outcome = item.outcome
             if outcome.image is None:

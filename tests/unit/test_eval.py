@@ -82,3 +82,13 @@ def test_the_labelled_ground_is_outlined_on_the_composite_where_the_scene_has_a_
     assert green[300:].any() and not green[:150].any()
     assert np.array_equal(np.asarray(composites.ground_outline(grey, unlabelled)),
                           np.asarray(grey))
+
+
+def test_the_scene_caption_says_the_camera_height_read_off_it_or_that_eye_level_is_assumed(
+) -> None:
+    """terrace-01's door gives a table-height camera; street-01 has no ruler the engine reads."""
+    terrace = Image.open(FIXTURES / "scenes" / "terrace-01.jpg")
+    caption = composites.camera_caption(terrace)
+    assert caption.startswith("cam ") and 0.6 <= float(caption.split()[1]) <= 1.0, caption
+    street = Image.open(FIXTURES / "scenes" / "street-01.jpg")
+    assert composites.camera_caption(street) == "eye level?"
