@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.routing import APIRoute
 from sqlalchemy import event
@@ -31,6 +31,7 @@ from api.routers import (
     hosted_checkout,
     inquiries,
     library,
+    page_head,
     payments,
     provenance,
     public,
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (catalog.router, []),
         (site.router, []),
         (crawlers.router, []),
+        (page_head.router, []),
         (admin.router, []),
         (admin_catalog.router, []),
         # Before services.router, whose /imageedit/service/{id} would take these paths.
@@ -165,7 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         link: TemporalLink = app.state.context.temporal
         return {"status": "ok", "temporal": "up" if link.up else "down"}
 
-    _serve_web(app, settings)
+    _serve_web(app)
     return app
 
 
@@ -205,26 +207,19 @@ def _error_model() -> type:
     return ErrorBody
 
 
-def storage_preconnect(settings: Settings) -> str:
-    """The Link header that has the browser open its connection to storage while the app's
-    scripts load: the landing page's and the showcase's largest images come from there
-    (presigned URLs), and on a phone the connection's round trips delayed them (Lighthouse:
-    'Preconnect to required origins', 150 ms; issue 39). No crossorigin: <img> fetches
-    without CORS, and a preconnect serves only requests of its own mode."""
-    scheme = "https" if settings.s3_secure else "http"
-    return f"<{scheme}://{settings.resolved_public_s3_endpoint}>; rel=preconnect"
-
-
-def _serve_web(app: FastAPI, settings: Settings) -> None:
+def _serve_web(app: FastAPI) -> None:
     """Serve web/dist, with index.html for every client-side route: the hashed assets
-    precompressed and immutable (api/static_assets.py), index.html revalidated each time."""
-    index_headers = {"Cache-Control": "no-cache", "Link": storage_preconnect(settings)}
+    precompressed and immutable (api/static_assets.py), index.html revalidated each time, and
+    for / with its head filled in (api/routers/page_head.py) as nginx's SSI does in compose."""
+    # No preconnect to storage: the pages that show its images now preload them (/) or find
+    # them late anyway, and Lighthouse found the hint unused on every page (issue 39).
+    index_headers = {"Cache-Control": "no-cache"}
     assets = WEB_DIST / "assets"
     if assets.is_dir():
         app.mount("/assets", HashedAssets(directory=assets), name="assets")
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    def spa(path: str) -> Response:
+    def spa(path: str, request: Request) -> Response:
         if path.startswith(API_PREFIXES) and path.rstrip("/") not in WEB_PAGES_UNDER_API_PREFIXES:
             raise ApiError(404, "No such API route.")
         candidate = (WEB_DIST / path).resolve()
@@ -232,6 +227,11 @@ def _serve_web(app: FastAPI, settings: Settings) -> None:
         if (path and candidate.is_file() and WEB_DIST.resolve() in candidate.parents
                 and candidate != index.resolve()):
             return FileResponse(candidate)
+        if index.is_file() and not path:
+            context = request.app.state.context
+            head = page_head.page_head("/", context.showcase, context.storage)
+            html = index.read_text().replace(page_head.MARKER, head)
+            return HTMLResponse(html, headers=index_headers)
         if index.is_file():
             return FileResponse(index, headers=index_headers)
         return HTMLResponse(

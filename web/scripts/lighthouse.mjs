@@ -96,7 +96,10 @@ async function main() {
   for (const page of options.pages) {
     const runs = []
     for (let i = 1; i <= options.runs; i++) {
-      runs.push(await audit(`${options.base}${page}`, join(options.out, `${slug(page)}-${i}.json`)))
+      // The host's load beside each run: Lighthouse scales the CPU time it observes by 4, so
+      // other work on a shared machine shows up as blocking time (TBT) and a later paint.
+      const load = loadavg()[0]
+      runs.push({ ...(await audit(`${options.base}${page}`, join(options.out, `${slug(page)}-${i}.json`))), load })
     }
     const medians = {}
     for (const key of [...CATEGORIES, ...Object.keys(METRICS)]) medians[key] = median(runs.map((r) => r[key] ?? 0))
@@ -106,7 +109,7 @@ async function main() {
         `best-practices ${medians['best-practices']}  seo ${medians.seo}  ` +
         `LCP ${(medians.lcpMs / 1000).toFixed(2)} s  FCP ${(medians.fcpMs / 1000).toFixed(2)} s  ` +
         `TBT ${Math.round(medians.tbtMs)} ms  CLS ${medians.cls.toFixed(3)}  ` +
-        `(runs: ${runs.map((r) => r.performance).join(', ')})`,
+        `(runs: ${runs.map((r) => `${r.performance} at load ${r.load.toFixed(1)}`).join(', ')})`,
     )
   }
   summary.loadAverageAfter = loadavg()
