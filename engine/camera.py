@@ -27,7 +27,11 @@ street-01 from a 4th-5th floor, terrace-01 from table height and eye-level rooms
 - periodic structure (storeys) below the horizon at the frame's sides: bookshelves, steps,
   blinds and grass are as periodic (autocorrelation 0.4-0.5 on eye-level photos);
 - window-shaped rectangles wholly below the horizon, stacked under ones above it (a facade
-  continuing past eye level): street-01 3, a lobby's glass balustrade and stairs 21.
+  continuing past eye level): street-01 3, a lobby's glass balustrade and stairs 21;
+- things standing on the ground (Hoiem's H / C): non-ground runs between ground pixels
+  below the horizon, the ground grown from the bottom's middle (Lab, median-blurred, 192 px):
+  street-01's paving grows to 5% of the frame and gives one blob; eye-level fields, lobbies
+  and streets give blobs with H / C of 0.05-0.25, as small as a 4th floor's would be.
 Every geometric cue is blind to scale; a high camera needs a recognised ruler (people, cars,
 windows), which no model shipped here detects. So this says nothing about high cameras: a
 door wholly below eye level is not trusted (a window or a cabinet would read as one).
