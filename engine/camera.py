@@ -13,7 +13,7 @@ vertical edges of one height, standing side by side at a door's proportions, fro
 (below the horizon) up past eye level. Measured on the fixtures (horizon as detected):
 terrace-01 (table height, labelled 0.6-1.0 m) 0.84 m from its rustic door; nothing else in the
 labelled scenes (the 12 with masks, the 7 with polygons), nor in the 13 of 45 held-out photos
-(Apache/MIT/Unlicense repositories' demo images) where a horizon is found, was taken for one.
+(demo images of Apache-2.0, MIT and BSD-2 repositories) where a horizon is found, was taken for one.
 
 What failed, and is not to be tried again as it stood (measured on the labelled scenes, with
 street-01 from a 4th-5th floor, terrace-01 from table height and eye-level rooms and fields):
