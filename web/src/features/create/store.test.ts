@@ -33,11 +33,11 @@ function file(_id: string, patch: Partial<FlowFile> = {}): FlowFile {
   }
 }
 
-function generation(serviceId: string): FlowGeneration {
+function generation(id: string): FlowGeneration {
   return {
-    serviceId,
-    requestType: 'bodySwap',
-    taskIds: ['t1'],
+    id,
+    kind: 'bodySwap',
+    imageIds: ['t1'],
     credits: 1,
     createdAt: '2024-01-01T00:00:00Z',
     modelName: 'Ava',
@@ -126,12 +126,12 @@ describe('steps flow store', () => {
     expect(store.get(stepsFlowAtom).stepUploadImages.files).toEqual([])
   })
 
-  it('adds a generation, then replaces it by serviceId', () => {
+  it('adds a generation, then replaces it by id', () => {
     store.set(updateGenerationAtom, generation('s1'))
     store.set(updateGenerationAtom, generation('s2'))
     store.set(updateGenerationAtom, { ...generation('s1'), notifyEmail: 'a@b.co' })
     const generations = store.get(stepsFlowAtom).stepGenerateImage.generatedResponse
-    expect(generations.map((g) => [g.serviceId, g.notifyEmail])).toEqual([
+    expect(generations.map((g) => [g.id, g.notifyEmail])).toEqual([
       ['s1', 'a@b.co'],
       ['s2', null],
     ])
@@ -181,9 +181,10 @@ describe('steps flow restored from sessionStorage', () => {
     expect(restored.stepUploadImages.isAllImagesUploaded).toBe(true)
   })
 
-  it('leaves out the tasks a flow saved by an earlier version kept: they live in the query cache', async () => {
+  it('restores a generation an earlier version saved under the wire names, leaving out its tasks (query cache)', async () => {
     const flow = defaultFlow()
-    const old = { ...generation('s1'), tasks: [{ taskId: 't1', status: 'running' }] }
+    const { id, kind, imageIds, ...rest } = generation('s1')
+    const old = { serviceId: id, requestType: kind, taskIds: imageIds, ...rest, tasks: [{ taskId: 't1', status: 'running' }] }
     sessionStorage.setItem('mm:stepsflow', JSON.stringify({ ...flow, stepGenerateImage: { generatedResponse: [old] } }))
 
     const fresh = await import('./store')

@@ -1,7 +1,7 @@
 /**
  * The "Create New Image" step flow: what the user chose (images, model, background) and the
  * generations this tab started. Shape and storage key (mm:stepsflow in sessionStorage) follow
- * the product spec; every change is written through. The state of a generation's tasks is
+ * the product spec; every change is written through. The state of a generation's images is
  * server state and lives only in the query cache (generate/api/pollImages).
  */
 import { atom, type Getter, type Setter } from 'jotai'
@@ -53,12 +53,13 @@ export interface SelectedBackground {
 
 /**
  * A generation this tab submitted, as the flow keeps it (the server's view is `Generation`).
- * Its tasks are not kept here: they are read from the query cache (useImagePolling).
+ * Its images are not kept here: they are read from the query cache (useImagePolling).
+ * `id` and `imageIds` are the server's `serviceId` and `taskIds`.
  */
 export interface FlowGeneration {
-  serviceId: string
-  requestType: GenerationKind
-  taskIds: string[]
+  id: string
+  kind: GenerationKind
+  imageIds: string[]
   credits: number
   createdAt: string
   modelName: string | null
@@ -122,9 +123,20 @@ function withFiles(flow: StepsFlow, files: FlowFile[], filesChanged: boolean): S
   }
 }
 
-function withoutImages(g: FlowGeneration): FlowGeneration {
-  const { serviceId, requestType, taskIds, credits, createdAt, modelName, backgroundName, notifyEmail } = g
-  return { serviceId, requestType, taskIds, credits, createdAt, modelName, backgroundName, notifyEmail }
+/** A generation as an earlier version saved it, under the wire's names (and with its images). */
+interface SavedGeneration extends Partial<FlowGeneration> {
+  serviceId?: string
+  requestType?: GenerationKind
+  taskIds?: string[]
+}
+
+/** A saved generation under today's names, whichever version saved it, without its images (server state). */
+function restoreGeneration(saved: SavedGeneration): FlowGeneration {
+  const { credits, createdAt, modelName, backgroundName, notifyEmail } = saved
+  const id = saved.id ?? saved.serviceId
+  const kind = saved.kind ?? saved.requestType
+  const imageIds = saved.imageIds ?? saved.taskIds
+  return { id, kind, imageIds, credits, createdAt, modelName, backgroundName, notifyEmail } as FlowGeneration
 }
 
 /** The flow to start from, given what sessionStorage held (parsed; null when absent or unreadable). */
@@ -139,8 +151,9 @@ function restoreFlow(stored: unknown): StepsFlow {
     stepUploadImages: { ...base.stepUploadImages, ...saved.stepUploadImages },
     stepSelectModel: { ...base.stepSelectModel, ...saved.stepSelectModel },
     stepSelectBackground: { ...base.stepSelectBackground, ...saved.stepSelectBackground },
-    // A flow saved by an earlier version also kept the tasks: they are server state, left out.
-    stepGenerateImage: { generatedResponse: generations.map(withoutImages) },
+    // A flow saved by an earlier version also kept the images (server state, left out) and named
+    // the rest as the wire does (serviceId, requestType, taskIds).
+    stepGenerateImage: { generatedResponse: generations.map(restoreGeneration) },
     isGeneratedClicked: saved.isGeneratedClicked === true,
   }
   const files = Array.isArray(flow.stepUploadImages.files) ? flow.stepUploadImages.files : []
@@ -231,12 +244,12 @@ export const resetFlowAtom = atom(null, (_get, set) => {
   commit(set, defaultFlow())
 })
 
-/** Replace a generation (by serviceId) with a newer snapshot, or add it. */
+/** Replace a generation (by id) with a newer snapshot, or add it. */
 export const updateGenerationAtom = atom(null, (get, set, generation: FlowGeneration) => {
   const flow = current(get)
   const generations = flow.stepGenerateImage.generatedResponse
-  const exists = generations.some((g) => g.serviceId === generation.serviceId)
-  const next = exists ? generations.map((g) => (g.serviceId === generation.serviceId ? generation : g)) : [...generations, generation]
+  const exists = generations.some((g) => g.id === generation.id)
+  const next = exists ? generations.map((g) => (g.id === generation.id ? generation : g)) : [...generations, generation]
   set(mergeFlowAtom, { stepGenerateImage: { generatedResponse: next } })
 })
 

@@ -36,8 +36,8 @@ describe('long-poll pacing', () => {
   })
 
   it('asks again at once after a change, after a pause when nothing moved', () => {
-    expect(nextPollDelay({ ...idle, data: { tasks: [], changed: true } })).toBe(1)
-    expect(nextPollDelay({ ...idle, data: { tasks: [], changed: false } })).toBe(700)
+    expect(nextPollDelay({ ...idle, data: { images: [], changed: true } })).toBe(1)
+    expect(nextPollDelay({ ...idle, data: { images: [], changed: false } })).toBe(700)
   })
 
   it('backs off after errors, up to 10 s', () => {

@@ -1,10 +1,10 @@
 import type { DownloadData } from '@/stores/download'
 import type { Generation, GenerationImage } from '@/types/api'
 
-/** A task the server has not reported yet. */
-export function queuedImage(taskId: string): GenerationImage {
+/** An image the server has not reported yet. */
+export function queuedImage(imageId: string): GenerationImage {
   return {
-    taskId,
+    taskId: imageId,
     status: 'queued',
     stage: '',
     progress: 0,
@@ -17,28 +17,28 @@ export function queuedImage(taskId: string): GenerationImage {
   }
 }
 
-export function isTerminal(task: GenerationImage): boolean {
-  return task.status === 'completed' || task.status === 'failed'
+export function isTerminal(image: GenerationImage): boolean {
+  return image.status === 'completed' || image.status === 'failed'
 }
 
-/** A generation has finished when its tasks are known and every one completed or failed. */
-export function generationFinished(tasks: GenerationImage[]): boolean {
-  return tasks.length > 0 && tasks.every(isTerminal)
+/** A generation has finished when its images are known and every one completed or failed. */
+export function generationFinished(images: GenerationImage[]): boolean {
+  return images.length > 0 && images.every(isTerminal)
 }
 
 /**
- * A generation's tasks in its order (`taskIds`): the fresh state where the server reported one,
+ * A generation's images in its order (`imageIds`): the fresh state where the server reported one,
  * else the state known before, else queued.
  */
-export function mergeImages(taskIds: string[], known: GenerationImage[], fresh: GenerationImage[]): GenerationImage[] {
+export function mergeImages(imageIds: string[], known: GenerationImage[], fresh: GenerationImage[]): GenerationImage[] {
   const byId = new Map(fresh.map((t) => [t.taskId, t]))
-  return taskIds.map((id) => byId.get(id) ?? known.find((t) => t.taskId === id) ?? queuedImage(id))
+  return imageIds.map((id) => byId.get(id) ?? known.find((t) => t.taskId === id) ?? queuedImage(id))
 }
 
-/** The `since` of a long poll: each task's `status:progress`, in taskIds order (see the API). */
-export function imageState(taskIds: string[], tasks: GenerationImage[]): string {
-  const byId = new Map(tasks.map((t) => [t.taskId, t]))
-  return taskIds
+/** The `since` of a long poll: each image's `status:progress`, in imageIds order (see the API). */
+export function imageState(imageIds: string[], images: GenerationImage[]): string {
+  const byId = new Map(images.map((t) => [t.taskId, t]))
+  return imageIds
     .map((id) => {
       const t = byId.get(id)
       return t ? `${t.status}:${t.progress}` : 'queued:0'
@@ -46,15 +46,15 @@ export function imageState(taskIds: string[], tasks: GenerationImage[]): string 
     .join(',')
 }
 
-/** A generation as the server reports it is over: its status and every task are terminal. */
-export function generationSettled(service: Generation): boolean {
-  return (service.status === 'completed' || service.status === 'failed') && service.tasks.every(isTerminal)
+/** A generation as the server reports it is over: its status and every image are terminal. */
+export function generationSettled(generation: Generation): boolean {
+  return (generation.status === 'completed' || generation.status === 'failed') && generation.tasks.every(isTerminal)
 }
 
 /** The images of a generation for the download store: originals, and retouched versions. */
-export function downloadImages(service: Generation): DownloadData {
+export function downloadImages(generation: Generation): DownloadData {
   return {
-    generatedImages: service.tasks.flatMap((t) => t.outputs.map((o) => ({ ...o, taskId: t.taskId }))),
-    manualEditingImages: service.tasks.flatMap((t) => (t.edited ? [{ ...t.edited, taskId: t.taskId }] : [])),
+    generatedImages: generation.tasks.flatMap((t) => t.outputs.map((o) => ({ ...o, taskId: t.taskId }))),
+    manualEditingImages: generation.tasks.flatMap((t) => (t.edited ? [{ ...t.edited, taskId: t.taskId }] : [])),
   }
 }

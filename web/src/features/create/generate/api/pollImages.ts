@@ -15,39 +15,39 @@ const MAX_BACKOFF_MS = 10_000
  * something differs from it, or after `waitMs`: a long poll.
  */
 export function pollImages(
-  taskIds: string[],
+  imageIds: string[],
   signal?: AbortSignal,
   since?: string,
   waitMs = LONG_POLL_WAIT_MS,
 ): Promise<GenerationImage[]> {
   // The ids go as a JSON array; without `since` it is a plain read.
-  const query = { taskIds: JSON.stringify(taskIds), ...(since === undefined ? {} : { since, waitMs }) }
+  const query = { taskIds: JSON.stringify(imageIds), ...(since === undefined ? {} : { since, waitMs }) }
   return unwrap(client.GET('/api/v1/task/pollTasks', { params: { query }, signal }))
 }
 
 export interface ImageSnapshot {
-  tasks: GenerationImage[]
+  images: GenerationImage[]
   /** Something moved since the previous snapshot (so ask again at once). */
   changed: boolean
 }
 
 /**
- * The query that holds a generation's tasks. The query cache is the only place the state of
- * a generation's tasks is kept (the flow store keeps the generation's ids, not its tasks).
+ * The query that holds a generation's images. The query cache is the only place the state of
+ * a generation's images is kept (the flow store keeps the generation's ids, not its images).
  */
-export function imagesQueryKey(serviceId: string) {
-  return ['pollTasks', serviceId] as const
+export function imagesQueryKey(generationId: string) {
+  return ['pollTasks', generationId] as const
 }
 
-function knownImages(queryClient: QueryClient, serviceId: string): GenerationImage[] {
-  return queryClient.getQueryData<ImageSnapshot>(imagesQueryKey(serviceId))?.tasks ?? []
+function knownImages(queryClient: QueryClient, generationId: string): GenerationImage[] {
+  return queryClient.getQueryData<ImageSnapshot>(imagesQueryKey(generationId))?.images ?? []
 }
 
-/** Records the tasks as the server reported them elsewhere (the output page), in the generation's order. */
+/** Records the images as the server reported them elsewhere (the output page), in the generation's order. */
 export function rememberImages(queryClient: QueryClient, generation: FlowGeneration, fresh: GenerationImage[]): void {
-  const known = knownImages(queryClient, generation.serviceId)
-  queryClient.setQueryData<ImageSnapshot>(imagesQueryKey(generation.serviceId), {
-    tasks: mergeImages(generation.taskIds, known, fresh),
+  const known = knownImages(queryClient, generation.id)
+  queryClient.setQueryData<ImageSnapshot>(imagesQueryKey(generation.id), {
+    images: mergeImages(generation.imageIds, known, fresh),
     changed: false,
   })
 }
@@ -67,30 +67,30 @@ export function nextPollDelay(state: {
 }
 
 /**
- * Follows a generation's tasks with long polls, as a query that refetches itself until
- * every task is completed or failed. Network and server errors are retried with
- * a back-off (failureCount tells how many in a row). Until the first answer the tasks
+ * Follows a generation's images with long polls, as a query that refetches itself until
+ * every image is completed or failed. Network and server errors are retried with
+ * a back-off (failureCount tells how many in a row). Until the first answer the images
  * show as queued (placeholder data, `isPlaceholderData`).
  */
 export function useImagePolling(generation: FlowGeneration | null) {
   const queryClient = useQueryClient()
-  const serviceId = generation?.serviceId ?? ''
-  const taskIds = generation?.taskIds ?? []
-  const settled = (data: ImageSnapshot | undefined) => generationFinished(data?.tasks ?? [])
+  const generationId = generation?.id ?? ''
+  const imageIds = generation?.imageIds ?? []
+  const settled = (data: ImageSnapshot | undefined) => generationFinished(data?.images ?? [])
   return useQuery({
-    queryKey: imagesQueryKey(serviceId),
-    // Finished tasks do not change any more: no poll for them, not even on mount.
+    queryKey: imagesQueryKey(generationId),
+    // Finished images do not change any more: no poll for them, not even on mount.
     enabled: (query) => Boolean(generation) && !settled(query.state.data),
     queryFn: async ({ signal }): Promise<ImageSnapshot> => {
-      const known = knownImages(queryClient, serviceId)
-      const since = imageState(taskIds, known)
-      const fresh = await pollImages(taskIds, signal, since)
-      const tasks = mergeImages(taskIds, knownImages(queryClient, serviceId), fresh)
-      // Failed tasks may be refunded: show the real balance once the generation has ended.
-      if (generationFinished(tasks) && !generationFinished(known)) void invalidateCredits()
-      return { tasks, changed: imageState(taskIds, tasks) !== since }
+      const known = knownImages(queryClient, generationId)
+      const since = imageState(imageIds, known)
+      const fresh = await pollImages(imageIds, signal, since)
+      const images = mergeImages(imageIds, knownImages(queryClient, generationId), fresh)
+      // Failed images may be refunded: show the real balance once the generation has ended.
+      if (generationFinished(images) && !generationFinished(known)) void invalidateCredits()
+      return { images, changed: imageState(imageIds, images) !== since }
     },
-    placeholderData: { tasks: taskIds.map(queuedImage), changed: false },
+    placeholderData: { images: imageIds.map(queuedImage), changed: false },
     staleTime: 0,
     refetchInterval: (query) => (settled(query.state.data) ? false : nextPollDelay(query.state)),
     refetchIntervalInBackground: true,

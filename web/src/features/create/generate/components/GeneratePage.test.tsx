@@ -36,10 +36,10 @@ const failed = (taskId: string, error: string, extra: Partial<GenerationImage> =
   ...extra,
 })
 
-const generation = (tasks: GenerationImage[], credits: number): FlowGeneration => ({
-  serviceId: 'svc-1',
-  requestType: 'bodySwap',
-  taskIds: tasks.map((t) => t.taskId),
+const generation = (images: GenerationImage[], credits: number): FlowGeneration => ({
+  id: 'svc-1',
+  kind: 'bodySwap',
+  imageIds: images.map((t) => t.taskId),
   credits,
   createdAt: '2026-11-24T04:00:00+00:00',
   modelName: null,
@@ -101,7 +101,7 @@ afterEach(() => {
 
 function renderAt(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  if (polled) client.setQueryData<ImageSnapshot>(imagesQueryKey('svc-1'), { tasks: polled, changed: false })
+  if (polled) client.setQueryData<ImageSnapshot>(imagesQueryKey('svc-1'), { images: polled, changed: false })
   render(
     <QueryClientProvider client={client}>
       <Provider store={appStore}>
@@ -207,7 +207,7 @@ describe('ImageCard', () => {
   }
 
   it('a failed image shows this tab’s input thumbnail when it has one, and the reason', () => {
-    render(<ul><ImageCard task={failed('t-1', 'Too small.')} index={0} input={upload} /></ul>)
+    render(<ul><ImageCard image={failed('t-1', 'Too small.')} index={0} input={upload} /></ul>)
     expect(screen.getByTestId('task-input').getAttribute('src')).toBe('http://s3/local/a')
     expect(screen.getByTestId('task-error').textContent).toBe('Too small.')
     expect(screen.queryByTestId('result-image')).toBeNull()
@@ -215,15 +215,15 @@ describe('ImageCard', () => {
 
   it('a finished image shows the engine’s note on how it was framed; none when there is none', () => {
     const note = 'Framed from the knees up: the scene has water where a person would stand.'
-    render(<ul><ImageCard task={{ ...done('t-1'), note }} index={0} /></ul>)
+    render(<ul><ImageCard image={{ ...done('t-1'), note }} index={0} /></ul>)
     expect(screen.getByTestId('task-note').textContent).toBe(note)
     cleanup()
-    render(<ul><ImageCard task={done('t-1')} index={0} /></ul>)
+    render(<ul><ImageCard image={done('t-1')} index={0} /></ul>)
     expect(screen.queryByTestId('task-note')).toBeNull()
   })
 
   it('falls back to the server’s input thumbnail, and a plain reason when none came', () => {
-    render(<ul><ImageCard task={failed('t-1', '', { error: null })} index={0} /></ul>)
+    render(<ul><ImageCard image={failed('t-1', '', { error: null })} index={0} /></ul>)
     expect(screen.getByTestId('task-input').getAttribute('src')).toBe('http://s3/in/t-1')
     expect(screen.getByTestId('task-error').textContent).toBe('The image could not be generated.')
   })

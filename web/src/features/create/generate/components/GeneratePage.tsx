@@ -160,26 +160,26 @@ export function GeneratePage() {
 
   const generations = flow.stepGenerateImage.generatedResponse
   const generation = generations.length ? generations[generations.length - 1]! : null
-  // The tasks come from the query cache (polled until they have all ended), never from the store.
-  const { tasks, known, running, warning: pollWarning } = useGenerationPolling(generation)
+  // The images come from the query cache (polled until they have all ended), never from the store.
+  const { images, known, running, warning: pollWarning } = useGenerationPolling(generation)
 
   // A generation this page saw running opens on the output page (from the server, by its id)
   // once it has ended with at least one image (its failed images are shown there too, with their
   // input, reason and the credits returned); if every image failed, the reasons stay here.
-  // (Before the first poll answers, the tasks are placeholders: not seen running yet.)
+  // (Before the first poll answers, the images are placeholders: not seen running yet.)
   const watched = useRef<string | null>(null)
-  const serviceId = generation?.serviceId ?? null
+  const generationId = generation?.id ?? null
   useEffect(() => {
-    if (!serviceId || !known) return
+    if (!generationId || !known) return
     if (running) {
-      watched.current = serviceId
+      watched.current = generationId
       return
     }
-    if (watched.current === serviceId && tasks.some((t) => t.status === 'completed')) {
+    if (watched.current === generationId && images.some((t) => t.status === 'completed')) {
       watched.current = null
-      navigate(`/output-image?serviceId=${encodeURIComponent(serviceId)}`)
+      navigate(`/output-image?serviceId=${encodeURIComponent(generationId)}`)
     }
-  }, [serviceId, known, running, tasks, navigate])
+  }, [generationId, known, running, images, navigate])
 
   const generate = async () => {
     if (!kind || submitting) return
@@ -197,9 +197,9 @@ export function GeneratePage() {
       // Seen starting here: it opens on the output page once it has ended with an image.
       watched.current = res.serviceId
       updateGeneration({
-        serviceId: res.serviceId,
-        requestType: kind,
-        taskIds: res.taskIds,
+        id: res.serviceId,
+        kind,
+        imageIds: res.taskIds,
         credits: res.credits,
         createdAt: new Date().toISOString(),
         modelName: model?.name ?? null,
@@ -216,11 +216,11 @@ export function GeneratePage() {
 
   const balance = credits?.total
   const short = costCredits !== undefined && balance !== undefined && costCredits > balance
-  const overall = tasks.length ? tasks.reduce((s, t) => s + (t.status === 'completed' || t.status === 'failed' ? 100 : t.progress || 0), 0) / tasks.length : 0
-  const completed = tasks.filter((t) => t.status === 'completed').length
-  const failed = tasks.filter((t) => t.status === 'failed').length
+  const overall = images.length ? images.reduce((s, t) => s + (t.status === 'completed' || t.status === 'failed' ? 100 : t.progress || 0), 0) / images.length : 0
+  const completed = images.filter((t) => t.status === 'completed').length
+  const failed = images.filter((t) => t.status === 'failed').length
   // Failures are final (and refunded) as they happen; the banner waits for the whole batch.
-  const failure = generation && !running ? failureSummary(tasks, generation.credits) : null
+  const failure = generation && !running ? failureSummary(images, generation.credits) : null
   const inputByKey = new Map(flow.stepUploadImages.files.map((f) => [f.key, f]))
 
   return (
@@ -235,7 +235,7 @@ export function GeneratePage() {
           </button>
           {generation && !running && completed > 0 && (
             <Link
-              to={`/output-image?serviceId=${encodeURIComponent(generation.serviceId)}`}
+              to={`/output-image?serviceId=${encodeURIComponent(generation.id)}`}
               className="btn btn--secondary"
               data-testid="view-results"
             >
@@ -337,7 +337,7 @@ export function GeneratePage() {
               {running ? 'Generating…' : 'Results'}
             </h2>
             <p className="muted" aria-live="polite" data-testid="job-summary">
-              {completed} of {tasks.length} done{failed ? `, ${failed} failed` : ''}
+              {completed} of {images.length} done{failed ? `, ${failed} failed` : ''}
             </p>
           </div>
           {running && <ProgressBar value={overall} label="Overall progress" testId="overall-progress" />}
@@ -355,8 +355,8 @@ export function GeneratePage() {
             </Alert>
           )}
           <ul className={styles.taskGrid}>
-            {tasks.map((t, i) => (
-              <ImageCard key={t.taskId} task={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
+            {images.map((t, i) => (
+              <ImageCard key={t.taskId} image={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
             ))}
           </ul>
           {running && <NotifyEmailForm generation={generation} />}

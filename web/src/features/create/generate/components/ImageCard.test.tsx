@@ -39,7 +39,7 @@ function renderCard(t: GenerationImage) {
   render(
     <MemoryRouter>
       <ul>
-        <ImageCard task={t} index={0} />
+        <ImageCard image={t} index={0} />
       </ul>
     </MemoryRouter>,
   )

@@ -14,7 +14,7 @@ const STATUS_TEXT: Record<GenerationImage['status'], string> = {
 }
 
 interface ImageCardProps {
-  task: GenerationImage
+  image: GenerationImage
   index: number
   input?: FlowFile
 }
@@ -26,17 +26,17 @@ const STATUS_CLASS: Record<GenerationImage['status'], string | undefined> = {
   failed: styles.taskFailed,
 }
 
-export function ImageCard({ task, index, input }: ImageCardProps) {
+export function ImageCard({ image, index, input }: ImageCardProps) {
   const n = index + 1
-  const pct = task.status === 'completed' ? 100 : Math.max(0, Math.min(100, task.progress || 0))
-  const output = task.outputs[0]
+  const pct = image.status === 'completed' ? 100 : Math.max(0, Math.min(100, image.progress || 0))
+  const output = image.outputs[0]
   // This tab's upload, else the server's thumbnail of the input (after a reload or a new flow).
-  const inputThumbnail = input?.thumbnailUrl || task.inputThumbnailUrl
+  const inputThumbnail = input?.thumbnailUrl || image.inputThumbnailUrl
 
   return (
-    <li className={`${styles.task} ${STATUS_CLASS[task.status] ?? ''}`} data-testid="task-card" data-status={task.status}>
+    <li className={`${styles.task} ${STATUS_CLASS[image.status] ?? ''}`} data-testid="task-card" data-status={image.status}>
       <div className={styles.media}>
-        {task.status === 'completed' && output ? (
+        {image.status === 'completed' && output ? (
           <a href={output.url} target="_blank" rel="noreferrer" className={styles.resultLink}>
             <img
               src={output.thumbnailUrl || output.url}
@@ -49,7 +49,7 @@ export function ImageCard({ task, index, input }: ImageCardProps) {
         ) : (
           <span className={styles.placeholder} aria-hidden="true" />
         )}
-        {task.status === 'failed' && (
+        {image.status === 'failed' && (
           <span className={styles.badge} aria-hidden="true">
             <IconAlert size={20} />
           </span>
@@ -59,44 +59,44 @@ export function ImageCard({ task, index, input }: ImageCardProps) {
       <div className={styles.info}>
         <p className={styles.title}>
           Image {n}
-          <span className={`status-pill status-pill--${task.status}`}>{STATUS_TEXT[task.status]}</span>
+          <span className={`status-pill status-pill--${image.status}`}>{STATUS_TEXT[image.status]}</span>
         </p>
 
-        {task.status !== 'completed' && task.status !== 'failed' && (
+        {image.status !== 'completed' && image.status !== 'failed' && (
           <div className={styles.progress} data-testid="task-progress">
             <ProgressBar value={pct} label={`Progress of image ${n}`} />
             <span className={styles.pct}>{Math.round(pct)}%</span>
           </div>
         )}
 
-        {task.status === 'failed' && (
+        {image.status === 'failed' && (
           <p className="task__error" role="alert" data-testid="task-error">
-            {task.error || 'The image could not be generated.'}
+            {image.error || 'The image could not be generated.'}
           </p>
         )}
 
-        {task.status === 'completed' && task.note && (
+        {image.status === 'completed' && image.note && (
           <p className="muted" data-testid="task-note">
-            {task.note}
+            {image.note}
           </p>
         )}
 
-        {task.status === 'completed' && task.outputs.length === 0 && (
+        {image.status === 'completed' && image.outputs.length === 0 && (
           <p className="task__error">Finished, but no image was returned.</p>
         )}
 
-        {task.status === 'completed' &&
-          task.outputs.map((o, i) => (
+        {image.status === 'completed' &&
+          image.outputs.map((o, i) => (
             <DownloadButton
               key={o.key || o.url}
               url={o.url}
               storageKey={o.key}
-              fileBaseName={`metamodel-${task.taskId}${task.outputs.length > 1 ? `-${i + 1}` : ''}`}
-              label={`Download image ${n}${task.outputs.length > 1 ? `, variant ${i + 1}` : ''}`}
+              fileBaseName={`metamodel-${image.taskId}${image.outputs.length > 1 ? `-${i + 1}` : ''}`}
+              label={`Download image ${n}${image.outputs.length > 1 ? `, variant ${i + 1}` : ''}`}
             />
           ))}
 
-        {task.status === 'completed' && <CredentialsPanel credentials={task.contentCredentials} />}
+        {image.status === 'completed' && <CredentialsPanel credentials={image.contentCredentials} />}
       </div>
     </li>
   )

@@ -42,7 +42,7 @@ export function NotifyEmailForm({ generation }: { generation: FlowGeneration }) 
 
   const onSubmit = handleSubmit(async ({ email }) => {
     try {
-      await update.mutateAsync({ email, serviceId: generation.serviceId })
+      await update.mutateAsync({ email, serviceId: generation.id })
       updateGeneration({ ...generation, notifyEmail: email })
     } catch (err) {
       setError('email', { message: errorMessage(err) })

@@ -354,7 +354,7 @@ function Generation({ serviceId }: { serviceId: string }) {
   useEffect(() => {
     if (!service) return
     mergeDownloads(downloadImages(service))
-    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.serviceId === service.serviceId)
+    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.id === service.serviceId)
     if (known && service.tasks.length) rememberImages(client, known, service.tasks)
   }, [service, mergeDownloads, client])
   useEffect(() => () => resetDownloads(), [serviceId, resetDownloads])
@@ -388,7 +388,7 @@ export function OutputImagePage() {
   const [params] = useSearchParams()
   const serviceId = params.get('serviceId')?.trim() || null
   const generations = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
-  const latest = generations.length ? generations[generations.length - 1]!.serviceId : null
+  const latest = generations.length ? generations[generations.length - 1]!.id : null
   const navigate = useNavigate()
   const createAnother = () => {
     // A new image starts a new flow; these results stay reachable through the link and My Images.
