@@ -10,6 +10,7 @@ import anyio.to_thread
 import pytest
 from sqlalchemy import delete, select, update
 from temporalio.client import Client
+from temporalio.worker import Replayer
 
 from core.auth.tokens import Principal
 from core.contracts.generation import GenerationResult, StartGeneration
@@ -24,8 +25,10 @@ from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
 from tests.integration.test_workflow import balance, ledger_kinds, real_engine, running_worker
+from tests.support import histories
 from tests.support.helpers import make_account, upload
 from tests.support.paths import FIXTURES, fixture_images
+from workflows.generation import GenerationWorkflow
 
 
 def analysis(can_replace: bool) -> dict[str, object]:
@@ -79,6 +82,11 @@ async def test_the_price_held_at_submit_is_the_price_charged(
     assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)
     assert balance(sessions, account) == 4
     assert ledger_kinds(sessions, submitted.generation.id) == ["charge"]
+    # Its history, with the plan in the input, is the recorded "generation-planned" shape
+    # (tests/support/histories.py; replayed by test_workflow.py with the older shapes).
+    history = await temporal.get_workflow_handle(submitted.generation.id).fetch_history()
+    await Replayer(workflows=[GenerationWorkflow]).replay_workflow(history)
+    histories.record("generation-planned", history)
 
 
 async def test_the_analysis_judged_at_submit_is_not_judged_again(

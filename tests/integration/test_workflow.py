@@ -46,8 +46,9 @@ from tests.support.paths import FIXTURES, fixture_images
 from workflows.generation import GenerationWorkflow
 
 # Histories recorded from real runs of the deployed shape of the workflow (a body swap, a
-# generation with one image rejected by the engine, one rejected at verify): a change that
-# would break a running workflow fails here; such a change needs workflow.patched.
+# generation with one image rejected by the engine, one rejected at verify, all started with
+# the id alone; one started with the submit's plan in its input, test_generation_plan.py): a
+# change that would break a running workflow fails here; such a change needs workflow.patched.
 HISTORIES = Path(__file__).parent / "histories"
 
 _engine: ImageEngine | None = None
@@ -354,9 +355,10 @@ async def test_recorded_history_replays_with_todays_code(name: str) -> None:
 
 
 def test_the_recorded_shapes_are_there() -> None:
-    """The generation's four shapes (the cancelled one from test_diffusion_engine), and one real
-    run each of the workflows that keep state or run unsandboxed (tests/support/histories.py
-    records them)."""
+    """The generation's five shapes (the cancelled one from test_diffusion_engine, the planned
+    one from test_generation_plan), and one real run each of the workflows that keep state or
+    run unsandboxed (tests/support/histories.py records them)."""
     names = {path.stem for path in HISTORIES.glob("*.json")}
     assert names == {"generation-swap", "generation-mixed", "generation-rejected",
-                     "generation-cancelled", "subscription", "fulfilment", "rerender"}
+                     "generation-cancelled", "generation-planned", "subscription", "fulfilment",
+                     "rerender"}
