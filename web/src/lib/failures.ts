@@ -13,14 +13,14 @@ import { pluralize } from './format'
 type ImageLike = Pick<GenerationImage, 'status' | 'sourceTaskId'>
 
 /** The images the generation was charged for (not its free re-renders). */
-export function chargedImages<T extends ImageLike>(tasks: readonly T[]): T[] {
-  return tasks.filter((t) => !t.sourceTaskId)
+export function chargedImages<T extends ImageLike>(images: readonly T[]): T[] {
+  return images.filter((t) => !t.sourceTaskId)
 }
 
 /** Each charged image's share of the generation's credits: what its failure gives back. */
-export function creditsPerImage(tasks: readonly ImageLike[], credits: number): number {
-  const images = chargedImages(tasks).length
-  return images > 0 && credits > 0 ? Math.floor(credits / images) : 0
+export function creditsPerImage(images: readonly ImageLike[], credits: number): number {
+  const charged = chargedImages(images).length
+  return charged > 0 && credits > 0 ? Math.floor(credits / charged) : 0
 }
 
 /** "its 1 credit was returned…" / "their 4 credits were returned…" / "no credits were taken…". */
@@ -42,21 +42,21 @@ export interface FailureSummary {
 }
 
 /** The sentence for a generation's failed images, or null when none failed. */
-export function failureSummary(tasks: readonly ImageLike[], credits: number): FailureSummary | null {
-  const images = chargedImages(tasks)
-  const failed = images.filter((t) => t.status === 'failed').length
+export function failureSummary(images: readonly ImageLike[], credits: number): FailureSummary | null {
+  const charged = chargedImages(images)
+  const failed = charged.filter((t) => t.status === 'failed').length
   if (failed === 0) return null
-  const total = images.length
-  const returned = failed * creditsPerImage(tasks, credits)
+  const total = charged.length
+  const returned = failed * creditsPerImage(images, credits)
   const what =
     total === 1 ? 'The image failed' : failed === total ? `All ${total} images failed` : `${failed} of ${total} images failed`
   return { failed, total, returned, message: `${what}; ${returnedCreditsText(failed, returned)}.` }
 }
 
 /** The note on one failed image's tile. */
-export function failedImageNote(task: ImageLike, tasks: readonly ImageLike[], credits: number): string {
-  if (task.sourceTaskId) return 'Re-renders are free: nothing was charged for this one.'
-  const returned = creditsPerImage(tasks, credits)
+export function failedImageNote(image: ImageLike, images: readonly ImageLike[], credits: number): string {
+  if (image.sourceTaskId) return 'Re-renders are free: nothing was charged for this one.'
+  const returned = creditsPerImage(images, credits)
   return returned > 0
     ? `Its ${pluralize(returned, 'credit')} ${returned === 1 ? 'was' : 'were'} returned to your balance.`
     : 'No credits were taken for it.'

@@ -54,19 +54,19 @@ export interface ImageVersions {
   versions: GenerationImage[]
 }
 
-/** Groups a generation's tasks: each original with the re-renders made from it (tasks with a
+/** Groups a generation's images: each original with the re-renders made from it (images with a
  *  `sourceTaskId`), in the order the server lists them. */
-export function groupVersions(tasks: GenerationImage[]): ImageVersions[] {
+export function groupVersions(images: GenerationImage[]): ImageVersions[] {
   const groups: ImageVersions[] = []
   const byId = new Map<string, ImageVersions>()
-  for (const task of tasks) {
-    if (task.sourceTaskId) continue
-    const group = { original: task, number: groups.length + 1, versions: [] }
+  for (const image of images) {
+    if (image.sourceTaskId) continue
+    const group = { original: image, number: groups.length + 1, versions: [] }
     groups.push(group)
-    byId.set(task.taskId, group)
+    byId.set(image.taskId, group)
   }
-  for (const task of tasks) {
-    if (task.sourceTaskId) byId.get(task.sourceTaskId)?.versions.push(task)
+  for (const image of images) {
+    if (image.sourceTaskId) byId.get(image.sourceTaskId)?.versions.push(image)
   }
   return groups
 }

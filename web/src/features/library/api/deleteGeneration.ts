@@ -5,8 +5,8 @@ import { LIBRARY_KEY } from './getLibrary'
 
 type Deleted = ApiData<'/imageedit/service/{service_id}', 'delete'>
 
-export function deleteGeneration(serviceId: string): Promise<Deleted> {
-  return unwrap(client.DELETE('/imageedit/service/{service_id}', { params: { path: { service_id: serviceId } } }))
+export function deleteGeneration(generationId: string): Promise<Deleted> {
+  return unwrap(client.DELETE('/imageedit/service/{service_id}', { params: { path: { service_id: generationId } } }))
 }
 
 /** Deletes a finished generation's images (the credit ledger is kept). */
@@ -14,8 +14,8 @@ export function useDeleteGeneration() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: deleteGeneration,
-    onSuccess: (_data, serviceId) => {
-      queryClient.removeQueries({ queryKey: ['service', serviceId] })
+    onSuccess: (_data, generationId) => {
+      queryClient.removeQueries({ queryKey: ['service', generationId] })
       return queryClient.invalidateQueries({ queryKey: LIBRARY_KEY })
     },
   })

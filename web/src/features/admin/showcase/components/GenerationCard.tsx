@@ -69,8 +69,8 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
         </p>
       ) : (
         <ul className={styles.adminTasks}>
-          {generation.tasks.map((task, index) => (
-            <ImageRow key={task.taskId} task={task} number={index + 1} />
+          {generation.tasks.map((image, index) => (
+            <ImageRow key={image.taskId} image={image} number={index + 1} />
           ))}
         </ul>
       )}
@@ -78,13 +78,13 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
   )
 }
 
-function ImageRow({ task, number }: { task: GenerationImage; number: number }) {
-  const output = task.outputs[0]
+function ImageRow({ image, number }: { image: GenerationImage; number: number }) {
+  const output = image.outputs[0]
   return (
-    <li className={styles.adminTask} data-testid={`admin-task-${task.taskId}`}>
+    <li className={styles.adminTask} data-testid={`admin-task-${image.taskId}`}>
       <div className={styles.adminTaskImages}>
         <figure className={styles.adminTaskImage}>
-          <img src={task.inputThumbnailUrl} alt={`Image ${number}: input`} loading="lazy" />
+          <img src={image.inputThumbnailUrl} alt={`Image ${number}: input`} loading="lazy" />
           <figcaption>Input</figcaption>
         </figure>
         <figure className={styles.adminTaskImage}>
@@ -93,14 +93,14 @@ function ImageRow({ task, number }: { task: GenerationImage; number: number }) {
               <img src={output.thumbnailUrl} alt={`Image ${number}: generated`} loading="lazy" />
             </a>
           ) : (
-            <span className={styles.adminTaskNone}>{STATUS_LABELS[task.status]}</span>
+            <span className={styles.adminTaskNone}>{STATUS_LABELS[image.status]}</span>
           )}
           <figcaption>Generated</figcaption>
         </figure>
-        {task.edited && (
+        {image.edited && (
           <figure className={`${styles.adminTaskImage} ${styles.adminTaskImageEdited}`} data-testid="admin-task-edited">
-            <a href={task.edited.url} target="_blank" rel="noopener noreferrer">
-              <img src={task.edited.thumbnailUrl} alt={`Image ${number}: edited`} loading="lazy" />
+            <a href={image.edited.url} target="_blank" rel="noopener noreferrer">
+              <img src={image.edited.thumbnailUrl} alt={`Image ${number}: edited`} loading="lazy" />
             </a>
             <figcaption>
               <span className={styles.editedBadge}>Edited</span>
@@ -111,12 +111,12 @@ function ImageRow({ task, number }: { task: GenerationImage; number: number }) {
       <div className={styles.adminTaskSide}>
         <p className={styles.adminTaskMeta}>
           Image {number}
-          {task.shared && <span className="status-pill">Shared</span>}
+          {image.shared && <span className="status-pill">Shared</span>}
         </p>
-        {task.status === 'completed' && output ? (
-          <AttachEdit taskId={task.taskId} hasEdit={Boolean(task.edited)} />
+        {image.status === 'completed' && output ? (
+          <AttachEdit taskId={image.taskId} hasEdit={Boolean(image.edited)} />
         ) : (
-          <p className={`muted ${styles.adminTaskNote}`}>{task.error ?? 'No generated image to edit yet.'}</p>
+          <p className={`muted ${styles.adminTaskNote}`}>{image.error ?? 'No generated image to edit yet.'}</p>
         )}
       </div>
     </li>

@@ -6,19 +6,19 @@ import type { Placement } from '../placement'
 export type PlacementBody = ApiBody<'/api/v1/task/{taskId}/placement', 'post'>
 export type Rerendered = ApiData<'/api/v1/task/{taskId}/placement', 'post'>
 
-/** Re-render an image with the subject moved and scaled (free): the answer names the new task,
+/** Re-render an image with the subject moved and scaled (free): the answer names the new image,
  *  another version of the same generation. */
 export function adjustPlacement(taskId: string, placement: Placement): Promise<Rerendered> {
   const body: PlacementBody = { x: placement.x, y: placement.y, scale: placement.scale }
   return unwrap(client.POST('/api/v1/task/{taskId}/placement', { params: { path: { taskId } }, body }))
 }
 
-/** The re-render, then the generation again: its new task shows, and the output page keeps
- *  refreshing (useGeneration) until that task has finished. */
-export function useAdjustPlacement(serviceId: string) {
+/** The re-render, then the generation again: its new image shows, and the output page keeps
+ *  refreshing (useGeneration) until that image has finished. */
+export function useAdjustPlacement(generationId: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ taskId, placement }: { taskId: string; placement: Placement }) => adjustPlacement(taskId, placement),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['service', serviceId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['service', generationId] }),
   })
 }

@@ -7,8 +7,8 @@ import { generationSettled } from '../generations'
 /** How often the output page asks again while the generation is still going. */
 export const GENERATION_REFRESH_MS = Math.max(POLL_INTERVAL_MS, 1500)
 
-export function getGeneration(serviceId: string, signal?: AbortSignal): Promise<Generation> {
-  return unwrap(client.GET('/imageedit/service/{service_id}', { params: { path: { service_id: serviceId } }, signal }))
+export function getGeneration(generationId: string, signal?: AbortSignal): Promise<Generation> {
+  return unwrap(client.GET('/imageedit/service/{service_id}', { params: { path: { service_id: generationId } }, signal }))
 }
 
 /**
@@ -16,10 +16,10 @@ export function getGeneration(serviceId: string, signal?: AbortSignal): Promise<
  * same results), refreshed until it has settled. Output links are short-lived presigned URLs:
  * the query also refetches when the window regains focus.
  */
-export function useGeneration(serviceId: string) {
+export function useGeneration(generationId: string) {
   return useQuery({
-    queryKey: ['service', serviceId],
-    queryFn: ({ signal }) => getGeneration(serviceId, signal),
+    queryKey: ['service', generationId],
+    queryFn: ({ signal }) => getGeneration(generationId, signal),
     refetchInterval: (query) => (query.state.data && !generationSettled(query.state.data) ? GENERATION_REFRESH_MS : false),
   })
 }

@@ -36,9 +36,9 @@ function formatWhen(iso: string): string {
   return Number.isNaN(when.getTime()) ? '' : when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
 }
 
-function overallProgress(tasks: GenerationImage[]): number {
-  if (!tasks.length) return 0
-  return tasks.reduce((sum, t) => sum + (isTerminal(t) ? 100 : t.progress || 0), 0) / tasks.length
+function overallProgress(images: GenerationImage[]): number {
+  if (!images.length) return 0
+  return images.reduce((sum, t) => sum + (isTerminal(t) ? 100 : t.progress || 0), 0) / images.length
 }
 
 function Header({ onCreateAnother }: { onCreateAnother: () => void }) {
@@ -57,7 +57,7 @@ function Header({ onCreateAnother }: { onCreateAnother: () => void }) {
 
 /** What the placement editor is open on: an image (original or version) and its original. */
 interface Adjusting {
-  task: GenerationImage
+  image: GenerationImage
   original: ImageOutput
   label: string
 }
@@ -108,17 +108,17 @@ function viewerItem(
   }
 }
 
-function viewerItems(service: Generation, groups: ReturnType<typeof groupVersions>, catalogNames: CatalogNames): ViewerItem[] {
-  const name = SERVICE_TEXT[service.service]
-  return groups.flatMap(({ original: task, number, versions }) => {
-    const output = task.outputs[0]
-    if (task.status !== 'completed' || !output) return []
+function viewerItems(generation: Generation, groups: ReturnType<typeof groupVersions>, catalogNames: CatalogNames): ViewerItem[] {
+  const name = SERVICE_TEXT[generation.service]
+  return groups.flatMap(({ original: image, number, versions }) => {
+    const output = image.outputs[0]
+    if (image.status !== 'completed' || !output) return []
     const items = [
-      viewerItem(task.taskId, `${name} · image ${number}`, output, task.contentCredentials, `Generated image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}`, `Download generated image ${number}`, 'Download'),
+      viewerItem(image.taskId, `${name} · image ${number}`, output, image.contentCredentials, `Generated image ${number}, full size`, image.inputThumbnailUrl, `metamodel-${image.taskId}`, `Download generated image ${number}`, 'Download'),
     ]
-    if (task.edited) {
+    if (image.edited) {
       items.push(
-        viewerItem(`${task.taskId}-edited`, `${name} · image ${number}, edited`, task.edited, task.editedCredentials, `Edited image ${number}, full size`, task.inputThumbnailUrl, `metamodel-${task.taskId}-edited`, `Download the edited image ${number}`, 'Download edited'),
+        viewerItem(`${image.taskId}-edited`, `${name} · image ${number}, edited`, image.edited, image.editedCredentials, `Edited image ${number}, full size`, image.inputThumbnailUrl, `metamodel-${image.taskId}-edited`, `Download the edited image ${number}`, 'Download edited'),
       )
     }
     versions.forEach((version, v) => {
@@ -126,49 +126,49 @@ function viewerItems(service: Generation, groups: ReturnType<typeof groupVersion
       if (version.status !== 'completed' || !result) return
       const label = `image ${number}, version ${v + 2}`
       items.push(
-        viewerItem(version.taskId, `${name} · ${label}`, result, version.contentCredentials, `Generated ${label}, full size`, version.inputThumbnailUrl || task.inputThumbnailUrl, `metamodel-${version.taskId}`, `Download ${label}`, 'Download'),
+        viewerItem(version.taskId, `${name} · ${label}`, result, version.contentCredentials, `Generated ${label}, full size`, version.inputThumbnailUrl || image.inputThumbnailUrl, `metamodel-${version.taskId}`, `Download ${label}`, 'Download'),
       )
     })
     return items.map((item) => ({ ...item, catalogNames }))
   })
 }
 
-function Results({ service }: { service: Generation }) {
+function Results({ generation }: { generation: Generation }) {
   const { isAuthenticated } = useAuth()
   const [adjusting, setAdjusting] = useState<Adjusting | null>(null)
   const [viewing, setViewing] = useState<string | null>(null)
-  const done = service.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
-  const failed = service.tasks.filter((t) => t.status === 'failed')
-  const running = !service.tasks.every(isTerminal)
+  const done = generation.tasks.filter((t) => t.status === 'completed' && t.outputs.length > 0)
+  const failed = generation.tasks.filter((t) => t.status === 'failed')
+  const running = !generation.tasks.every(isTerminal)
   // Re-renders with an adjusted placement show as versions of their original image.
-  const groups = groupVersions(service.tasks)
+  const groups = groupVersions(generation.tasks)
   const originals = groups.map((g) => g.original)
   const originalsDone = originals.filter((t) => t.status === 'completed' && t.outputs.length > 0)
   const originalsFailed = originals.filter((t) => t.status === 'failed')
-  const adjustable = canAdjust(service.backgroundId)
-  const failure = failureSummary(service.tasks, service.credits)
+  const adjustable = canAdjust(generation.backgroundId)
+  const failure = failureSummary(generation.tasks, generation.credits)
   // Failed re-renders have no tile of their own (their image keeps its other versions).
   const failedRerenders = failed.filter((t) => t.sourceTaskId)
   // Every tile opens the large viewer, which walks through the page's images in order.
   const catalogNames = useCatalogNames()
-  const items = viewerItems(service, groups, catalogNames)
+  const items = viewerItems(generation, groups, catalogNames)
   const viewingIndex = viewing ? items.findIndex((i) => i.id === viewing) : -1
 
   return (
-    <section className={`section ${styles.results}`} aria-labelledby="generation-heading" data-testid="output-results" data-service-id={service.serviceId}>
+    <section className={`section ${styles.results}`} aria-labelledby="generation-heading" data-testid="output-results" data-service-id={generation.serviceId}>
       <div className={styles.jobHeader}>
         <h2 id="generation-heading" className="section__title">
-          {SERVICE_TEXT[service.service]}
+          {SERVICE_TEXT[generation.service]}
         </h2>
         <p className="muted" aria-live="polite" data-testid="output-summary">
-          {formatWhen(service.createdAt)} · {resultsSummary(groups)}
+          {formatWhen(generation.createdAt)} · {resultsSummary(groups)}
         </p>
       </div>
 
       {running && (
         <Alert tone="info" title="Still generating">
           This page updates by itself.
-          <ProgressBar value={overallProgress(service.tasks)} label="Overall progress" testId="overall-progress" />
+          <ProgressBar value={overallProgress(generation.tasks)} label="Overall progress" testId="overall-progress" />
         </Alert>
       )}
 
@@ -200,14 +200,14 @@ function Results({ service }: { service: Generation }) {
 
       {(done.length > 0 || originalsFailed.length > 0) && (
         <ul className={styles.grid}>
-          {groups.flatMap(({ original: task, number, versions }) => {
-            const output = task.outputs[0]
-            if (task.status === 'failed') {
+          {groups.flatMap(({ original: image, number, versions }) => {
+            const output = image.outputs[0]
+            if (image.status === 'failed') {
               return [
-                <li key={task.taskId} className={`${styles.output} ${styles.outputFailed}`} data-testid="output-failed" data-task-id={task.taskId}>
+                <li key={image.taskId} className={`${styles.output} ${styles.outputFailed}`} data-testid="output-failed" data-task-id={image.taskId}>
                   <div className={styles.media}>
-                    {task.inputThumbnailUrl ? (
-                      <img src={task.inputThumbnailUrl} alt={`Input image ${number}`} className={imageStyles.input} data-testid="failed-input" />
+                    {image.inputThumbnailUrl ? (
+                      <img src={image.inputThumbnailUrl} alt={`Input image ${number}`} className={imageStyles.input} data-testid="failed-input" />
                     ) : (
                       <span className={imageStyles.placeholder} aria-hidden="true" />
                     )}
@@ -216,41 +216,41 @@ function Results({ service }: { service: Generation }) {
                   <div className={imageStyles.info}>
                     <p className={imageStyles.title}>Image {number} could not be generated</p>
                     <p className="task__error" data-testid="output-failure">
-                      {task.error || service.error || 'The image could not be generated.'}
+                      {image.error || generation.error || 'The image could not be generated.'}
                     </p>
                     <p className={`muted ${styles.note}`} data-testid="output-failure-credits">
-                      {failedImageNote(task, service.tasks, service.credits)}
+                      {failedImageNote(image, generation.tasks, generation.credits)}
                     </p>
                   </div>
                 </li>,
               ]
             }
-            if (task.status !== 'completed' || !output) return []
+            if (image.status !== 'completed' || !output) return []
             const items = [
-              <li key={task.taskId} className={styles.output} data-testid="output-item" data-task-id={task.taskId}>
-                <button type="button" className={styles.media} onClick={() => setViewing(task.taskId)} aria-label={`Open generated image ${number} full size`} data-testid="output-open">
+              <li key={image.taskId} className={styles.output} data-testid="output-item" data-task-id={image.taskId}>
+                <button type="button" className={styles.media} onClick={() => setViewing(image.taskId)} aria-label={`Open generated image ${number} full size`} data-testid="output-open">
                   <img src={output.thumbnailUrl || output.url} alt={`Generated image ${number}`} data-testid="output-image" />
                 </button>
                 <DownloadButton
                   url={output.url}
                   storageKey={output.key}
-                  fileBaseName={`metamodel-${task.taskId}`}
+                  fileBaseName={`metamodel-${image.taskId}`}
                   label={`Download generated image ${number}`}
                 />
-                {task.note && (
+                {image.note && (
                   <p className={`muted ${styles.note}`} data-testid="output-note">
-                    {task.note}
+                    {image.note}
                   </p>
                 )}
-                <CredentialsPanel credentials={task.contentCredentials} catalogNames={catalogNames} className={styles.credentials} />
-                {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ task, original: output, label: `image ${number}` })} />}
+                <CredentialsPanel credentials={image.contentCredentials} catalogNames={catalogNames} className={styles.credentials} />
+                {adjustable && <AdjustButton label={`image ${number}`} onClick={() => setAdjusting({ image, original: output, label: `image ${number}` })} />}
               </li>,
             ]
-            if (task.edited) {
-              const edited = task.edited
+            if (image.edited) {
+              const edited = image.edited
               items.push(
-                <li key={`${task.taskId}-edited`} className={styles.output} data-testid="edited-item" data-task-id={task.taskId}>
-                  <button type="button" className={styles.media} onClick={() => setViewing(`${task.taskId}-edited`)} aria-label={`Open the edited image ${number} full size`}>
+                <li key={`${image.taskId}-edited`} className={styles.output} data-testid="edited-item" data-task-id={image.taskId}>
+                  <button type="button" className={styles.media} onClick={() => setViewing(`${image.taskId}-edited`)} aria-label={`Open the edited image ${number} full size`}>
                     <img src={edited.thumbnailUrl || edited.url} alt={`Edited image ${number}`} />
                     <span className={`status-pill status-pill--completed ${styles.badge}`} data-testid="edited-badge">
                       Edited
@@ -259,11 +259,11 @@ function Results({ service }: { service: Generation }) {
                   <DownloadButton
                     url={edited.url}
                     storageKey={edited.key}
-                    fileBaseName={`metamodel-${task.taskId}-edited`}
+                    fileBaseName={`metamodel-${image.taskId}-edited`}
                     label={`Download the edited image ${number}`}
                     text="Download edited"
                   />
-                  <CredentialsPanel credentials={task.editedCredentials} catalogNames={catalogNames} className={styles.credentials} />
+                  <CredentialsPanel credentials={image.editedCredentials} catalogNames={catalogNames} className={styles.credentials} />
                 </li>,
               )
             }
@@ -286,7 +286,7 @@ function Results({ service }: { service: Generation }) {
                         label={`Download ${label}`}
                       />
                       <CredentialsPanel credentials={version.contentCredentials} catalogNames={catalogNames} className={styles.credentials} />
-                      {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ task: version, original: output, label })} />}
+                      {adjustable && <AdjustButton label={label} onClick={() => setAdjusting({ image: version, original: output, label })} />}
                     </>
                   ) : (
                     <div className={imageStyles.info}>
@@ -315,11 +315,11 @@ function Results({ service }: { service: Generation }) {
         />
       )}
 
-      {adjusting && service.backgroundId && (
+      {adjusting && generation.backgroundId && (
         <PlacementEditor
-          serviceId={service.serviceId}
-          backgroundId={service.backgroundId}
-          task={adjusting.task}
+          generationId={generation.serviceId}
+          backgroundId={generation.backgroundId}
+          image={adjusting.image}
           original={adjusting.original}
           imageLabel={adjusting.label}
           onClose={() => setAdjusting(null)}
@@ -331,7 +331,7 @@ function Results({ service }: { service: Generation }) {
           {failedRerenders.map((t) => (
             <li key={t.taskId}>
               <Alert tone="error" title="A re-render could not be made" testId="rerender-failure">
-                {t.error || service.error || 'Unknown error.'} {failedImageNote(t, service.tasks, service.credits)}
+                {t.error || generation.error || 'Unknown error.'} {failedImageNote(t, generation.tasks, generation.credits)}
               </Alert>
             </li>
           ))}
@@ -341,26 +341,26 @@ function Results({ service }: { service: Generation }) {
   )
 }
 
-function Generation({ serviceId }: { serviceId: string }) {
-  const query = useGeneration(serviceId)
+function Generation({ generationId }: { generationId: string }) {
+  const query = useGeneration(generationId)
   const client = useQueryClient()
   const mergeDownloads = useSetAtom(mergeDownloadAtom)
   const resetDownloads = useSetAtom(resetDownloadAtom)
-  const service = query.data
+  const generation = query.data
 
   // The download store (spec: generatedImages, manualEditingImages) follows what is shown;
-  // the cached tasks of a generation this tab started too, so going back to /generate shows the
+  // the cached images of a generation this tab started too, so going back to /generate shows the
   // same state.
   useEffect(() => {
-    if (!service) return
-    mergeDownloads(downloadImages(service))
-    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.id === service.serviceId)
-    if (known && service.tasks.length) rememberImages(client, known, service.tasks)
-  }, [service, mergeDownloads, client])
-  useEffect(() => () => resetDownloads(), [serviceId, resetDownloads])
+    if (!generation) return
+    mergeDownloads(downloadImages(generation))
+    const known = appStore.get(stepsFlowAtom).stepGenerateImage.generatedResponse.find((g) => g.id === generation.serviceId)
+    if (known && generation.tasks.length) rememberImages(client, known, generation.tasks)
+  }, [generation, mergeDownloads, client])
+  useEffect(() => () => resetDownloads(), [generationId, resetDownloads])
 
   if (query.isPending) return <LoadingBlock label="Loading your images…" />
-  if (!service) {
+  if (!generation) {
     const missing = query.error instanceof ApiError && query.error.status === 404
     return (
       <Alert
@@ -381,12 +381,12 @@ function Generation({ serviceId }: { serviceId: string }) {
       </Alert>
     )
   }
-  return <Results service={service} />
+  return <Results generation={generation} />
 }
 
 export function OutputImagePage() {
   const [params] = useSearchParams()
-  const serviceId = params.get('serviceId')?.trim() || null
+  const generationId = params.get('serviceId')?.trim() || null
   const generations = useAtomValue(stepsFlowAtom).stepGenerateImage.generatedResponse
   const latest = generations.length ? generations[generations.length - 1]!.id : null
   const navigate = useNavigate()
@@ -397,13 +397,13 @@ export function OutputImagePage() {
   }
 
   // Without an id, this tab's latest generation, with its id in the address (reload, share).
-  if (!serviceId && latest) return <Navigate to={`/output-image?serviceId=${encodeURIComponent(latest)}`} replace />
+  if (!generationId && latest) return <Navigate to={`/output-image?serviceId=${encodeURIComponent(latest)}`} replace />
 
   return (
     <div className="page">
       <Header onCreateAnother={createAnother} />
-      {serviceId ? (
-        <Generation key={serviceId} serviceId={serviceId} />
+      {generationId ? (
+        <Generation key={generationId} generationId={generationId} />
       ) : (
         <div className="empty-state" data-testid="output-empty">
           <p className="empty-state__title">No generation to show</p>

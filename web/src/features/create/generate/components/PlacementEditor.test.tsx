@@ -86,7 +86,7 @@ describe('PlacementEditor', () => {
   function renderEditor(t: GenerationImage = task('t-1'), onClose = vi.fn()) {
     render(
       <QueryClientProvider client={client()}>
-        <PlacementEditor serviceId="svc-1" backgroundId="bg-1" task={t} original={output('t-1')} imageLabel="image 1" onClose={onClose} />
+        <PlacementEditor generationId="svc-1" backgroundId="bg-1" image={t} original={output('t-1')} imageLabel="image 1" onClose={onClose} />
       </QueryClientProvider>,
     )
     return onClose

@@ -19,10 +19,10 @@ import {
 import styles from './PlacementEditor.module.css'
 
 interface PlacementEditorProps {
-  serviceId: string
+  generationId: string
   backgroundId: string
   /** The image being adjusted: the original or one of its versions (its placement is the start). */
-  task: GenerationImage
+  image: GenerationImage
   /** The original's output: the subject where the engine put it, moved in the preview. */
   original: ImageOutput
   /** Names the image, e.g. "image 2". */
@@ -45,14 +45,14 @@ function describe(p: Placement): string {
  * previewed over the background's thumbnail, then re-render the image for free: a new version
  * of the same generation, which the output page shows once it is ready.
  */
-export function PlacementEditor({ serviceId, backgroundId, task, original, imageLabel, onClose }: PlacementEditorProps) {
-  const [placement, setPlacement] = useState<Placement>(() => normalise(task.placement ?? NO_PLACEMENT))
+export function PlacementEditor({ generationId, backgroundId, image, original, imageLabel, onClose }: PlacementEditorProps) {
+  const [placement, setPlacement] = useState<Placement>(() => normalise(image.placement ?? NO_PLACEMENT))
   // The preview has the output's shape, so a fraction of it is a fraction of the image.
   const [aspect, setAspect] = useState(3 / 4)
   const drag = useRef<{ pointer: number; x: number; y: number; start: Placement } | null>(null)
   const stage = useRef<HTMLDivElement>(null)
   const sizeId = useId()
-  const rerender = useAdjustPlacement(serviceId)
+  const rerender = useAdjustPlacement(generationId)
   const backdrop = useBackgroundThumbnail(backgroundId)
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
@@ -84,7 +84,7 @@ export function PlacementEditor({ serviceId, backgroundId, task, original, image
 
   const submit = () => {
     rerender.mutate(
-      { taskId: task.taskId, placement },
+      { taskId: image.taskId, placement },
       {
         onSuccess: (made) => {
           const left = made.remaining === 1 ? '1 more' : `${made.remaining} more`
