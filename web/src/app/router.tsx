@@ -76,7 +76,7 @@ const commerceRoutes: RouteObject[] = [
 const authScreen = () =>
   import('@/features/auth/components/AuthScreen').then((m) => ({ Component: m.AuthScreen }))
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     // Toasts, the login modal and session handling, on every route.
     element: <RootLayout />,
@@ -169,4 +169,10 @@ export const router = createBrowserRouter([
       },
     ],
   },
-])
+]
+
+/**
+ * The app's router, made when main.tsx asks: making it matches the first URL and runs its
+ * loaders, which main.tsx does in a task of its own rather than in the scripts' first one.
+ */
+export const createRouter = () => createBrowserRouter(routes)
