@@ -29,6 +29,7 @@ from engine.arrays import BoolMask, Image8
 from engine.diffusion.fashn.config import CATEGORIES
 from engine.diffusion.fashn.loading import load_tryon
 from engine.diffusion.fashn.model import Conditions, TryOnMMDiT
+from engine.diffusion.fashn.options import RunnerOptions, attention, prepare
 from engine.diffusion.fashn.sampler import REFERENCE, SamplerSettings, sample
 from engine.diffusion.frames import Box, fit_box, letterbox
 
@@ -97,16 +98,22 @@ def to_image(tensor: Tensor) -> Image8:
 
 
 class TryOnRunner:
-    """The loaded try-on model and what it takes to run it on photos."""
+    """The loaded try-on model and what it takes to run it on photos. `options` are how it runs
+    (options.py; the default is the reference); one that the model's device cannot run raises
+    options.NeedsCuda here."""
 
-    def __init__(self, model: TryOnMMDiT) -> None:
+    def __init__(self, model: TryOnMMDiT, options: RunnerOptions | None = None) -> None:
         self.model = model
+        self.options = options or RunnerOptions()
+        # What the sampler calls: the model itself, or its fp8 and/or compiled form.
+        self.forward: TryOnMMDiT = prepare(model, self.options)
         self.size = (model.config.width, model.config.height)
 
     @classmethod
     def from_file(cls, path: Path | str, device: torch.device | str = "cpu",
-                  dtype: torch.dtype = torch.float32) -> TryOnRunner:
-        return cls(load_tryon(path, device, dtype))
+                  dtype: torch.dtype = torch.float32,
+                  options: RunnerOptions | None = None) -> TryOnRunner:
+        return cls(load_tryon(path, device, dtype), options)
 
     def prepare(self, inputs: Sequence[TryOnInputs]) -> tuple[Conditions, list[Box]]:
         """The batch's conditioning tensors (on the model's device and dtype) and, per input,
@@ -139,6 +146,7 @@ class TryOnRunner:
             cancelled: Callable[[], bool] | None = None) -> list[TryOnOutput]:
         """Samples the batch (one seed per input); see sampler.sample for the callbacks."""
         conditions, boxes = self.prepare(inputs)
-        images = sample(self.model, conditions, seeds, settings, on_step, cancelled)
+        with attention(self.options.attention):
+            images = sample(self.forward, conditions, seeds, settings, on_step, cancelled)
         return [TryOnOutput(to_image(image), box)
                 for image, box in zip(images, boxes, strict=True)]

@@ -8,6 +8,11 @@ Same seed, same inputs -> same image: each sample's noise is drawn from its own 
 (the same numbers on any device, whatever else shares the batch) and nothing else is random.
 Between steps the sampler reports progress and asks whether to stop; a stop raises
 batching.JobCancelled, the exception the batcher already handles.
+
+Faster settings (issue 35 section 4; the product's default stays the reference until someone
+has compared them on real weights): fewer steps, and guidance skipped on some steps
+(`guided_first`: only the first K steps guided, where the layout is decided; `guidance_every`:
+every n-th step guided). A step without guidance runs the model once instead of twice.
 """
 
 from __future__ import annotations
@@ -29,10 +34,33 @@ class SamplerSettings:
     guidance: float = 1.5
     shift: float = 1.5  # mu of the time grid; larger spends more steps near the noise
     unguided_last: int = 1  # final steps without guidance
+    guided_first: int | None = None  # guidance only on the first K steps (None: no such limit)
+    guidance_every: int = 1  # guidance on steps 0, n, 2n, ... (1: every step)
 
     def __post_init__(self) -> None:
         if self.steps < 1:
             raise ValueError(f"steps must be at least 1, got {self.steps}")
+        if self.unguided_last < 0 or (self.guided_first is not None and self.guided_first < 0):
+            raise ValueError("unguided_last and guided_first must not be negative")
+        if self.guidance_every < 1:
+            raise ValueError(f"guidance_every must be at least 1, got {self.guidance_every}")
+
+    def guided(self, index: int) -> bool:
+        """Whether step `index` (0-based) runs guidance (two model passes) or the conditional
+        velocity alone (one). Guidance 1 is the conditional velocity itself: never guided."""
+        return (self.guidance != 1.0 and index < self.steps - self.unguided_last
+                and (self.guided_first is None or index < self.guided_first)
+                and index % self.guidance_every == 0)
+
+    @property
+    def guided_steps(self) -> int:
+        return sum(self.guided(index) for index in range(self.steps))
+
+    @property
+    def model_passes(self) -> int:
+        """Samples the model runs on per image: two per guided step, one per other step (what
+        the FLOPs per image scale with: flops.forward_flops times this)."""
+        return self.steps + self.guided_steps
 
 
 REFERENCE = SamplerSettings()  # the reference's defaults: 30 steps, guidance 1.5
@@ -90,7 +118,7 @@ def sample(model: TryOnMMDiT, conditions: Conditions, seeds: Sequence[int],
         for index, (now, later) in enumerate(zip(grid[:-1], grid[1:], strict=True)):
             if cancelled is not None and cancelled():
                 raise JobCancelled()
-            guided = both if index < settings.steps - settings.unguided_last else None
+            guided = both if settings.guided(index) else None
             images = images + (later - now) * velocity(model, images, now, conditions, guided,
                                                        settings.guidance)
             if on_step is not None:

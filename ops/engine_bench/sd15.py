@@ -1,12 +1,13 @@
-"""The generative engine's figures (issue 21): latency, throughput and memory of the diffusion
-models, beside the issue's targets.
+"""The SD1.5 models' figures (issue 21), behind `--tryon catvton`: latency, throughput and memory
+of CatVTON's try-on (non-commercial: DIFFUSION_TRYON=catvton) and the relight, beside issue 21's
+targets. FASHN's bench (the default) is ops/engine_bench/cli.py.
 
-    python -m ops.engine_bench --engine diffusion --weights DIR [--size 768x1024] [--steps 20]
+    python -m ops.engine_bench --tryon catvton --weights DIR [--size 768x1024] [--steps 20]
         [--batches 1,2,4,8] [--repeats N] [--latency-runs N] [--compile] [--no-end-to-end]
         [--out out/engine_bench.json]
-    python -m ops.engine_bench --engine diffusion --random-full   # full-size SD1.5 models, random
-    python -m ops.engine_bench --engine diffusion --random-full-dir DIR  # the same, kept in DIR
-    python -m ops.engine_bench --engine diffusion --tiny-config   # the tiny set, built on the fly
+    python -m ops.engine_bench --tryon catvton --random-full   # full-size SD1.5 models, random
+    python -m ops.engine_bench --tryon catvton --random-full-dir DIR  # the same, kept in DIR
+    python -m ops.engine_bench --tryon catvton --tiny-config   # the tiny set, built on the fly
 
 Run it with the imaging environment's Python (.venv-imaging: torch, diffusers). Without
 --weights, --random-full builds full-size SD1.5 UNets and VAEs (the real checkpoints'
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -41,8 +41,8 @@ import numpy as np
 
 from engine.arrays import Image8
 from engine.diffusion.settings import DEFAULT_STEPS
+from ops.engine_bench.common import REPO, fixtures_dir, percentile
 
-REPO = Path(__file__).resolve().parent.parent
 OPERATIONS = ("tryon", "relight")
 CPU_LABEL = "CPU timing of GPU code"
 NOT_MEASURED = "not measured here"
@@ -78,10 +78,6 @@ SD15_VAE: dict[str, Any] = {
     "down_block_types": ("DownEncoderBlock2D",) * 4,
     "up_block_types": ("UpDecoderBlock2D",) * 4,
 }
-
-
-def fixtures_dir() -> Path:
-    return Path(os.environ.get("FIXTURES_DIR", REPO.parent / "shared" / "fixtures" / "images"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,13 +139,6 @@ def build_random_full(root: Path) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------
 # Measuring
-
-
-def percentile(values: list[float], share: float) -> float:
-    if len(values) == 1:
-        return values[0]
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    return cuts[round(share * 100) - 1]
 
 
 def prepared_job(operation: str, size: tuple[int, int], steps: int, seed: int) -> Any:
@@ -323,7 +312,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ops.engine_bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m ops.engine_bench --tryon catvton",
+                                     description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", choices=["diffusion"], default="diffusion")
     source = parser.add_mutually_exclusive_group(required=True)

@@ -1,0 +1,7 @@
+from __future__ import annotations
+
+import sys
+
+from ops.engine_bench.cli import main
+
+sys.exit(main())
