@@ -42,7 +42,7 @@ from core.engine import (
     ProgressFn,
     collecting_notes,
 )
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.errors import DomainError
 from core.generations.tasks import IMAGING_RANGE, complete_task, set_task_progress
 from core.keys import output_key, thumbnail_key
@@ -161,7 +161,7 @@ class ImagingActivities:
         background = self._background(inp.background_kind, inp.background_key)
         placement = self._placement(inp)
         try:
-            if inp.service == Service.BODY_SWAP:
+            if inp.service == GenerationKind.BODY_SWAP:
                 if inp.model_key is None:
                     raise ApplicationError(
                         "A model swap needs a model.",
@@ -216,7 +216,9 @@ class ImagingActivities:
                 title="Uploaded photo",
                 identifier="sha256:" + hashlib.sha256(checked.data).hexdigest(),
                 # A background replace edits the photo; a model swap makes a new person from it.
-                relationship="parentOf" if inp.service == Service.BURST_REPLACE else "inputTo",
+                relationship=(
+                    "parentOf" if inp.service == GenerationKind.BURST_REPLACE else "inputTo"
+                ),
                 format=checked.info.mime_type,
             )
             return decode_rgb(checked.data), ingredient

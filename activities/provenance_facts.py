@@ -9,7 +9,7 @@ from sqlalchemy import select
 from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import ImagingInput
 from core.db import SessionFactory
-from core.enums import Service
+from core.enums import GenerationKind
 from core.models.generations import Generation, Task
 from core.provenance.manifest import Ingredient, ProvenanceFacts
 from core.provenance.setup import Provenance
@@ -42,7 +42,7 @@ def provenance_facts(
             find_background(session, row.background_id) if row and row.background_id else None
         )
     if row is not None:
-        if inp.service == Service.BODY_SWAP and row.model_id:
+        if inp.service == GenerationKind.BODY_SWAP and row.model_id:
             ingredients.append(Ingredient(
                 "model", model.name if model else "Digital model",
                 f"catalog:{row.model_id}", "inputTo",

@@ -18,7 +18,7 @@ from core.catalog.lookup import background_kind, find_background
 from core.contracts.generation import ImagingInput, PlacementSpec
 from core.contracts.rerender import FAIL_RERENDER, PLAN_RERENDER, FailRerenderInput, RerenderRef
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.generations.tasks import TERMINAL
 from core.models.generations import Generation, Task
 
@@ -51,7 +51,7 @@ class RerenderActivities:
             return ImagingInput(
                 generation_id=generation.id,
                 task_id=task.id,
-                service=Service(generation.service),
+                service=GenerationKind(generation.service),
                 input_key=task.input_key,
                 model_key=model_key,
                 background_kind=kind,

@@ -14,7 +14,7 @@ from api.schemas.common import (
     ShowcasePair,
     TaskView,
 )
-from core.enums import GenerationStatus, Rating, Service
+from core.enums import GenerationKind, GenerationStatus, Rating
 from core.keys import thumbnail_key
 from core.library.showcase import Pair, PairPage
 from core.models.generations import Generation, Task
@@ -117,7 +117,7 @@ def service_view(
     images = generation.deleted_at is None
     return ServiceView(
         serviceId=generation.id,
-        service=Service(generation.service),
+        service=GenerationKind(generation.service),
         status=GenerationStatus(generation.status),
         credits=generation.credits,
         modelId=generation.model_id,
@@ -134,7 +134,7 @@ def pair_view(storage: Storage, pair: Pair) -> ShowcasePair:
     output = output_view(storage, task.output_key or "", task.output_thumbnail_key)
     return ShowcasePair(
         taskId=task.id,
-        service=Service(pair.generation.service),
+        service=GenerationKind(pair.generation.service),
         inputUrl=storage.presigned_get(task.input_key, content_type=task.input_mime),
         inputThumbnailUrl=storage.presigned_get(thumbnail_key(task.input_key)),
         outputUrl=output.url,

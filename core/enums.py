@@ -10,8 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Service(StrEnum):
-    """What a generation does (a "service" in /imageedit)."""
+class GenerationKind(StrEnum):
+    """What a generation does: its kind (a "service" on the wire; the API schemas name it so
+    through api/schemas/wire.py)."""
 
     BODY_SWAP = "bodySwap"
     BURST_REPLACE = "burstreplace"

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from core.db import SessionFactory
 from core.engine import Background, EngineError, ImageEngine
-from core.enums import AccountKind, GenerationStatus, Service
+from core.enums import AccountKind, GenerationKind, GenerationStatus
 from core.errors import InvalidInput
 from core.keys import output_key, thumbnail_key, upload_key
 from core.models.accounts import Account
@@ -43,7 +43,7 @@ _IDS = uuid.UUID("6f1d3c8e-3b1e-4d35-9a53-5d0f2a7c1e42")
 class DemoPair:
     """What to make: the photo, and the catalog items (ids) the engine uses with it."""
 
-    service: Service
+    service: GenerationKind
     photo: Path
     model_id: str | None
     background_id: str | None
@@ -76,13 +76,13 @@ def demo_pairs(fixtures: Path) -> list[DemoPair]:
     scenes = [path.stem for path in _jpgs(fixtures / "backgrounds")]
     pairs = []
     if people and models and scenes:
-        pairs.append(DemoPair(Service.BODY_SWAP, people[0], models[0], scenes[0]))
+        pairs.append(DemoPair(GenerationKind.BODY_SWAP, people[0], models[0], scenes[0]))
     if garments and models:
         # The pick that looks best of the first few (engine quality varies by garment and model).
         garment, model = garments[min(1, len(garments) - 1)], models[min(2, len(models) - 1)]
-        pairs.append(DemoPair(Service.BODY_SWAP, garment, model, None))
+        pairs.append(DemoPair(GenerationKind.BODY_SWAP, garment, model, None))
     if people and scenes:
-        pairs.append(DemoPair(Service.BURST_REPLACE, people[-1], None, scenes[-1]))
+        pairs.append(DemoPair(GenerationKind.BURST_REPLACE, people[-1], None, scenes[-1]))
     return pairs
 
 
@@ -150,7 +150,7 @@ class ShowcaseSeeder:
     def _render(self, pair: DemoPair, photo: Image.Image) -> Image.Image | None:
         background = self._background(pair.background_id)
         try:
-            if pair.service == Service.BODY_SWAP:
+            if pair.service == GenerationKind.BODY_SWAP:
                 model = self._catalog_photo(pair.model_id)
                 if model is None:
                     return None

@@ -25,9 +25,10 @@ from api.schemas.library import (
     Shared,
     ZipBody,
 )
+from api.schemas.wire import Service
 from api.validation import PageNumber, ServiceId, TaskId
 from api.views import edited_view, output_view, showcase_page
-from core.enums import Rating, Service
+from core.enums import GenerationKind, Rating
 from core.keys import thumbnail_key
 from core.models.base import new_id
 
@@ -41,7 +42,7 @@ PageSize = Annotated[int, Query(ge=1, le=100)]
 def gallery(
     library: LibraryDep, storage: StorageDep,
     principal: CurrentPrincipal,
-    serviceType: Service | None = Service.BODY_SWAP,
+    serviceType: Service | None = GenerationKind.BODY_SWAP,
     pageNum: PageNum = 1,
     pageSize: PageSize = 90,
 ) -> Envelope[GalleryPage]:
@@ -51,7 +52,7 @@ def gallery(
         GalleryImage(
             taskId=item.task.id,
             serviceId=item.generation.id,
-            service=Service(item.generation.service),
+            service=GenerationKind(item.generation.service),
             createdAt=item.generation.created_at.isoformat(),
             inputThumbnailUrl=storage.presigned_get(thumbnail_key(item.task.input_key)),
             output=output_view(
@@ -119,7 +120,7 @@ def _lazy(open_stream: object, key: str) -> Iterator[bytes]:
 @router.get("/showCaseFromS3", response_model=Envelope[ShowcasePage])
 def showcase(
     showcase: ShowcaseDep, storage: StorageDep,
-    serviceType: Service | None = Service.BODY_SWAP,
+    serviceType: Service | None = GenerationKind.BODY_SWAP,
     pageNum: PageNum = 1,
     pageSize: PageSize = 12,
 ) -> Envelope[ShowcasePage]:

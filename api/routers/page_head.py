@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse
 
 from api.deps import ShowcaseDep, StorageDep
 from api.views import showcase_page
-from core.enums import Service
+from core.enums import GenerationKind
 from core.library.showcase import Showcase
 from core.storage import Storage
 
@@ -39,7 +39,7 @@ MARKER = ('<!--# block name="none" --><!--# endblock -->'
 # The <script> homeLoader.ts reads the lead pair from.
 LEAD_PAIR_ID = "lead-pair"
 # homeLoader.ts's LEAD_SWAP_QUERY: the first model swap of the showcase.
-LEAD_SERVICE, LEAD_PAGE, LEAD_PAGE_SIZE = Service.BODY_SWAP, 1, 1
+LEAD_SERVICE, LEAD_PAGE, LEAD_PAGE_SIZE = GenerationKind.BODY_SWAP, 1, 1
 
 
 def page_head(path: str, showcase: Showcase, storage: Storage) -> str:

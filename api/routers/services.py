@@ -19,10 +19,11 @@ from api.deps import (
 )
 from api.schemas.common import Envelope, Ok, ServiceView
 from api.schemas.services import GuestEmailBody, ServicePage, Submitted
+from api.schemas.wire import Service
 from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
 from core.auth.tokens import Principal
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.generations.submit import NewFile, Submissions, SubmitRequest
 from core.observability.logs import bind_log_context
 
@@ -85,7 +86,7 @@ async def body_swap(
 ) -> Envelope[Submitted]:
     """Put the chosen digital model into each input image (optionally on a new background)."""
     request = SubmitRequest(
-        service=Service.BODY_SWAP,
+        service=GenerationKind.BODY_SWAP,
         model_id=modelId or None,
         background_id=backgroundId or None,
         inputs=await _inputs(inputFiles, settings.max_upload_bytes),
@@ -111,7 +112,7 @@ async def burst_replace(
 ) -> Envelope[Submitted]:
     """Put each input image's subject on the chosen background."""
     request = SubmitRequest(
-        service=Service.BURST_REPLACE,
+        service=GenerationKind.BURST_REPLACE,
         model_id=None,
         background_id=backgroundId or None,
         inputs=await _inputs(inputFiles, settings.max_upload_bytes),

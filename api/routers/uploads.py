@@ -17,9 +17,10 @@ from api.deps import (
 )
 from api.schemas.common import Envelope
 from api.schemas.uploads import PhotoAnalysisView, PresignedUpload, Thumbnail, ThumbnailBody
+from api.schemas.wire import Service
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import Service
+from core.enums import GenerationKind
 from core.errors import NotFound
 from core.keys import thumbnail_key
 from core.models.generations import UploadedFile
@@ -37,7 +38,7 @@ def presigned_url(
     principal: CurrentPrincipal,
     filename: Annotated[str, Query(min_length=1, max_length=255)],
     mimeType: MimeType,
-    requestType: Service = Service.BODY_SWAP,
+    requestType: Service = GenerationKind.BODY_SWAP,
     size: Annotated[
         int | None,
         Query(ge=0, le=2**53, description="The file's size in bytes; the URL then takes no other."),

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from sqlalchemy import func, select
 
 from core.db import SessionFactory
-from core.enums import LedgerKind, Service
+from core.enums import GenerationKind, LedgerKind
 from core.errors import InvalidInput
 from core.models.accounts import LedgerEntry
 from core.models.base import utcnow
@@ -33,8 +33,8 @@ MAX_PAGE_SIZE = 100
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 SERVICE_NAMES: dict[str, str] = {
-    Service.BODY_SWAP: "Model swap",
-    Service.BURST_REPLACE: "Background replace",
+    GenerationKind.BODY_SWAP: "Model swap",
+    GenerationKind.BURST_REPLACE: "Background replace",
 }
 
 
@@ -178,7 +178,7 @@ def credit_usage(
                 )
             ).tuples().all()
         ) if references else {}
-        services = dict(
+        kinds = dict(
             session.execute(
                 select(Generation.id, Generation.service).where(Generation.id.in_(references))
             ).tuples().all()
@@ -191,7 +191,7 @@ def credit_usage(
             delta_free=row.delta_free,
             delta_paid=row.delta_paid,
             reference=row.reference,
-            description=describe(row, plans, upgrades, services),
+            description=describe(row, plans, upgrades, kinds),
         )
         for row in rows
     ]
@@ -210,13 +210,13 @@ def describe(
     entry: LedgerEntry,
     plans: dict[str, str],
     upgrades: dict[str, str],
-    services: dict[str, Service],
+    kinds: dict[str, GenerationKind],
 ) -> str:
     """What a movement was, in words for the credit history."""
     reference = entry.reference or ""
     if entry.kind == LedgerKind.CHARGE:
-        service = SERVICE_NAMES.get(services.get(reference, ""))
-        return f"{service} images" if service else "Images generated"
+        kind = SERVICE_NAMES.get(kinds.get(reference, ""))
+        return f"{kind} images" if kind else "Images generated"
     if entry.kind == LedgerKind.REFUND:
         return "Refund for images that could not be made"
     if entry.kind == LedgerKind.PURCHASE:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 
 GENERATION_WORKFLOW = "Generation"
 
@@ -74,7 +74,7 @@ class GenerationPlan:
 
     generation_id: str
     account_id: str
-    service: Service
+    service: GenerationKind
     model_key: str | None
     background_kind: str | None  # image | transparent | white | None
     background_key: str | None
@@ -112,7 +112,7 @@ class PlacementSpec:
 class ImagingInput:
     generation_id: str
     task_id: str
-    service: Service
+    service: GenerationKind
     input_key: str
     model_key: str | None
     background_kind: str | None

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from core.catalog.lookup import background_kind, find_background, find_model
 from core.contracts.generation import GenerationPlan, TaskPlan
-from core.enums import Service
+from core.enums import GenerationKind
 from core.errors import InvalidInput
 from core.generations.prices import generation_cost
 from core.generations.read import tasks_of
@@ -38,7 +38,7 @@ BACKGROUND_GONE = "The chosen background is not available any more."
 def make_plan(
     generation_id: str,
     account_id: str,
-    service: Service,
+    service: GenerationKind,
     livemode: bool,
     model: CatalogItem | None,
     background: CatalogItem | None,
@@ -126,6 +126,7 @@ def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
         for task in tasks_of(session, generation_id)
     ]
     return make_plan(
-        generation.id, generation.account_id, Service(generation.service), generation.livemode,
+        generation.id, generation.account_id, GenerationKind(generation.service),
+        generation.livemode,
         model, background, tasks,
     )

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from core.enums import Service
+from core.enums import GenerationKind
 
 # Credits per input image. A model swap includes its optional background.
-PRICE_PER_IMAGE = {Service.BODY_SWAP: 1, Service.BURST_REPLACE: 1}
+PRICE_PER_IMAGE = {GenerationKind.BODY_SWAP: 1, GenerationKind.BURST_REPLACE: 1}
 
 
 def generation_cost(service: str, input_count: int) -> int:
     if service not in PRICE_PER_IMAGE:
         raise ValueError(f"unknown service {service!r}")
-    return PRICE_PER_IMAGE[Service(service)] * input_count
+    return PRICE_PER_IMAGE[GenerationKind(service)] * input_count
 
 
 def task_share(total: int, task_count: int) -> int:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from core.auth.ownership import owned_by, owns
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.errors import NotFound
 from core.generations.tasks import queue_completion_mail
 from core.models.generations import Generation, Task
@@ -75,7 +75,7 @@ class Generations:
     def page(
         self,
         principal: Principal,
-        service: Service | None,
+        service: GenerationKind | None,
         status: GenerationStatus | None,
         page_number: int,
         page_size: int,

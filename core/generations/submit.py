@@ -20,7 +20,7 @@ from core.catalog.fit import swap_refusal
 from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import GenerationPlan, TaskPlan
 from core.db import SessionFactory
-from core.enums import CatalogKind, GenerationStatus, Service
+from core.enums import CatalogKind, GenerationKind, GenerationStatus
 from core.errors import InvalidInput, Unavailable
 from core.generations.plan import make_plan
 from core.generations.read import tasks_of
@@ -52,7 +52,7 @@ class NewFile:
 
 @dataclass(frozen=True)
 class SubmitRequest:
-    service: Service
+    service: GenerationKind
     model_id: str | None
     background_id: str | None
     inputs: list[str | NewFile]
@@ -152,13 +152,13 @@ class Submissions:
             raise InvalidInput(f"inputFiles: at most {MAX_INPUTS} images per generation.")
         with self.sessions() as session:
             model = background = None
-            if request.service == Service.BODY_SWAP:
+            if request.service == GenerationKind.BODY_SWAP:
                 if not request.model_id:
                     raise InvalidInput("modelId: choose a model.")
                 model = find_model(session, request.model_id, published_only=True)
                 if model is None:
                     raise InvalidInput("modelId: that model does not exist.")
-            if request.service == Service.BURST_REPLACE and not request.background_id:
+            if request.service == GenerationKind.BURST_REPLACE and not request.background_id:
                 raise InvalidInput("backgroundId: choose a background.")
             if request.background_id:
                 background = find_background(session, request.background_id, published_only=True)
@@ -237,7 +237,9 @@ class Submissions:
                     account_id=principal.account_id,
                     service=request.service,
                     status=GenerationStatus.QUEUED,
-                    model_id=request.model_id if request.service == Service.BODY_SWAP else None,
+                    model_id=(
+                        request.model_id if request.service == GenerationKind.BODY_SWAP else None
+                    ),
                     background_id=request.background_id,
                     credits=cost,
                     distributor_id=request.distributor_id,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from core.auth.ownership import owned_by, owns
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import TERMINAL_STATUSES, GenerationStatus, Rating, Service
+from core.enums import TERMINAL_STATUSES, GenerationKind, GenerationStatus, Rating
 from core.errors import InvalidInput, NotFound
 from core.generations.read import tasks_of
 from core.keys import thumbnail_key
@@ -154,7 +154,7 @@ class Library:
         self.storage = storage
 
     def gallery(
-        self, principal: Principal, service: Service | None, page_number: int, page_size: int
+        self, principal: Principal, service: GenerationKind | None, page_number: int, page_size: int
     ) -> GalleryPage:
         """The caller's images, one item per image, newest first."""
         query = _visible_outputs(principal)

@@ -14,7 +14,7 @@ from sqlalchemy import Select, func, select
 
 from core import mail
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.errors import InvalidInput, NotFound
 from core.generations.read import tasks_by_generation
 from core.keys import extension_for, thumbnail_key
@@ -48,7 +48,7 @@ class FoundGeneration:
     owner_email: str | None
 
 
-def _shared_pairs(service: Service | None) -> Select[Task, Generation]:
+def _shared_pairs(service: GenerationKind | None) -> Select[Task, Generation]:
     query = (
         select(Task, Generation)
         .join(Generation, Generation.id == Task.generation_id)
@@ -87,7 +87,7 @@ def retouch_facts(
     return ProvenanceFacts(
         generation_id=generation.id,
         task_id=task.id,
-        service=Service(generation.service),
+        service=GenerationKind(generation.service),
         engine=EngineIdentity("retouch", provenance.product_version, ""),
         product_version=provenance.product_version,
         test_mode=not generation.livemode,
@@ -122,12 +122,14 @@ class Showcase:
             ).all()
         return PairPage([Pair(task, generation) for task, generation in rows], int(total))
 
-    def public(self, service: Service | None, page_number: int, page_size: int) -> PairPage:
+    def public(self, service: GenerationKind | None, page_number: int, page_size: int) -> PairPage:
         """Curated pairs, for everyone."""
         query = _shared_pairs(service).where(Task.showcased_at.is_not(None))
         return self._page(query, page_number, page_size)
 
-    def candidates(self, service: Service | None, page_number: int, page_size: int) -> PairPage:
+    def candidates(
+        self, service: GenerationKind | None, page_number: int, page_size: int
+    ) -> PairPage:
         """Every shared pair, curated or not, for operators."""
         return self._page(_shared_pairs(service), page_number, page_size)
 

@@ -21,9 +21,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from core.engine import NOTE_LIMIT
 from core.enums import (
+    GenerationKind,
     GenerationStatus,
     Rating,
-    Service,
 )
 from core.models.base import Base, enum_column, new_id, utcnow
 
@@ -56,7 +56,7 @@ class Generation(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    service: Mapped[Service] = mapped_column(enum_column(Service, 32))
+    service: Mapped[GenerationKind] = mapped_column(enum_column(GenerationKind, 32))
     status: Mapped[GenerationStatus] = mapped_column(
         enum_column(GenerationStatus, 16), default=GenerationStatus.QUEUED
     )

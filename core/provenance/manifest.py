@@ -17,7 +17,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.enums import Service
+from core.enums import GenerationKind
 
 PRODUCT = "MetaModel"
 GENERATION_ASSERTION = "com.metamodel.generation"
@@ -25,7 +25,10 @@ ACTIONS_ASSERTION = "c2pa.actions.v2"
 IPTC = "http://cv.iptc.org/newscodes/digitalsourcetype/"
 TRAINED_ALGORITHMIC_MEDIA = IPTC + "trainedAlgorithmicMedia"
 COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA = IPTC + "compositeWithTrainedAlgorithmicMedia"
-SERVICE_NAMES = {Service.BODY_SWAP: "model swap", Service.BURST_REPLACE: "background replace"}
+SERVICE_NAMES = {
+    GenerationKind.BODY_SWAP: "model swap",
+    GenerationKind.BURST_REPLACE: "background replace",
+}
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class ProvenanceFacts:
 
     generation_id: str
     task_id: str
-    service: Service
+    service: GenerationKind
     engine: EngineIdentity
     product_version: str
     test_mode: bool = False
@@ -98,7 +101,7 @@ class CredentialsSummary:
 
 def action_of(facts: ProvenanceFacts) -> tuple[str, str]:
     """The C2PA action and IPTC digital source type for what was made."""
-    if facts.retouched or facts.service == Service.BURST_REPLACE:
+    if facts.retouched or facts.service == GenerationKind.BURST_REPLACE:
         return "c2pa.edited", COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA
     return "c2pa.created", TRAINED_ALGORITHMIC_MEDIA
 

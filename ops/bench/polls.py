@@ -21,7 +21,7 @@ import jwt
 from sqlalchemy import update
 
 from core.db import make_session_factory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.models.generations import Generation, Task
 from core.settings import get_settings
 from ops.bench.stack import BenchStack
@@ -85,7 +85,7 @@ def make_tasks(
         with sessions() as session:
             generation = Generation(
                 account_id=claims["sub"],
-                service=Service.BODY_SWAP,
+                service=GenerationKind.BODY_SWAP,
                 status="completed" if completed else "running",
                 model_id="model-1",
                 background_id="bg-1",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from core.enums import Service
+from core.enums import GenerationKind
 from core.photos.images import encode_output
 from core.provenance.chain import load_credentials
 from core.provenance.manifest import (
@@ -46,13 +46,13 @@ def bench(photos: list[Path], repeats: int) -> dict[str, dict[str, float]]:
     signer = ContentSigner(credentials)
     reader = ProvenanceReader(credentials.trust_anchors_pem)
     results: dict[str, dict[str, float]] = {}
-    for label, mode, service in (("jpeg", "RGB", Service.BODY_SWAP),
-                                 ("png", "RGBA", Service.BURST_REPLACE)):
+    for label, mode, service in (("jpeg", "RGB", GenerationKind.BODY_SWAP),
+                                 ("png", "RGBA", GenerationKind.BURST_REPLACE)):
         encode, sign, read, added = [], [], [], []
         for path in photos:
             image = Image.open(path).convert(mode).resize(SIZE)
             photo = Ingredient("photo", "Uploaded photo", "sha256:" + "0" * 64,
-                               "parentOf" if service == Service.BURST_REPLACE else "inputTo")
+                               "parentOf" if service == GenerationKind.BURST_REPLACE else "inputTo")
             facts = ProvenanceFacts("g", "t", service, EngineIdentity("cpu", "bench"),
                                     "bench", ingredients=(photo,))
             xmp = xmp_packet(action_of(facts)[1])

@@ -30,7 +30,7 @@ import pytest
 from PIL import Image
 
 from core.db import SessionFactory
-from core.enums import Service, UserRole
+from core.enums import GenerationKind, UserRole
 from core.provenance.chain import load_credentials
 from core.provenance.manifest import (
     COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA,
@@ -392,7 +392,7 @@ def test_credentials_from_another_signer_are_not_ours(
     other = ContentSigner(load_credentials(None, None, tmp_path))
     forged = other.sign(resaved.getvalue(), "image/jpeg", ProvenanceFacts(
         generation_id=swap["serviceId"], task_id=swap["tasks"][1]["taskId"],
-        service=Service.BODY_SWAP, engine=EngineIdentity("cpu", "1"), product_version="1"))
+        service=GenerationKind.BODY_SWAP, engine=EngineIdentity("cpu", "1"), product_version="1"))
     assert c2pa_report(forged.data, "image/jpeg")["validation_state"] == "Valid"
     verdict = verdict_of(api, forged.data)
     assert verdict["verdict"] == "not_ours" and verdict["ours"] is False, verdict

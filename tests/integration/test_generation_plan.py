@@ -15,7 +15,7 @@ from temporalio.worker import Replayer
 from core.auth.tokens import Principal
 from core.contracts.generation import GenerationResult, StartGeneration
 from core.db import SessionFactory
-from core.enums import CatalogKind, Service
+from core.enums import CatalogKind, GenerationKind
 from core.generations.plan import BACKGROUND_GONE
 from core.generations.prices import PRICE_PER_IMAGE
 from core.generations.submit import Submissions, SubmitRequest, Submitted
@@ -49,7 +49,8 @@ async def submit(
     worker listens yet, so it waits for the test's."""
     submissions = Submissions(sessions, storage, settings, temporal)
     request = SubmitRequest(
-        service=Service.BURST_REPLACE, model_id=None, background_id=background_id, inputs=[key],
+        service=GenerationKind.BURST_REPLACE, model_id=None, background_id=background_id,
+        inputs=[key],
         idempotency_key=None, distributor_id="test", fingerprint=None,
     )
     principal = Principal(account_id=account, kind="guest", distributor_id="test")
@@ -76,7 +77,7 @@ async def test_the_price_held_at_submit_is_the_price_charged(
     carried = started.events[0].workflow_execution_started_event_attributes.input
     assert b'"cost":1' in carried.payloads[0].data.replace(b" ", b"")
 
-    monkeypatch.setitem(PRICE_PER_IMAGE, Service.BURST_REPLACE, 3)
+    monkeypatch.setitem(PRICE_PER_IMAGE, GenerationKind.BURST_REPLACE, 3)
     result = await run_started(temporal, settings, submitted.generation.id)
 
     assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)

@@ -19,7 +19,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.imaging import ImagingActivities
 from core.contracts.generation import ImagingInput
 from core.db import make_engine, make_session_factory
-from core.enums import Service
+from core.enums import GenerationKind
 from core.models.base import new_id
 from core.models.generations import UploadedFile
 from core.photos.analysis import SEEN_FROM_BEHIND, SEEN_FROM_SIDE
@@ -230,7 +230,8 @@ def imaging_refusal(settings: Settings, data: bytes) -> ApplicationError:
     key = f"uploads/attacker/{new_id()}/photo.jpg"
     storage.put_bytes(key, data, "image/jpeg")
     imaging = ImagingActivities(sessions, storage, build_engine(settings), settings)
-    inp = ImagingInput(generation_id=new_id(), task_id=new_id(), service=Service.BURST_REPLACE,
+    inp = ImagingInput(generation_id=new_id(), task_id=new_id(),
+                       service=GenerationKind.BURST_REPLACE,
                        input_key=key, model_key=None, background_kind="white",
                        background_key=None)
     with pytest.raises(ApplicationError) as refused:
@@ -254,7 +255,8 @@ def test_the_imaging_step_refuses_a_gif_and_a_bomb_before_decoding(stack: Settin
 
 
 def run_imaging_on(
-    settings: Settings, data: bytes, service: Service, analysis: dict[str, object] | None = None
+    settings: Settings, data: bytes, service: GenerationKind,
+    analysis: dict[str, object] | None = None,
 ) -> ApplicationError:
     """Run the imaging step on `data` stored as an upload (with `analysis` stored on it when
     given, as the upload's own analysis would be) and return how it refused."""
@@ -268,7 +270,7 @@ def run_imaging_on(
                 update(UploadedFile).where(UploadedFile.key == key).values(analysis=analysis)
             )
     imaging = ImagingActivities(sessions, storage, build_engine(settings), settings)
-    swap = service == Service.BODY_SWAP
+    swap = service == GenerationKind.BODY_SWAP
     inp = ImagingInput(generation_id=new_id(), task_id=new_id(), service=service,
                        input_key=key, model_key="catalog/never-read.jpg" if swap else None,
                        background_kind=None if swap else "white", background_key=None)
@@ -291,7 +293,7 @@ def test_the_imaging_step_refuses_a_swap_from_behind_that_was_never_analysed(
     never read)."""
     for name in ("back-01.jpg", "back-03.jpg"):
         photo = (FIXTURES / "people-back" / name).read_bytes()
-        refused = run_imaging_on(stack, photo, Service.BODY_SWAP)
+        refused = run_imaging_on(stack, photo, GenerationKind.BODY_SWAP)
         assert refused.type == "EngineRejected" and refused.non_retryable, name
         assert refused.message in (SEEN_FROM_BEHIND, SEEN_FROM_SIDE), (name, refused.message)
 
@@ -305,7 +307,7 @@ def test_the_imaging_step_uses_the_stored_analysis_instead_of_repeating_it(
               "can": {"burstreplace": {"ok": False, "reason": "The stored analysis said no."},
                       "bodySwap": {"ok": False, "reason": "The stored analysis said no."}}}
     photo = fixture_images("people")[0].read_bytes()
-    refused = run_imaging_on(stack, photo, Service.BURST_REPLACE, stored)
+    refused = run_imaging_on(stack, photo, GenerationKind.BURST_REPLACE, stored)
     assert refused.message == "The stored analysis said no."
     assert refused.type == "EngineRejected" and refused.non_retryable
 

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import update
 
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.models.generations import Generation, Task
 from core.settings import Settings
 from tests.support.accounts import sign_up
@@ -46,7 +46,7 @@ def running_task(db: SessionFactory, token: str) -> str:
     claims = jwt.decode(token, options={"verify_signature": False})
     with db() as session:
         generation = Generation(
-            account_id=claims["sub"], service=Service.BURST_REPLACE, status="running",
+            account_id=claims["sub"], service=GenerationKind.BURST_REPLACE, status="running",
             background_id="white", credits=1, distributor_id=claims["did"],
         )
         session.add(generation)

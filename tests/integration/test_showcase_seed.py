@@ -15,7 +15,7 @@ from PIL import Image, ImageChops
 from sqlalchemy import func, select
 
 from core.db import SessionFactory
-from core.enums import AccountKind, Service
+from core.enums import AccountKind, GenerationKind
 from core.models.accounts import Account, User
 from core.models.generations import Generation, Task
 from core.settings import Settings
@@ -47,7 +47,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
 
 
 
-def showcase(settings: Settings, service: Service) -> dict[str, Any]:
+def showcase(settings: Settings, service: GenerationKind) -> dict[str, Any]:
     answer = httpx.get(f"{settings.app_url}/imageedit/service/showCaseFromS3",
                        params={"serviceType": service.value, "pageSize": 12}, timeout=30)
     assert answer.status_code == 200, answer.text
@@ -64,7 +64,8 @@ def image_at(url: str) -> Image.Image:
 
 
 def test_the_showcase_shows_engine_made_pairs_for_both_services(stack: Settings) -> None:
-    swaps, replaced = showcase(stack, Service.BODY_SWAP), showcase(stack, Service.BURST_REPLACE)
+    swaps = showcase(stack, GenerationKind.BODY_SWAP)
+    replaced = showcase(stack, GenerationKind.BURST_REPLACE)
     assert (swaps["total"], replaced["total"]) == (2, 1)
     pairs = swaps["items"] + replaced["items"]
     assert [pair["service"] for pair in pairs] == ["bodySwap", "bodySwap", "burstreplace"]
@@ -102,15 +103,15 @@ def test_the_pairs_belong_to_a_demo_account_nobody_can_log_in_to(
 def test_seeding_again_adds_nothing_and_renders_nothing(
     stack: Settings, db: SessionFactory
 ) -> None:
-    before = [item["taskId"] for item in showcase(stack, Service.BODY_SWAP)["items"]]
+    before = [item["taskId"] for item in showcase(stack, GenerationKind.BODY_SWAP)["items"]]
     added = seed(db, Storage(stack), stack, FIXTURES, engine=NoEngine())
     assert added == 0
     with db() as session:
         count = session.execute(select(func.count()).select_from(Generation).where(
             Generation.account_id == DEMO_ACCOUNT_ID)).scalar_one()
     assert count == 3
-    assert [item["taskId"] for item in showcase(stack, Service.BODY_SWAP)["items"]] == before
-    assert showcase(stack, Service.BURST_REPLACE)["total"] == 1
+    assert [item["taskId"] for item in showcase(stack, GenerationKind.BODY_SWAP)["items"]] == before
+    assert showcase(stack, GenerationKind.BURST_REPLACE)["total"] == 1
 
 
 def test_without_fixture_photos_the_seed_makes_no_pairs(

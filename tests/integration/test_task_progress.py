@@ -7,7 +7,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.generations import tasks
 from core.models.accounts import Account
 from core.models.generations import Generation, Task
@@ -19,7 +19,7 @@ def make_task(sessions: SessionFactory) -> tuple[str, str]:
         session.add(account)
         session.flush()
         generation = Generation(
-            account_id=account.id, service=Service.BURST_REPLACE, status="queued",
+            account_id=account.id, service=GenerationKind.BURST_REPLACE, status="queued",
             background_id="white", credits=1, distributor_id="d",
         )
         session.add(generation)

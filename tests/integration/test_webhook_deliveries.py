@@ -16,7 +16,7 @@ from standardwebhooks import Webhook
 
 from core.auth.tokens import Principal
 from core.db import SessionFactory
-from core.enums import AccountKind, GenerationStatus, Service
+from core.enums import AccountKind, GenerationKind, GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound
 from core.models.accounts import Account, User
 from core.models.base import utcnow
@@ -43,7 +43,7 @@ def new_owner(sessions: SessionFactory) -> Principal:
 def finished_generation(sessions: SessionFactory, owner: Principal,
                         status: GenerationStatus = GenerationStatus.COMPLETED) -> Generation:
     with sessions.begin() as session:
-        generation = Generation(account_id=owner.account_id, service=Service.BODY_SWAP,
+        generation = Generation(account_id=owner.account_id, service=GenerationKind.BODY_SWAP,
                                 status=status, credits=1, distributor_id="d",
                                 request_metadata={"sku": "A-1"})
         session.add(generation)

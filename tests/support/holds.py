@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from core import credits
 from core.db import SessionFactory
-from core.enums import GenerationStatus, Service
+from core.enums import GenerationKind, GenerationStatus
 from core.generations.submit import SubmitRequest, request_hash
 from core.models.accounts import Account
 from core.models.base import new_id, utcnow
@@ -30,13 +30,13 @@ def record_without_starting(db: SessionFactory, account_id: str, key: str) -> tu
     """The rows and the reservation of a one-image background replace, no workflow. Returns
     (generation id, idempotency key)."""
     idempotency_key = new_id()
-    request = SubmitRequest(Service.BURST_REPLACE, None, "white", [key], idempotency_key,
+    request = SubmitRequest(GenerationKind.BURST_REPLACE, None, "white", [key], idempotency_key,
                             "metamodel", None)
     generation_id = new_id()
 
     def record(session: Session) -> None:
         session.add(Generation(
-            id=generation_id, account_id=account_id, service=Service.BURST_REPLACE,
+            id=generation_id, account_id=account_id, service=GenerationKind.BURST_REPLACE,
             status=GenerationStatus.QUEUED, background_id="white", credits=1,
             distributor_id="metamodel", idempotency_key=idempotency_key,
             request_hash=request_hash(request)))

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 from core.credits import Balance
-from core.enums import Service
+from core.enums import GenerationKind
 from core.generations.submit import NewFile, SubmitRequest, request_hash
 from core.generations.sweep import Stuck, SweepAction, sweep_action
 
 
 def request(**changes: object) -> SubmitRequest:
     fields: dict[str, object] = {
-        "service": Service.BURST_REPLACE, "model_id": None, "background_id": "white",
+        "service": GenerationKind.BURST_REPLACE, "model_id": None, "background_id": "white",
         "inputs": ["upload-1"], "idempotency_key": "k", "distributor_id": "metamodel",
         "fingerprint": "f",
     }
@@ -25,7 +25,7 @@ def test_the_request_hash_covers_what_was_asked_and_nothing_else() -> None:
     # Who asks and under which key do not change what was asked.
     assert request_hash(request(idempotency_key="other", fingerprint="g")) == first
     for different in (
-        request(service=Service.BODY_SWAP, model_id="model-1"),
+        request(service=GenerationKind.BODY_SWAP, model_id="model-1"),
         request(background_id="transparent"),
         request(inputs=["upload-2"]),
         request(inputs=["upload-1", "upload-1"]),

@@ -18,7 +18,7 @@ from cryptography.x509.oid import NameOID
 from PIL import Image
 from pydantic import ValidationError
 
-from core.enums import Service
+from core.enums import GenerationKind
 from core.photos.images import encode_output
 from core.provenance.chain import (
     CredentialsError,
@@ -44,10 +44,12 @@ from tests.support.paths import FIXTURES
 ENGINE = EngineIdentity("cpu", "0.1.0", "mediapipe 0.10.14 bundled models")
 
 
-def facts(service: Service = Service.BODY_SWAP, test_mode: bool = False) -> ProvenanceFacts:
+def facts(
+    service: GenerationKind = GenerationKind.BODY_SWAP, test_mode: bool = False
+) -> ProvenanceFacts:
     photo = Ingredient(
         "photo", "Uploaded photo", "sha256:" + "ab" * 32,
-        "parentOf" if service == Service.BURST_REPLACE else "inputTo", "image/jpeg",
+        "parentOf" if service == GenerationKind.BURST_REPLACE else "inputTo", "image/jpeg",
     )
     return ProvenanceFacts(
         generation_id="gen1", task_id="task1", service=service, engine=ENGINE,
@@ -71,7 +73,7 @@ def reader(credentials) -> ProvenanceReader:
     return ProvenanceReader(credentials.trust_anchors_pem)
 
 
-def photo_jpeg(service: Service = Service.BODY_SWAP) -> bytes:
+def photo_jpeg(service: GenerationKind = GenerationKind.BODY_SWAP) -> bytes:
     image = Image.open(FIXTURES / "people" / "01008_00.jpg").convert("RGB").resize((768, 1024))
     data, _, _ = encode_output(image, xmp_packet(TRAINED_ALGORITHMIC_MEDIA))
     return data
@@ -109,7 +111,7 @@ def test_a_signed_jpeg_validates_with_only_the_development_trust_flagged(signer)
 
 
 def test_a_background_replace_is_an_edit_of_the_uploaded_photo(signer) -> None:
-    signed = signer.sign(photo_jpeg(), "image/jpeg", facts(Service.BURST_REPLACE))
+    signed = signer.sign(photo_jpeg(), "image/jpeg", facts(GenerationKind.BURST_REPLACE))
     report, state = library_report(signed.data)
     assert state == "Valid"
     manifest = report["manifests"][report["active_manifest"]]
@@ -127,7 +129,7 @@ def test_a_png_with_alpha_is_signed_and_keeps_its_xmp(signer, reader) -> None:
     image.paste((30, 90, 200, 255), (200, 200, 560, 900))
     data, mime, _ = encode_output(image, xmp_packet(COMPOSITE_WITH_TRAINED_ALGORITHMIC_MEDIA))
     assert mime == "image/png"
-    signed = signer.sign(data, mime, facts(Service.BURST_REPLACE))
+    signed = signer.sign(data, mime, facts(GenerationKind.BURST_REPLACE))
     _, state = library_report(signed.data, mime)
     assert state == "Valid"
     decoded = Image.open(io.BytesIO(signed.data))

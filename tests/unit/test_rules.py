@@ -9,7 +9,7 @@ from api.errors import status_for
 from core.auth.codes import CodeProblem, ResendTooSoon
 from core.auth.emails import normalise_email
 from core.credits import InsufficientCredits
-from core.enums import Service
+from core.enums import GenerationKind
 from core.errors import InvalidInput, NotAuthenticated, NotFound, Refused, Unavailable
 from core.generations.prices import generation_cost, task_share
 from core.photos.images import ImageRejected
@@ -20,7 +20,7 @@ from workflows.generation import GENERIC_FAILURE, failure_reason
 
 
 def test_cost_is_per_image_for_each_service() -> None:
-    assert generation_cost(Service.BODY_SWAP, 3) == 3
+    assert generation_cost(GenerationKind.BODY_SWAP, 3) == 3
     assert generation_cost("burstreplace", 20) == 20
     with pytest.raises(ValueError):
         generation_cost("upscale", 1)
