@@ -11,8 +11,8 @@ from api.deps import CurrentAdmin, SettingsDep, ShowcaseDep, StorageDep
 from api.routers.library import PageNum, PageSize
 from api.schemas.admin import AdminGeneration, AdminGenerationList, CurateBody
 from api.schemas.common import Envelope, ShowcasePage, ShowcasePair, TaskView
+from api.schemas.wire import Service
 from api.views import pair_view, service_view, showcase_page, task_view
-from core.enums import Service
 from core.errors import InvalidInput
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])

@@ -6,9 +6,17 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from api.schemas.wire import Service
 from api.validation import unstorable
 from core.engine import PLACEMENT_OFFSET_LIMIT, PLACEMENT_SCALE_RANGE
-from core.enums import BodyType, Gender, GenerationStatus, Rating, Service, SkinTone, UserRole
+from core.enums import (
+    BodyType,
+    Gender,
+    GenerationStatus,
+    Rating,
+    SkinTone,
+    UserRole,
+)
 
 T = TypeVar("T")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from api.schemas.common import Schema
+from api.schemas.wire import Service
 from api.validation import IdText, KeyText
-from core.enums import Service
 
 
 class CostBody(Schema):

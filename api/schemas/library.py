@@ -5,8 +5,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from api.schemas.common import Output, Schema
+from api.schemas.wire import Service
 from api.validation import IdText
-from core.enums import Rating, Service
+from core.enums import Rating
 
 
 class GalleryImage(Schema):

@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 
 from api.schemas.common import ContentCredentials, Credits, Output, Schema
-from core.enums import ApiKeyMode, BodyType, Gender, GenerationStatus, Service, SkinTone
+from api.schemas.wire import Service
+from core.enums import ApiKeyMode, BodyType, Gender, GenerationStatus, SkinTone
 
 METADATA_KEYS = 20
 METADATA_KEY_LENGTH = 40
