@@ -14,7 +14,11 @@
 # Part b: the faster settings (FP8, FP8 + compile, fewer steps, guidance skipped on some steps)
 # against the reference at batches 1 and 4. Each writes $OUT/fashn_bench_<part>.json, .md and
 # .log. The weights are full-size and random (ops/engine_bench/build.py: the published
-# model.safetensors cannot be fetched there either), built once in /tmp/fashn-weights.
+# model.safetensors cannot be fetched there either), built once in /tmp/fashn-weights
+# ($FASHN_WEIGHTS_DIR). A dry run of the flow on this machine (tiny set, one setting):
+#   PATH=$PWD/.venv-imaging/bin:$PATH FASHN_WEIGHTS_DIR=<a tiny set> OUT=/tmp/dry \
+#     FASHN_BENCH_EXTRA="--settings reference --batches 1 --latency-runs 1 --size 48x64" \
+#     bash ops/device/fashn_bench.sh a
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 part="${1:-a}"
@@ -39,19 +43,35 @@ fi
 
 out="${OUT:-out/device}"
 mkdir -p "$out"
-if compgen -G ".whl/*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl
-    export PYTHONPATH="/tmp/site:$PWD"
-else
-    export PYTHONPATH="$PWD"
-fi
 export FIXTURES_DIR="$PWD/.fixtures" PYTHONUNBUFFERED=1
+# Two install folders: torchao and diffusers beside the box's own packages, and mediapipe with
+# the protobuf 4 it needs, which would shadow the box's newer protobuf that its onnx (the tiny
+# set's ONNX twins are written with it) imports; so the weights are built without the second.
+if [ ! -d /tmp/site ] && compgen -G ".whl/*.whl" > /dev/null; then
+    tools=() analysis=()
+    for wheel in .whl/*.whl; do
+        case "$(basename "$wheel")" in
+            mediapipe-*|protobuf-*) analysis+=("$wheel") ;;
+            *) tools+=("$wheel") ;;
+        esac
+    done
+    pip_install() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+        --upgrade --target "$@"; }
+    [ ${#tools[@]} -eq 0 ] || pip_install /tmp/site "${tools[@]}"
+    [ ${#analysis[@]} -eq 0 ] || pip_install /tmp/site-analysis "${analysis[@]}"
+fi
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
   python3 -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name())"
 } | tee "$out/fashn_bench_$part.env"
+weights="${FASHN_WEIGHTS_DIR:-/tmp/fashn-weights}"
+if [ ! -f "$weights/fashn/model.safetensors" ]; then
+    PYTHONPATH="/tmp/site:$PWD" python3 -c "import sys; from pathlib import Path
+from ops.engine_bench.build import build_fashn_full
+build_fashn_full(Path(sys.argv[1]))" "$weights" 2>&1 | tee -a "$out/fashn_bench_$part.log"
+fi
+export PYTHONPATH="/tmp/site:/tmp/site-analysis:$PWD"
 
-common=(--random-full-dir /tmp/fashn-weights --latency-runs 5 --repeats 2 --other-batches 1,4
+common=(--weights "$weights" --latency-runs 5 --repeats 2 --other-batches 1,4
         --compile-limit 240 --out "$out/fashn_bench_$part.json"
         --markdown "$out/fashn_bench_$part.md")
 case "$part" in
@@ -61,5 +81,8 @@ case "$part" in
              --settings reference,fp8,fp8-compile,steps-20,steps-15,guidance-first-10,guidance-every-2,steps-20-guidance-first-8) ;;
     *) echo "usage: $0 prepare|a|b" >&2; exit 2 ;;
 esac
-timeout "${BENCH_LIMIT:-500}" python3 -m ops.engine_bench "${common[@]}" "${args[@]}" 2>&1 \
-    | tee "$out/fashn_bench_$part.log"
+# FASHN_BENCH_EXTRA: more options, after these (a later one wins), e.g. for a dry run on a CPU.
+# shellcheck disable=SC2086
+timeout "${BENCH_LIMIT:-500}" python3 -m ops.engine_bench "${common[@]}" "${args[@]}" \
+    ${FASHN_BENCH_EXTRA:-} 2>&1 \
+    | tee -a "$out/fashn_bench_$part.log"

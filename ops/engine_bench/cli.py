@@ -2,7 +2,7 @@
 
     python -m ops.engine_bench --weights DIR | --random-full [--random-full-dir DIR] | --tiny-config
         [--batches 1,2,4,8] [--latency-runs 10] [--repeats 3] [--settings NAME,...|all]
-        [--no-end-to-end] [--batch-window 0.1] [--compile-limit 600] [--device auto]
+        [--no-end-to-end] [--batch-window 1.0] [--compile-limit 600] [--device auto]
         [--dtype auto] [--out out/engine_bench.json] [--markdown out/engine_bench.md]
     python -m ops.engine_bench --tryon catvton ...   # issue 21's SD1.5 bench (sd15.py)
 
@@ -69,8 +69,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--size", default="768x1024",
                         help="the engine's working size WIDTHxHEIGHT (the relight's, warmed up at "
                              "start; FASHN samples at its native size whatever this is)")
-    parser.add_argument("--batch-window", type=float, default=0.1,
-                        help="the engine's batch window for the whole calls (seconds)")
+    parser.add_argument("--batch-window", type=float, default=1.0,
+                        help="how long the batcher waits for B whole calls at once (seconds; "
+                             "batch 1 keeps the product's window)")
     parser.add_argument("--compile-limit", type=float, default=600.0,
                         help="the compile-time bound (seconds) the compiled settings are judged by")
     parser.add_argument("--device", default="auto")
