@@ -18,7 +18,7 @@ from activities.registry import Queue, Registration
 from core.db import SessionFactory
 from core.keys import thumbnail_key
 from core.models.base import utcnow
-from core.models.generations import Task, UploadedFile
+from core.models.generations import GenerationImage, UploadedFile
 from core.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ class CleanupReport:
 
 
 def _used_by_a_task() -> Exists:
-    return exists().where(Task.input_key == UploadedFile.key)
+    return exists().where(GenerationImage.input_key == UploadedFile.key)
 
 
 class CleanupActivities:

@@ -37,7 +37,7 @@ from core.errors import DomainError
 from core.generations.plan import catalog_choices, confirm_plan, plan_of_record, still_open
 from core.generations.tasks import TERMINAL, fail_unfinished_tasks, queue_completion_mail
 from core.models.base import utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from core.storage import Storage
 from core.webhooks import endpoints as webhooks
@@ -112,7 +112,7 @@ class GenerationActivities:
         A task whose output was stored (its activity finished but its report was lost) keeps
         its result and its charge: the person has the image."""
         with self.sessions() as session:
-            task = session.get(Task, inp.task_id)
+            task = session.get(GenerationImage, inp.task_id)
             if task is not None and task.status == GenerationStatus.COMPLETED:
                 return FailTaskOutput(refunded=0)
         refunded = credits.refund(
@@ -123,7 +123,7 @@ class GenerationActivities:
             part=inp.task_id,
         )
         with self.sessions.begin() as session:
-            task = session.get(Task, inp.task_id)
+            task = session.get(GenerationImage, inp.task_id)
             if task is not None and task.status not in TERMINAL:
                 task.status = GenerationStatus.FAILED
                 task.stage = "failed"

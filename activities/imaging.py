@@ -46,7 +46,7 @@ from core.enums import GenerationKind, GenerationStatus
 from core.errors import DomainError
 from core.generations.tasks import IMAGING_RANGE, complete_task, set_task_progress
 from core.keys import output_key, thumbnail_key
-from core.models.generations import Generation, Task, UploadedFile
+from core.models.generations import Generation, GenerationImage, UploadedFile
 from core.observability.metrics import ImagingMetrics
 from core.observability.tracing import StageSpans, in_current_context, tag_current_span
 from core.photos.analysis import analysis_from_json, analysis_to_json
@@ -135,7 +135,8 @@ class ImagingActivities:
     def _already_done(self, task_id: str) -> ImagingOutput | None:
         with self.sessions() as session:
             row = session.execute(
-                select(Task.status, Task.output_key).where(Task.id == task_id)
+                select(GenerationImage.status, GenerationImage.output_key)
+                .where(GenerationImage.id == task_id)
             ).first()
         if row is None or row.status != GenerationStatus.COMPLETED or not row.output_key:
             return None

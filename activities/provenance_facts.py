@@ -10,7 +10,7 @@ from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import ImagingInput
 from core.db import SessionFactory
 from core.enums import GenerationKind
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.provenance.manifest import Ingredient, ProvenanceFacts
 from core.provenance.setup import Provenance
 
@@ -26,15 +26,16 @@ def provenance_facts(
         row = session.execute(
             select(
                 Generation.model_id, Generation.background_id, Generation.livemode,
-                Task.source_task_id,
+                GenerationImage.source_task_id,
             )
-            .join(Task, Task.generation_id == Generation.id)
-            .where(Task.id == inp.task_id)
+            .join(GenerationImage, GenerationImage.generation_id == Generation.id)
+            .where(GenerationImage.id == inp.task_id)
         ).first()
         source = None
         if row is not None and row.source_task_id:
             source = session.execute(
-                select(Task.content_credentials).where(Task.id == row.source_task_id)
+                select(GenerationImage.content_credentials)
+                .where(GenerationImage.id == row.source_task_id)
             ).scalar_one_or_none()
         # Titled by their catalog names (what people recognise), identified by their ids.
         model = find_model(session, row.model_id) if row and row.model_id else None

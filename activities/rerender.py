@@ -20,7 +20,7 @@ from core.contracts.rerender import FAIL_RERENDER, PLAN_RERENDER, FailRerenderIn
 from core.db import SessionFactory
 from core.enums import GenerationKind, GenerationStatus
 from core.generations.tasks import TERMINAL
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 
 
 class RerenderActivities:
@@ -33,7 +33,7 @@ class RerenderActivities:
         submit), the generation's model and background as they are now, the placement, and
         the generation's mode (a test one's output is watermarked)."""
         with self.sessions() as session:
-            task = session.get(Task, ref.task_id)
+            task = session.get(GenerationImage, ref.task_id)
             if task is None or task.source_task_id is None:
                 raise rejected("This re-render no longer exists.")
             generation = session.get(Generation, task.generation_id)
@@ -76,7 +76,7 @@ class RerenderActivities:
         transaction, so a retried call gives it back once). A task whose output was stored
         keeps it."""
         with self.sessions.begin() as session:
-            task = session.get(Task, inp.task_id)
+            task = session.get(GenerationImage, inp.task_id)
             if task is None or task.status in TERMINAL:
                 return False
             task.status = GenerationStatus.FAILED
@@ -84,9 +84,9 @@ class RerenderActivities:
             task.error = inp.reason
             if task.source_task_id is not None:
                 session.execute(
-                    update(Task)
-                    .where(Task.id == task.source_task_id, Task.rerenders > 0)
-                    .values(rerenders=Task.rerenders - 1)
+                    update(GenerationImage)
+                    .where(GenerationImage.id == task.source_task_id, GenerationImage.rerenders > 0)
+                    .values(rerenders=GenerationImage.rerenders - 1)
                 )
             return True
 

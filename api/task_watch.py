@@ -26,7 +26,7 @@ from sqlalchemy.pool import NullPool
 
 from api.sqlite_version import SqliteDataVersion
 from core.db import SessionFactory
-from core.models.generations import Task
+from core.models.generations import GenerationImage
 
 MAX_WAIT_SECONDS = 25.0
 
@@ -122,7 +122,8 @@ class TaskWatcher:
     def read_states(self, ids: Iterable[str]) -> dict[str, str]:
         with self._sessions() as session:
             rows = session.execute(
-                select(Task.id, Task.status, Task.progress).where(Task.id.in_(list(ids)))
+                select(GenerationImage.id, GenerationImage.status, GenerationImage.progress)
+                .where(GenerationImage.id.in_(list(ids)))
             )
             return {row.id: task_state(row.status, row.progress) for row in rows}
 

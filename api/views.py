@@ -17,7 +17,7 @@ from api.schemas.common import (
 from core.enums import GenerationKind, GenerationStatus, Rating
 from core.keys import thumbnail_key
 from core.library.showcase import Pair, PairPage
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.provenance.manifest import CredentialsSummary
 from core.storage import Storage
 
@@ -30,7 +30,7 @@ def output_view(storage: Storage, key: str, thumbnail: str | None) -> Output:
     )
 
 
-def edited_view(storage: Storage, task: Task) -> Output | None:
+def edited_view(storage: Storage, task: GenerationImage) -> Output | None:
     if not task.edited_key:
         return None
     return output_view(storage, task.edited_key, task.edited_thumbnail_key)
@@ -38,7 +38,7 @@ def edited_view(storage: Storage, task: Task) -> Output | None:
 
 def task_view(
     storage: Storage,
-    task: Task,
+    task: GenerationImage,
     feedback: tuple[str, str] | None = None,
     images: bool = True,
 ) -> TaskView:
@@ -95,7 +95,7 @@ def summary_view(summary: CredentialsSummary) -> ContentCredentials:
     )
 
 
-def placement_view(task: Task) -> Placement | None:
+def placement_view(task: GenerationImage) -> Placement | None:
     if task.source_task_id is None:
         return None
     return Placement(
@@ -108,7 +108,7 @@ def placement_view(task: Task) -> Placement | None:
 def service_view(
     storage: Storage,
     generation: Generation,
-    tasks: list[Task],
+    tasks: list[GenerationImage],
     feedback: Mapping[str, tuple[str, str]] | None = None,
 ) -> ServiceView:
     """`feedback`: the caller's (rating, comment) per task id, for the owner's own views. A

@@ -28,7 +28,7 @@ from core.keys import output_key, thumbnail_key, upload_key
 from core.models.accounts import Account
 from core.models.base import utcnow
 from core.models.catalog import CatalogItem
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.photos.images import check_image, decode_rgb, encode_output, thumbnail_jpeg
 from core.settings import Settings
 from core.storage import Storage
@@ -218,7 +218,7 @@ class ShowcaseSeeder:
                 )
                 session.flush()
                 session.add(
-                    Task(
+                    GenerationImage(
                         id=pair.task_id,
                         generation_id=pair.generation_id,
                         position=0,

@@ -32,10 +32,10 @@ with workflow.unsafe.imports_passed_through():
         GenerationOptions,
         GenerationPlan,
         GenerationResult,
+        ImagePlan,
         ImagingInput,
         NotifyInput,
         StartGeneration,
-        TaskPlan,
     )
     from core.enums import GenerationStatus
     from core.generations.prices import task_share
@@ -203,12 +203,12 @@ class GenerationWorkflow:
         workflow.set_current_details(text)
 
     @staticmethod
-    def _number(plan: GenerationPlan, task: TaskPlan) -> str:
+    def _number(plan: GenerationPlan, task: ImagePlan) -> str:
         """"2 of 3": the task's place among the generation's images."""
         return f"{plan.tasks.index(task) + 1} of {len(plan.tasks)}"
 
     async def _run_task(
-        self, plan: GenerationPlan, task: TaskPlan, share: int, options: GenerationOptions
+        self, plan: GenerationPlan, task: ImagePlan, share: int, options: GenerationOptions
     ) -> bool:
         try:
             await workflow.execute_activity_method(
@@ -250,7 +250,7 @@ class GenerationWorkflow:
                 self._rejected_tasks += 1
             return False
 
-    async def _refund(self, plan: GenerationPlan, task: TaskPlan, share: int, reason: str) -> None:
+    async def _refund(self, plan: GenerationPlan, task: ImagePlan, share: int, reason: str) -> None:
         """The task failed or was cancelled: its share back (none if its image was stored
         meanwhile) and the reason on it."""
         result = await workflow.execute_local_activity_method(

@@ -53,7 +53,7 @@ from core.generations.read import (
 from core.generations.submit import SubmitRequest
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.photos.images import check_image, check_size, thumbnail_from_bytes
 from core.photos.uploads import record_upload, sniffed_type
 from core.storage import Storage
@@ -129,7 +129,7 @@ def _charged_and_refunded(
     return {gid: GenerationCredits(charged=c, refunded=r) for gid, (c, r) in totals.items()}
 
 
-def generation_view(storage: Storage, generation: Generation, tasks: list[Task],
+def generation_view(storage: Storage, generation: Generation, tasks: list[GenerationImage],
                     credits: GenerationCredits) -> PublicGeneration:
     images = generation.deleted_at is None
     return PublicGeneration(

@@ -36,7 +36,7 @@ from core.auth.tokens import Principal
 from core.db import SessionFactory
 from core.errors import InvalidInput, NotFound
 from core.library.rerender import Rerenders, checked_placement
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.storage import Storage
 
 router = APIRouter(prefix="/api/v1/task", tags=["tasks"])
@@ -62,8 +62,8 @@ def _parse_ids(raw: str) -> list[str]:
 def _owned(principal: Principal, ids: list[str]) -> tuple[ColumnElement[bool], ...]:
     """The caller's tasks among `ids`, of generations not deleted, in the caller's mode."""
     return (
-        Task.id.in_(ids),
-        Task.deleted_at.is_(None),  # an image deleted on its own
+        GenerationImage.id.in_(ids),
+        GenerationImage.deleted_at.is_(None),  # an image deleted on its own
         owned_by(principal, Generation),
         Generation.deleted_at.is_(None),
     )
@@ -80,7 +80,7 @@ def _views(
 ) -> list[TaskView]:
     with sessions() as session:
         rows = session.execute(
-            select(Task).join(Generation, Generation.id == Task.generation_id)
+            select(GenerationImage).join(Generation, Generation.id == GenerationImage.generation_id)
             .where(*_owned(principal, ids))
         ).scalars()
         found = {task.id: task for task in rows}
@@ -93,8 +93,8 @@ def _state(sessions: SessionFactory, principal: Principal, ids: list[str]) -> st
     and waits, so it reads the whole views only once there is something to answer."""
     with sessions() as session:
         rows = session.execute(
-            select(Task.id, Task.status, Task.progress)
-            .join(Generation, Generation.id == Task.generation_id)
+            select(GenerationImage.id, GenerationImage.status, GenerationImage.progress)
+            .join(Generation, Generation.id == GenerationImage.generation_id)
             .where(*_owned(principal, ids))
         )
         states = {row.id: task_state(row.status, row.progress) for row in rows}

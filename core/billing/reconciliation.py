@@ -30,7 +30,7 @@ from core.db import SessionFactory
 from core.enums import GenerationStatus, HoldStatus, LedgerKind, OrderStatus
 from core.models.accounts import Account, CreditHold, LedgerEntry
 from core.models.billing import Order, PaymentEvent
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 
 BALANCE = "balance"
 HELD = "held"
@@ -140,15 +140,15 @@ def _check_charges(session: Session, report: ReconciliationReport) -> None:
     )
     tasks = (
         select(
-            Task.generation_id.label("generation_id"),
+            GenerationImage.generation_id.label("generation_id"),
             func.count().label("images"),
-            func.sum(case((Task.status == GenerationStatus.COMPLETED, 1), else_=0)).label(
-                "delivered"
-            ),
+            func.sum(
+                case((GenerationImage.status == GenerationStatus.COMPLETED, 1), else_=0)
+            ).label("delivered"),
         )
         # Re-renders with a placement adjustment are free (core/library/rerender.py): not priced.
-        .where(Task.source_task_id.is_(None))
-        .group_by(Task.generation_id)
+        .where(GenerationImage.source_task_id.is_(None))
+        .group_by(GenerationImage.generation_id)
         .subquery()
     )
     rows = session.execute(

@@ -56,7 +56,7 @@ class GenerationResult:
 
 
 @dataclass
-class TaskPlan:
+class ImagePlan:
     task_id: str
     input_key: str
     # The checked version of the input: imaging refuses any other (see core/photos/inputs.py).
@@ -79,7 +79,7 @@ class GenerationPlan:
     background_kind: str | None  # image | transparent | white | None
     background_key: str | None
     cost: int = 0  # credits for the whole generation, from core.generations.prices
-    tasks: list[TaskPlan] = field(default_factory=list)
+    tasks: list[ImagePlan] = field(default_factory=list)
     # False for a test-mode generation (a test API key): free, its outputs watermarked.
     livemode: bool = True
 
@@ -125,7 +125,7 @@ class ImagingInput:
     account_id: str | None = None
     # Test mode (a test API key): the output carries a visible "TEST" watermark.
     watermark: bool = False
-    # The submit judged the upload's stored analysis (TaskPlan.analysis_checked): not again.
+    # The submit judged the upload's stored analysis (ImagePlan.analysis_checked): not again.
     analysis_checked: bool = False
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from core.catalog.lookup import background_kind, find_background, find_model
-from core.contracts.generation import GenerationPlan, TaskPlan
+from core.contracts.generation import GenerationPlan, ImagePlan
 from core.enums import GenerationKind
 from core.errors import InvalidInput
 from core.generations.prices import generation_cost
@@ -42,7 +42,7 @@ def make_plan(
     livemode: bool,
     model: CatalogItem | None,
     background: CatalogItem | None,
-    tasks: list[TaskPlan],
+    tasks: list[ImagePlan],
 ) -> GenerationPlan:
     """The plan for these choices: the catalog entries as the engine needs them (storage keys,
     a built-in background by its kind) and the price, the one rule (core/generations/prices.py)
@@ -99,7 +99,7 @@ def confirm_plan(storage: Storage, settings: Settings, plan: GenerationPlan) -> 
     confirm_inputs(storage, settings, plan.tasks)
 
 
-def confirm_inputs(storage: Storage, settings: Settings, tasks: Sequence[TaskPlan]) -> None:
+def confirm_inputs(storage: Storage, settings: Settings, tasks: Sequence[ImagePlan]) -> None:
     """Each input is still there and still the version checked (see confirm_plan)."""
     for number, task in enumerate(tasks, start=1):
         name = image_name(number, len(tasks))
@@ -122,7 +122,7 @@ def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
     assert generation is not None
     model, background = catalog_choices(session, generation.model_id, generation.background_id)
     tasks = [
-        TaskPlan(task.id, task.input_key, task.input_size, task.input_etag)
+        ImagePlan(task.id, task.input_key, task.input_size, task.input_etag)
         for task in tasks_of(session, generation_id)
     ]
     return make_plan(

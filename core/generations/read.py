@@ -14,32 +14,34 @@ from core.db import SessionFactory
 from core.enums import GenerationKind, GenerationStatus
 from core.errors import NotFound
 from core.generations.tasks import queue_completion_mail
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 
 NOT_FOUND = "That generation was not found."
 
 
-def tasks_of(session: Session, generation_id: str, *, with_deleted: bool = True) -> list[Task]:
+def tasks_of(
+    session: Session, generation_id: str, *, with_deleted: bool = True
+) -> list[GenerationImage]:
     """A generation's tasks in input order. `with_deleted=False` for what the owner is shown:
     an image deleted on its own is left out (the workflow's accounting still counts it)."""
-    query = select(Task).where(Task.generation_id == generation_id)
+    query = select(GenerationImage).where(GenerationImage.generation_id == generation_id)
     if not with_deleted:
-        query = query.where(Task.deleted_at.is_(None))
-    return list(session.execute(query.order_by(Task.position)).scalars())
+        query = query.where(GenerationImage.deleted_at.is_(None))
+    return list(session.execute(query.order_by(GenerationImage.position)).scalars())
 
 
 def tasks_by_generation(
     session: Session, generation_ids: list[str], *, with_deleted: bool = True
-) -> dict[str, list[Task]]:
+) -> dict[str, list[GenerationImage]]:
     """Several generations' tasks in one query, each list in input order (`with_deleted` as
     in tasks_of)."""
-    grouped: dict[str, list[Task]] = {gid: [] for gid in generation_ids}
+    grouped: dict[str, list[GenerationImage]] = {gid: [] for gid in generation_ids}
     if generation_ids:
-        query = select(Task).where(Task.generation_id.in_(generation_ids))
+        query = select(GenerationImage).where(GenerationImage.generation_id.in_(generation_ids))
         if not with_deleted:
-            query = query.where(Task.deleted_at.is_(None))
-        for task in session.execute(query.order_by(Task.position)).scalars():
+            query = query.where(GenerationImage.deleted_at.is_(None))
+        for task in session.execute(query.order_by(GenerationImage.position)).scalars():
             grouped[task.generation_id].append(task)
     return grouped
 
@@ -56,7 +58,7 @@ def owned_generation(session: Session, principal: Principal, generation_id: str)
 @dataclass(frozen=True)
 class GenerationPage:
     generations: list[Generation]
-    tasks: dict[str, list[Task]]
+    tasks: dict[str, list[GenerationImage]]
     total: int
 
 
@@ -67,7 +69,9 @@ class Generations:
         self.sessions = sessions
         self.settings = settings
 
-    def get(self, principal: Principal, generation_id: str) -> tuple[Generation, list[Task]]:
+    def get(
+        self, principal: Principal, generation_id: str
+    ) -> tuple[Generation, list[GenerationImage]]:
         with self.sessions() as session:
             generation = owned_generation(session, principal, generation_id)
             return generation, tasks_of(session, generation_id, with_deleted=False)

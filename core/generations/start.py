@@ -19,7 +19,7 @@ from core.contracts.generation import (
 from core.db import SessionFactory
 from core.models.accounts import Account
 from core.models.base import utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from core.workflow_search import (
     GenerationFacts,
@@ -55,7 +55,8 @@ def generation_facts(sessions: SessionFactory, generation_id: str) -> Generation
             return None
         generation, kind = row
         count = session.scalar(
-            select(func.count()).select_from(Task).where(Task.generation_id == generation_id)
+            select(func.count()).select_from(GenerationImage)
+            .where(GenerationImage.generation_id == generation_id)
         )
         return GenerationFacts(
             account_id=generation.account_id,

@@ -18,7 +18,7 @@ from core import credits
 from core.auth.tokens import Principal
 from core.catalog.fit import swap_refusal
 from core.catalog.lookup import find_background, find_model
-from core.contracts.generation import GenerationPlan, TaskPlan
+from core.contracts.generation import GenerationPlan, ImagePlan
 from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationKind, GenerationStatus
 from core.errors import InvalidInput, Unavailable
@@ -27,7 +27,7 @@ from core.generations.read import tasks_of
 from core.generations.start import facts_of, generation_facts, mark_started, start_generation
 from core.models.base import new_id
 from core.models.catalog import CatalogItem
-from core.models.generations import Generation, Task, UploadedFile
+from core.models.generations import Generation, GenerationImage, UploadedFile
 from core.observability.tracing import current_trace_id, tag_current_span
 from core.photos.analysis import analysis_from_json
 from core.photos.inputs import CheckedInput, check_stored_image, image_name
@@ -224,7 +224,7 @@ class Submissions:
             generation_id, principal.account_id, request.service, request.livemode,
             model, background,
             [
-                TaskPlan(new_id(), item.key, item.size, item.etag, analysis_checked=verdict)
+                ImagePlan(new_id(), item.key, item.size, item.etag, analysis_checked=verdict)
                 for item, verdict in zip(checked, judged, strict=True)
             ],
         )
@@ -253,7 +253,7 @@ class Submissions:
             )
             session.flush()
             session.add_all(
-                Task(
+                GenerationImage(
                     id=task.task_id,
                     generation_id=generation_id,
                     position=i,

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from core.db import SessionFactory
 from core.enums import TERMINAL_STATUSES, GenerationStatus
 from core.models.base import utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.models.messages import OutboxMessage
 from core.webhooks import endpoints as webhooks
 
@@ -45,12 +45,15 @@ def set_task_progress(
     now = utcnow()
     with sessions.begin() as session:
         session.execute(
-            update(Task)
-            .where(Task.id == task_id, Task.status.not_in(TERMINAL))
+            update(GenerationImage)
+            .where(GenerationImage.id == task_id, GenerationImage.status.not_in(TERMINAL))
             .values(
                 status=status,
                 stage=stage,
-                progress=case((Task.progress < progress, progress), else_=Task.progress),
+                progress=case(
+                    (GenerationImage.progress < progress, progress),
+                    else_=GenerationImage.progress,
+                ),
                 updated_at=now,
             )
         )
@@ -78,8 +81,8 @@ def complete_task(
     a task never changes again."""
     with sessions.begin() as session:
         changed = session.execute(
-            update(Task)
-            .where(Task.id == task_id, Task.status.not_in(TERMINAL))
+            update(GenerationImage)
+            .where(GenerationImage.id == task_id, GenerationImage.status.not_in(TERMINAL))
             .values(
                 status=GenerationStatus.COMPLETED,
                 stage="completed",
@@ -98,8 +101,11 @@ def complete_task(
 
 def fail_unfinished_tasks(session: Session, generation_id: str, reason: str) -> None:
     session.execute(
-        update(Task)
-        .where(Task.generation_id == generation_id, Task.status.not_in(TERMINAL))
+        update(GenerationImage)
+        .where(
+            GenerationImage.generation_id == generation_id,
+            GenerationImage.status.not_in(TERMINAL),
+        )
         .values(status=GenerationStatus.FAILED, error=reason, stage="failed", updated_at=utcnow())
     )
 

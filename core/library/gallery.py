@@ -21,7 +21,7 @@ from core.errors import InvalidInput, NotFound
 from core.generations.read import tasks_of
 from core.keys import thumbnail_key
 from core.models.base import utcnow
-from core.models.generations import Generation, ImageFeedback, Task
+from core.models.generations import Generation, GenerationImage, ImageFeedback
 from core.storage import Storage
 
 IMAGE_NOT_FOUND = "That image was not found."
@@ -30,7 +30,7 @@ MAX_ZIP_IMAGES = 200
 
 @dataclass(frozen=True)
 class GalleryItem:
-    task: Task
+    task: GenerationImage
     generation: Generation
     rating: str | None
     comment: str
@@ -42,34 +42,34 @@ class GalleryPage:
     total: int
 
 
-def _visible_outputs(principal: Principal) -> Select[Task, Generation]:
+def _visible_outputs(principal: Principal) -> Select[GenerationImage, Generation]:
     """Completed images of the caller's generations (of its mode: the web app's are live, a
     test key's images are not part of My Images) that were not deleted."""
     return (
-        select(Task, Generation)
-        .join(Generation, Generation.id == Task.generation_id)
+        select(GenerationImage, Generation)
+        .join(Generation, Generation.id == GenerationImage.generation_id)
         .where(
             owned_by(principal, Generation),
             Generation.deleted_at.is_(None),
-            Task.deleted_at.is_(None),
-            Task.status == GenerationStatus.COMPLETED,
-            Task.output_key.is_not(None),
+            GenerationImage.deleted_at.is_(None),
+            GenerationImage.status == GenerationStatus.COMPLETED,
+            GenerationImage.output_key.is_not(None),
         )
     )
 
 
 def owned_task(
     session: Session, principal: Principal, task_id: str
-) -> tuple[Task, Generation] | None:
+) -> tuple[GenerationImage, Generation] | None:
     """The caller's image (of a generation not deleted, in the caller's mode) with its
     generation; None for anything else, someone else's and the other mode's included (callers
     never say which)."""
     row = session.execute(
-        select(Task, Generation)
-        .join(Generation, Generation.id == Task.generation_id)
+        select(GenerationImage, Generation)
+        .join(Generation, Generation.id == GenerationImage.generation_id)
         .where(
-            Task.id == task_id,
-            Task.deleted_at.is_(None),
+            GenerationImage.id == task_id,
+            GenerationImage.deleted_at.is_(None),
             owned_by(principal, Generation),
             Generation.deleted_at.is_(None),
         )
@@ -77,7 +77,9 @@ def owned_task(
     return (row[0], row[1]) if row is not None else None
 
 
-def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[Task, Generation]:
+def owned_output(
+    session: Session, principal: Principal, task_id: str
+) -> tuple[GenerationImage, Generation]:
     """The caller's completed image, or NotFound (also for someone else's)."""
     row = owned_task(session, principal, task_id)
     if row is None or row[0].status != GenerationStatus.COMPLETED or not row[0].output_key:
@@ -85,7 +87,7 @@ def owned_output(session: Session, principal: Principal, task_id: str) -> tuple[
     return row[0], row[1]
 
 
-def task_objects(task: Task) -> list[str]:
+def task_objects(task: GenerationImage) -> list[str]:
     """The objects one image made: its output, the output's thumbnails, a retouched version."""
     keys = [
         key
@@ -102,7 +104,7 @@ def task_objects(task: Task) -> list[str]:
     return keys
 
 
-def generation_objects(generation: Generation, tasks: list[Task]) -> list[str]:
+def generation_objects(generation: Generation, tasks: list[GenerationImage]) -> list[str]:
     """Every object a generation made: outputs, their thumbnails, retouched versions, and the
     inputs' thumbnails. The inputs themselves are the user's uploads (see delete)."""
     keys: list[str] = []
@@ -113,7 +115,7 @@ def generation_objects(generation: Generation, tasks: list[Task]) -> list[str]:
 
 
 def _released_inputs(
-    session: Session, principal: Principal, leaving: list[Task]
+    session: Session, principal: Principal, leaving: list[GenerationImage]
 ) -> list[str]:
     """The inputs of the `leaving` images (and their thumbnails) that no other image of the
     account still shows: a re-render shares its original's input, and an upload may be used by
@@ -124,12 +126,12 @@ def _released_inputs(
     for input_key in dict.fromkeys(task.input_key for task in leaving):
         still_used = session.execute(
             select(func.count())
-            .select_from(Task)
-            .join(Generation, Generation.id == Task.generation_id)
+            .select_from(GenerationImage)
+            .join(Generation, Generation.id == GenerationImage.generation_id)
             .where(
-                Task.input_key == input_key,
-                Task.id.not_in(leaving_ids),
-                Task.deleted_at.is_(None),
+                GenerationImage.input_key == input_key,
+                GenerationImage.id.not_in(leaving_ids),
+                GenerationImage.deleted_at.is_(None),
                 Generation.deleted_at.is_(None),
             )
         ).scalar_one()
@@ -165,7 +167,7 @@ class Library:
                 select(func.count()).select_from(query.subquery())
             ).scalar_one()
             rows = session.execute(
-                query.order_by(Generation.created_at.desc(), Task.position)
+                query.order_by(Generation.created_at.desc(), GenerationImage.position)
                 .offset((page_number - 1) * page_size)
                 .limit(page_size)
             ).all()
@@ -217,7 +219,7 @@ class Library:
             row.comment = comment.strip()
         return row
 
-    def share(self, principal: Principal, task_id: str, shared: bool) -> Task:
+    def share(self, principal: Principal, task_id: str, shared: bool) -> GenerationImage:
         """The owner's consent to show this input/output pair in the public showcase.
         Withdrawing it also takes the pair off the showcase at once."""
         with self.sessions.begin() as session:
@@ -288,11 +290,11 @@ class Library:
             task.showcased_at = None
             others = session.execute(
                 select(func.count())
-                .select_from(Task)
+                .select_from(GenerationImage)
                 .where(
-                    Task.generation_id == generation.id,
-                    Task.id != task.id,
-                    Task.deleted_at.is_(None),
+                    GenerationImage.generation_id == generation.id,
+                    GenerationImage.id != task.id,
+                    GenerationImage.deleted_at.is_(None),
                 )
             ).scalar_one()
             if not others:

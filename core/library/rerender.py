@@ -32,7 +32,7 @@ from core.enums import GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound, Unavailable
 from core.library.gallery import owned_task
 from core.models.base import new_id, utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from core.workflow_starter import WorkflowStarter
 
@@ -64,7 +64,7 @@ def checked_placement(x: float, y: float, scale: float) -> Placement:
     return Placement(x, y, scale)
 
 
-def _check_adjustable(session: Session, task: Task, generation: Generation) -> None:
+def _check_adjustable(session: Session, task: GenerationImage, generation: Generation) -> None:
     """Only a finished image with a background behind the subject can be adjusted."""
     if task.status != GenerationStatus.COMPLETED or not task.output_key:
         failed = task.status == GenerationStatus.FAILED
@@ -110,15 +110,15 @@ class Rerenders:
             _check_adjustable(session, task, generation)
             original = task
             if task.source_task_id is not None:
-                found = session.get(Task, task.source_task_id)
+                found = session.get(GenerationImage, task.source_task_id)
                 if found is None:
                     raise NotFound(NOT_FOUND)
                 original = found
             # One conditional update: concurrent requests cannot both take the last one.
             counted = session.execute(
-                update(Task)
-                .where(Task.id == original.id, Task.rerenders < MAX_RERENDERS)
-                .values(rerenders=Task.rerenders + 1)
+                update(GenerationImage)
+                .where(GenerationImage.id == original.id, GenerationImage.rerenders < MAX_RERENDERS)
+                .values(rerenders=GenerationImage.rerenders + 1)
                 .execution_options(synchronize_session=False)
             )
             if counted.rowcount != 1:  # type: ignore[attr-defined]
@@ -127,10 +127,11 @@ class Rerenders:
                     "allowed for free: choose among those versions, or create a new image."
                 )
             position = session.scalar(
-                select(func.max(Task.position)).where(Task.generation_id == generation.id)
+                select(func.max(GenerationImage.position))
+                .where(GenerationImage.generation_id == generation.id)
             )
             session.add(
-                Task(
+                GenerationImage(
                     id=new_task_id,
                     generation_id=generation.id,
                     position=int(position or 0) + 1,
@@ -145,20 +146,21 @@ class Rerenders:
                 )
             )
             generation_id, original_id = generation.id, original.id
-            used = session.scalar(select(Task.rerenders).where(Task.id == original.id))
+            used = session.scalar(select(GenerationImage.rerenders)
+                .where(GenerationImage.id == original.id))
         try:
             self._start(new_task_id, generation_id)
         except Exception:
             log.exception("could not start re-render %s", new_task_id)
             # Never started: as if never asked (the count too).
             with self.sessions.begin() as session:
-                row = session.get(Task, new_task_id)
+                row = session.get(GenerationImage, new_task_id)
                 if row is not None:
                     session.delete(row)
                 session.execute(
-                    update(Task)
-                    .where(Task.id == original_id, Task.rerenders > 0)
-                    .values(rerenders=Task.rerenders - 1)
+                    update(GenerationImage)
+                    .where(GenerationImage.id == original_id, GenerationImage.rerenders > 0)
+                    .values(rerenders=GenerationImage.rerenders - 1)
                 )
             raise Unavailable(
                 "The image service is not reachable right now; please try again later."
@@ -207,13 +209,13 @@ def stuck_rerenders(sessions: SessionFactory, older_than: timedelta) -> list[tup
     sweeper starts them (harmless for one that runs: the start uses the existing workflow)."""
     with sessions() as session:
         rows = session.execute(
-            select(Task.id, Task.generation_id)
+            select(GenerationImage.id, GenerationImage.generation_id)
             .where(
-                Task.source_task_id.is_not(None),
-                Task.status == GenerationStatus.QUEUED,
-                Task.created_at < utcnow() - older_than,
+                GenerationImage.source_task_id.is_not(None),
+                GenerationImage.status == GenerationStatus.QUEUED,
+                GenerationImage.created_at < utcnow() - older_than,
             )
-            .order_by(Task.created_at)
+            .order_by(GenerationImage.created_at)
             .limit(200)
         ).all()
     return [(row.id, row.generation_id) for row in rows]

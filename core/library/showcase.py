@@ -20,7 +20,7 @@ from core.generations.read import tasks_by_generation
 from core.keys import extension_for, thumbnail_key
 from core.models.accounts import User
 from core.models.base import utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.photos.images import check_image, thumbnail_from_bytes
 from core.provenance.manifest import EngineIdentity, Ingredient, ProvenanceFacts
 from core.provenance.setup import Provenance
@@ -31,7 +31,7 @@ from core.storage import Storage
 
 @dataclass(frozen=True)
 class Pair:
-    task: Task
+    task: GenerationImage
     generation: Generation
 
 
@@ -44,17 +44,17 @@ class PairPage:
 @dataclass(frozen=True)
 class FoundGeneration:
     generation: Generation
-    tasks: list[Task]
+    tasks: list[GenerationImage]
     owner_email: str | None
 
 
-def _shared_pairs(service: GenerationKind | None) -> Select[Task, Generation]:
+def _shared_pairs(service: GenerationKind | None) -> Select[GenerationImage, Generation]:
     query = (
-        select(Task, Generation)
-        .join(Generation, Generation.id == Task.generation_id)
+        select(GenerationImage, Generation)
+        .join(Generation, Generation.id == GenerationImage.generation_id)
         .where(
-            Task.shared_at.is_not(None),
-            Task.status == GenerationStatus.COMPLETED,
+            GenerationImage.shared_at.is_not(None),
+            GenerationImage.status == GenerationStatus.COMPLETED,
             Generation.deleted_at.is_(None),
             # A test-mode image (watermarked, free) is never public, even if it was shared
             # before sharing checked the mode (issue 33).
@@ -72,7 +72,7 @@ SIGNED_FORMATS = ("image/jpeg", "image/png")
 
 
 def retouch_facts(
-    provenance: Provenance, generation: Generation, task: Task
+    provenance: Provenance, generation: Generation, task: GenerationImage
 ) -> ProvenanceFacts:
     """What a retouched version's credentials say: an edit (by an operator's tools, not an
     engine of ours) of the delivered output, its parent ingredient by the output's signed hash
@@ -111,12 +111,16 @@ class Showcase:
         self.provenance = provenance
 
     def _page(
-        self, query: Select[Task, Generation], page_number: int, page_size: int
+        self, query: Select[GenerationImage, Generation], page_number: int, page_size: int
     ) -> PairPage:
         with self.sessions() as session:
             total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
             rows = session.execute(
-                query.order_by(Task.showcased_at.desc(), Task.shared_at.desc(), Task.id)
+                query.order_by(
+                    GenerationImage.showcased_at.desc(),
+                    GenerationImage.shared_at.desc(),
+                    GenerationImage.id,
+                )
                 .offset((page_number - 1) * page_size)
                 .limit(page_size)
             ).all()
@@ -124,7 +128,7 @@ class Showcase:
 
     def public(self, service: GenerationKind | None, page_number: int, page_size: int) -> PairPage:
         """Curated pairs, for everyone."""
-        query = _shared_pairs(service).where(Task.showcased_at.is_not(None))
+        query = _shared_pairs(service).where(GenerationImage.showcased_at.is_not(None))
         return self._page(query, page_number, page_size)
 
     def candidates(
@@ -135,7 +139,7 @@ class Showcase:
 
     def curate(self, task_id: str, showcased: bool) -> Pair:
         with self.sessions.begin() as session:
-            row = session.execute(_shared_pairs(None).where(Task.id == task_id)).first()
+            row = session.execute(_shared_pairs(None).where(GenerationImage.id == task_id)).first()
             if row is None:
                 raise NotFound("That image is not shared by its owner, so it cannot be shown.")
             task, generation = row
@@ -162,7 +166,7 @@ class Showcase:
             ]
         return found
 
-    def attach_edit(self, task_id: str, data: bytes) -> Task:
+    def attach_edit(self, task_id: str, data: bytes) -> GenerationImage:
         """Store a retouched version beside the generated image, signed with Content
         Credentials when it is a JPEG or PNG (a copy its owner downloads, like the output); the
         owner (a user) is mailed."""
@@ -174,7 +178,7 @@ class Showcase:
             name="The edited image",
         )
         with self.sessions() as session:
-            task = session.get(Task, task_id)
+            task = session.get(GenerationImage, task_id)
             if task is None or task.status != GenerationStatus.COMPLETED or not task.output_key:
                 raise NotFound("That image was not found.")
             generation = session.get(Generation, task.generation_id)
@@ -202,7 +206,7 @@ class Showcase:
         self.storage.put_bytes(key, data, info.mime_type)
         self.storage.put_bytes(thumb, thumbnail_from_bytes(data), "image/jpeg")
         with self.sessions.begin() as session:
-            row = session.get(Task, task_id)
+            row = session.get(GenerationImage, task_id)
             assert row is not None
             previous = [k for k in (row.edited_key, row.edited_thumbnail_key) if k]
             row.edited_key, row.edited_thumbnail_key, row.edited_at = key, thumb, utcnow()

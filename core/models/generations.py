@@ -95,8 +95,9 @@ class Generation(Base):
     livemode: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
-class Task(Base):
-    """One input image of a generation and its output."""
+class GenerationImage(Base):
+    """One input image of a generation and its output. Stored as a row of `tasks` (its id is a
+    `task_id` in other tables, workflow inputs and the wire): code names a row `task`."""
 
     __tablename__ = "tasks"
 

@@ -42,7 +42,7 @@ from core.db import SessionFactory
 from core.enums import GenerationStatus
 from core.errors import Conflict, InvalidInput, NotFound
 from core.models.base import as_utc, utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.settings import Settings
 from core.webhooks import targets as webhook_targets
@@ -227,9 +227,9 @@ def count_resend(sessions: SessionFactory, endpoint_id: str) -> None:
 def generation_data(session: Session, generation: Generation) -> dict[str, object]:
     """The event's `data` for a generation: its state and ids (what GET gives, minus URLs)."""
     tasks = session.scalars(
-        select(Task).where(Task.generation_id == generation.id,
-                           Task.source_task_id.is_(None))
-        .order_by(Task.created_at, Task.id))
+        select(GenerationImage).where(GenerationImage.generation_id == generation.id,
+                           GenerationImage.source_task_id.is_(None))
+        .order_by(GenerationImage.created_at, GenerationImage.id))
     return {
         "id": generation.id,
         "object": "generation",
@@ -292,7 +292,7 @@ def queue_generation_end(session: Session, generation: Generation) -> int:
 
 def queue_task_completed(session: Session, task_id: str) -> int:
     """task.completed for one image of a generation, once."""
-    task = session.get(Task, task_id)
+    task = session.get(GenerationImage, task_id)
     generation = session.get(Generation, task.generation_id) if task else None
     if task is None or generation is None or task.source_task_id is not None:
         return 0

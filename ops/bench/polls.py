@@ -22,7 +22,7 @@ from sqlalchemy import update
 
 from core.db import make_session_factory
 from core.enums import GenerationKind, GenerationStatus
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import get_settings
 from ops.bench.stack import BenchStack
 from ops.bench.support import Client, p50, percentile, rss_mb
@@ -95,7 +95,7 @@ def make_tasks(
             session.add(generation)
             session.flush()
             for position in range(per_guest):
-                task = Task(
+                task = GenerationImage(
                     generation_id=generation.id,
                     position=position,
                     input_key=f"uploads/bench/{generation.id}-{position}.jpg",
@@ -162,7 +162,8 @@ async def _long_polls(
     def change(task_id: str) -> float:
         with sessions() as session:
             session.execute(
-                update(Task).where(Task.id == task_id).values(progress=Task.progress + 1)
+                update(GenerationImage)
+                .where(GenerationImage.id == task_id).values(progress=GenerationImage.progress + 1)
             )
             session.commit()
         return time.perf_counter()

@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from core.db import SessionFactory
 from core.library.gallery import generation_objects
-from core.models.generations import Generation, ImageFeedback, Task
+from core.models.generations import Generation, GenerationImage, ImageFeedback
 from core.settings import Settings
 from core.storage import Storage
 from tests.support.accounts import PASSWORD, sign_up
@@ -86,12 +86,14 @@ def test_images_outlive_the_browser_zip_feedback_and_delete(
         deleted = session.get(Generation, deleted_id.group(1))
         assert deleted is not None and deleted.deleted_at is not None
         deleted_tasks = list(
-            session.execute(select(Task).where(Task.generation_id == deleted.id)).scalars()
+            session.execute(select(GenerationImage)
+                .where(GenerationImage.generation_id == deleted.id)).scalars()
         )
         kept_generation = session.get(Generation, kept["serviceId"])
         assert kept_generation is not None and kept_generation.deleted_at is None
         kept_tasks = list(
-            session.execute(select(Task).where(Task.generation_id == kept["serviceId"])).scalars()
+            session.execute(select(GenerationImage)
+                .where(GenerationImage.generation_id == kept["serviceId"])).scalars()
         )
         feedback = session.execute(
             select(ImageFeedback).where(ImageFeedback.task_id == rated_id.group(1))

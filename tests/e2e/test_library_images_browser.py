@@ -23,7 +23,7 @@ from sqlalchemy import select
 
 from core import credits
 from core.db import SessionFactory
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from core.storage import Storage
 from tests.support.accounts import PASSWORD, sign_up
@@ -104,7 +104,9 @@ def test_one_image_at_a_time_at_1366_and_390(
             generation = session.get(Generation, generation_id)
             assert generation is not None and generation.deleted_at is None
             good, failed = session.execute(
-                select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
+                select(GenerationImage)
+                .where(GenerationImage.generation_id == generation_id)
+                .order_by(GenerationImage.position)
             ).scalars()
             assert (good.id in kept, failed.id in deleted) == (True, True)
             assert good.deleted_at is None and failed.deleted_at is not None

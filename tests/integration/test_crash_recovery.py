@@ -17,7 +17,7 @@ from temporalio.client import Client
 from core import credits
 from core.db import make_engine, make_session_factory
 from core.models.accounts import LedgerEntry
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from ops.stack import Stack, private_settings
 from tests.support.api_client import Guest
@@ -35,11 +35,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield running
 
 
-def _tasks(settings: Settings, task_ids: list[str]) -> list[Task]:
+def _tasks(settings: Settings, task_ids: list[str]) -> list[GenerationImage]:
     engine = make_engine(settings.resolved_database_url)
     try:
         with make_session_factory(engine)() as session:
-            return list(session.execute(select(Task).where(Task.id.in_(task_ids))).scalars())
+            return list(session.execute(select(GenerationImage)
+                .where(GenerationImage.id.in_(task_ids))).scalars())
     finally:
         engine.dispose()
 
@@ -61,7 +62,7 @@ async def _imaging_attempts(settings: Settings, workflow_id: str) -> list[int]:
     return attempts
 
 
-def _wait_mid_render(settings: Settings, task_ids: list[str]) -> list[Task]:
+def _wait_mid_render(settings: Settings, task_ids: list[str]) -> list[GenerationImage]:
     """Wait until the engine is at work on some image (between its first and last stage)."""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

@@ -16,7 +16,7 @@ from core import credits
 from core.db import SessionFactory, make_engine, make_session_factory
 from core.models.accounts import Account, LedgerEntry
 from core.models.base import Base
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from ops.stack import migrate
 
 TABLES = {"accounts", "credit_ledger", "files", "catalog_items", "generations", "tasks", "outbox"}
@@ -125,7 +125,7 @@ async def test_task_watcher_wakes_on_a_commit_from_another_connection(
                                 distributor_id="test")
         session.add(generation)
         session.flush()
-        task = Task(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
+        task = GenerationImage(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
         session.add(task)
     watcher = TaskWatcher(database, database_url)
     writer = make_engine(database_url)
@@ -140,7 +140,7 @@ async def test_task_watcher_wakes_on_a_commit_from_another_connection(
         def move_on() -> None:
             time.sleep(0.3)
             with make_session_factory(writer).begin() as session:
-                row = session.get(Task, task.id)
+                row = session.get(GenerationImage, task.id)
                 assert row is not None
                 row.status, row.progress = "running", 40
 

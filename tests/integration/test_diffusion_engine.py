@@ -36,7 +36,7 @@ from temporalio.worker import Replayer
 
 from core.db import SessionFactory
 from core.models.catalog import CatalogItem
-from core.models.generations import Task
+from core.models.generations import GenerationImage
 from core.photos.images import decode_rgb, encode_jpeg
 from core.settings import Settings
 from core.storage import Storage
@@ -223,7 +223,7 @@ def test_a_person_outfit_on_the_digital_model_in_a_scene(guest: Guest) -> None:
 
 def stage_log(db: SessionFactory, task_id: str) -> tuple[str, int, str | None, str | None]:
     with db() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None
         return task.stage, task.progress, task.status, task.error
 

@@ -20,7 +20,7 @@ from core.generations.plan import BACKGROUND_GONE
 from core.generations.prices import PRICE_PER_IMAGE
 from core.generations.submit import Submissions, SubmitRequest, Submitted
 from core.models.catalog import CatalogItem
-from core.models.generations import Generation, Task, UploadedFile
+from core.models.generations import Generation, GenerationImage, UploadedFile
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
@@ -113,7 +113,7 @@ async def test_the_analysis_judged_at_submit_is_not_judged_again(
 
     assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)
     with sessions() as session:
-        task = session.get(Task, submitted.task_ids[0])
+        task = session.get(GenerationImage, submitted.task_ids[0])
         assert task is not None and task.status == "completed" and task.error is None
 
 
@@ -143,7 +143,7 @@ async def test_a_background_deleted_after_submit_fails_before_the_charge(
     assert (result.status, result.credits_charged) == ("failed", 0)
     with sessions() as session:
         generation = session.get(Generation, submitted.generation.id)
-        task = session.get(Task, submitted.task_ids[0])
+        task = session.get(GenerationImage, submitted.task_ids[0])
         assert generation is not None and generation.status == "failed"
         assert task is not None and task.error == BACKGROUND_GONE
     assert balance(sessions, account) == 5

@@ -20,7 +20,7 @@ from api.main import create_app
 from core import credits
 from core.db import SessionFactory
 from core.enums import UserRole
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.models.messages import ContactMessage, OutboxMessage
 from core.settings import Settings
 from core.storage import Storage
@@ -266,7 +266,8 @@ def test_delete_removes_the_objects_and_keeps_the_ledger(
     with db() as session:
         generation = session.get(Generation, service_id)
         assert generation is not None
-        task = session.execute(select(Task).where(Task.generation_id == service_id)).scalar_one()
+        task = session.execute(select(GenerationImage)
+            .where(GenerationImage.generation_id == service_id)).scalar_one()
         ledger_before = credits.ledger_sum(session, generation.account_id)
     keys = [task.output_key, task.output_thumbnail_key, task.input_key]
     assert all(key and storage.stat(key) is not None for key in keys)

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from core import credits
 from core.db import SessionFactory
 from core.keys import thumbnail_key
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from core.storage import Storage
 from ops.stack import Stack
@@ -107,10 +107,12 @@ def scene(name: str) -> Path:
     return next(p for p in fixture_images("scenes") if p.name == name)
 
 
-def tasks_of(db: SessionFactory, generation_id: str) -> list[Task]:
+def tasks_of(db: SessionFactory, generation_id: str) -> list[GenerationImage]:
     with db() as session:
         return list(session.execute(
-            select(Task).where(Task.generation_id == generation_id).order_by(Task.position)
+            select(GenerationImage)
+            .where(GenerationImage.generation_id == generation_id)
+            .order_by(GenerationImage.position)
         ).scalars())
 
 

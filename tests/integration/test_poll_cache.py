@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from core.db import SessionFactory
 from core.enums import GenerationKind, GenerationStatus
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from tests.support.accounts import sign_up
 from tests.support.api_client import Guest
@@ -51,7 +51,7 @@ def running_task(db: SessionFactory, token: str) -> str:
         )
         session.add(generation)
         session.flush()
-        task = Task(
+        task = GenerationImage(
             generation_id=generation.id, position=0, input_key=f"uploads/t/{generation.id}.jpg",
             status=GenerationStatus.RUNNING, progress=40, stage="engine",
         )
@@ -91,7 +91,8 @@ def test_a_repeat_is_answered_from_the_cache_until_something_commits(
     # The worker moves the task on (another process, another connection): on SQLite the very
     # next poll shows it; on PostgreSQL as soon as the commit's notification is in.
     with db() as session:
-        session.execute(update(Task).where(Task.id == task_id).values(progress=80))
+        session.execute(update(GenerationImage)
+            .where(GenerationImage.id == task_id).values(progress=80))
         session.commit()
     moved = poll(api, guest.token, task_id)
     if not exact(stack):
@@ -121,11 +122,12 @@ def test_this_processes_own_writes_are_seen_at_once(
     guest = Guest(stack.app_url)
     task_id = running_task(db, guest.token)
     with db() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None
         generation_id = task.generation_id
         session.execute(
-            update(Task).where(Task.id == task_id).values(status="completed", progress=100)
+            update(GenerationImage)
+            .where(GenerationImage.id == task_id).values(status="completed", progress=100)
         )
         session.execute(
             update(Generation).where(Generation.id == generation_id).values(status="completed")

@@ -20,7 +20,7 @@ from core.billing.reconciliation import Reconcile, ReconciliationReport
 from core.db import SessionFactory
 from core.enums import GenerationStatus
 from core.models.accounts import Account
-from core.models.generations import Task
+from core.models.generations import GenerationImage
 from ops.stack import Stack
 from ops.worker import reconciliation_schedule_id
 from tests.support.api_client import Guest
@@ -93,7 +93,8 @@ async def test_corrupted_balances_and_a_wrong_charge_are_found_logged_and_counte
                         .values(free_credits=Account.free_credits + 7,
                                 held_credits=Account.held_credits + 2))
         # A generation charged for an image it did not deliver (and never refunded).
-        session.execute(update(Task).where(Task.generation_id == generation_id)
+        session.execute(update(GenerationImage)
+            .where(GenerationImage.generation_id == generation_id)
                         .values(status=GenerationStatus.FAILED))
     try:
         report = await reconcile(stack)
@@ -133,6 +134,7 @@ async def test_corrupted_balances_and_a_wrong_charge_are_found_logged_and_counte
             session.execute(update(Account).where(Account.id == balance_account)
                             .values(free_credits=Account.free_credits - 7,
                                     held_credits=Account.held_credits - 2))
-            session.execute(update(Task).where(Task.generation_id == generation_id)
+            session.execute(update(GenerationImage)
+                .where(GenerationImage.generation_id == generation_id)
                             .values(status=GenerationStatus.COMPLETED))
     assert (await reconcile(stack)).mismatches == []

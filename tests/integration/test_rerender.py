@@ -28,7 +28,7 @@ from core.enums import GenerationStatus
 from core.library.rerender import MAX_RERENDERS, start_rerender
 from core.models.accounts import LedgerEntry
 from core.models.base import new_id, utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from ops.stack import Stack
 from tests.support import histories
@@ -165,8 +165,8 @@ def test_out_of_range_values_are_refused(
     def tasks() -> int:
         with db() as session:
             return int(session.scalar(
-                select(func.count()).select_from(Task).where(
-                    Task.generation_id == on_white["serviceId"]
+                select(func.count()).select_from(GenerationImage).where(
+                    GenerationImage.generation_id == on_white["serviceId"]
                 )
             ) or 0)
 
@@ -199,10 +199,10 @@ def test_nothing_to_adjust_is_a_conflict_with_a_reason(
     _, (failed,) = make_generation(db, account, "burstreplace", [key], background_id="white")
     with db.begin() as session:
         for task_id in (transparent, failed):
-            row = session.get(Task, task_id)
+            row = session.get(GenerationImage, task_id)
             assert row is not None
             row.status, row.output_key = GenerationStatus.COMPLETED, f"outputs/{task_id}.png"
-        row = session.get(Task, failed)
+        row = session.get(GenerationImage, failed)
         assert row is not None
         row.status, row.output_key = GenerationStatus.FAILED, None
         row.error = "No subject was found."
@@ -220,7 +220,8 @@ def test_at_most_max_rerenders_per_image(
 ) -> None:
     original_id = on_white["task"]["taskId"]
     with db() as session:
-        done = session.scalar(select(Task.rerenders).where(Task.id == original_id))
+        done = session.scalar(select(GenerationImage.rerenders)
+            .where(GenerationImage.id == original_id))
     assert done == 1  # the first test's
     # A re-render of a re-render counts against the original (it renders the same input).
     first = guest.get(f"/imageedit/service/{on_white['serviceId']}").json()["data"]["tasks"][1]
@@ -272,7 +273,7 @@ def test_rerender_survives_a_worker_restart(
     assert task["status"] == "completed", task
     assert not np.array_equal(image(task), image(original))  # the subject moved
     with db() as session:
-        row = session.get(Task, task_id)
+        row = session.get(GenerationImage, task_id)
         assert row is not None and row.source_task_id == original["taskId"]
         assert (row.placement_x, row.placement_scale) == (-0.1, 1.3)
 
@@ -284,9 +285,9 @@ async def test_the_sweeper_starts_a_rerender_the_api_never_started(
     original_id = on_white["task"]["taskId"]
     task_id = new_id()
     with db.begin() as session:
-        original = session.get(Task, original_id)
+        original = session.get(GenerationImage, original_id)
         assert original is not None
-        session.add(Task(
+        session.add(GenerationImage(
             id=task_id, generation_id=original.generation_id, position=99,
             input_key=original.input_key, input_size=original.input_size,
             input_etag=original.input_etag, source_task_id=original_id,
@@ -317,12 +318,12 @@ async def test_a_rerender_that_cannot_be_made_fails_with_its_reason_and_costs_no
     ledger = ledger_of(db, account)
     task_id = new_id()
     with db.begin() as session:
-        original = session.get(Task, original_id)
+        original = session.get(GenerationImage, original_id)
         assert original is not None
         counted = original.rerenders + 1
         original.rerenders = counted  # as the request counts it
         # The input changed since it was checked at submit (another ETag): refused for good.
-        session.add(Task(
+        session.add(GenerationImage(
             id=task_id, generation_id=original.generation_id, position=98,
             input_key=original.input_key, input_size=original.input_size,
             input_etag='"not-the-checked-version"', source_task_id=original_id,
@@ -338,7 +339,7 @@ async def test_a_rerender_that_cannot_be_made_fails_with_its_reason_and_costs_no
     assert ledger_of(db, account) == ledger
     # The failed try is given back: it does not count against the free re-renders.
     with db() as session:
-        original = session.get(Task, original_id)
+        original = session.get(GenerationImage, original_id)
         assert original is not None and original.rerenders == counted - 1
 
 

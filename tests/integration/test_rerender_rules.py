@@ -18,7 +18,7 @@ from core.errors import Conflict
 from core.library.rerender import MAX_RERENDERS, Rerenders
 from core.models.accounts import LedgerEntry
 from core.models.catalog import CatalogItem
-from core.models.generations import Task
+from core.models.generations import GenerationImage
 from core.settings import Settings
 from tests.support.helpers import make_account, make_generation
 
@@ -33,7 +33,7 @@ async def test_twenty_concurrent_rerenders_record_exactly_the_bound(
     _, (task_id,) = make_generation(database, account, "burstreplace", ["uploads/x/a.jpg"],
                                     background_id="white")
     with database.begin() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None
         task.status, task.output_key = "completed", "outputs/a.png"
     with database() as session:
@@ -55,12 +55,13 @@ async def test_twenty_concurrent_rerenders_record_exactly_the_bound(
     made = [t for t in await asyncio.gather(*(one(n) for n in range(20))) if t]
     assert len(made) == MAX_RERENDERS
     with database() as session:
-        original = session.get(Task, task_id)
+        original = session.get(GenerationImage, task_id)
         assert original is not None and original.rerenders == MAX_RERENDERS
         recorded = set(session.execute(
-            select(Task.id).where(Task.source_task_id == task_id)).scalars())
+            select(GenerationImage.id).where(GenerationImage.source_task_id == task_id)).scalars())
         positions = list(session.execute(
-            select(Task.position).where(Task.generation_id == original.generation_id)
+            select(GenerationImage.position)
+            .where(GenerationImage.generation_id == original.generation_id)
         ).scalars())
         assert session.scalar(select(func.count()).select_from(LedgerEntry)) == ledger_before
     assert recorded == set(made)

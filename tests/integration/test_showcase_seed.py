@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from core.db import SessionFactory
 from core.enums import AccountKind, GenerationKind
 from core.models.accounts import Account, User
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
 from core.storage import Storage
 from ops.seed import seed
@@ -90,7 +90,7 @@ def test_the_pairs_belong_to_a_demo_account_nobody_can_log_in_to(
         assert session.execute(
             select(User).where(User.account_id == DEMO_ACCOUNT_ID)).first() is None
         tasks = session.execute(
-            select(Task).join(Generation, Generation.id == Task.generation_id)
+            select(GenerationImage).join(Generation, Generation.id == GenerationImage.generation_id)
             .where(Generation.account_id == DEMO_ACCOUNT_ID)
         ).scalars().all()
     assert len(tasks) == 3

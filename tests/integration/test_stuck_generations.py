@@ -21,7 +21,7 @@ from core.enums import GenerationStatus, HoldStatus
 from core.generations.start import start_generation
 from core.generations.sweep import GAVE_UP
 from core.models.accounts import CreditHold
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from ops.stack import Stack
 from ops.worker import sweeper_schedule_id
 from tests.support.api_client import Guest
@@ -128,7 +128,8 @@ async def test_the_sweeper_gives_up_a_generation_too_old_to_start_and_releases_i
     assert (failed.status, failed.error) == (GenerationStatus.FAILED, GAVE_UP)
     with db() as session:
         tasks = session.execute(
-            select(Task.status, Task.error).where(Task.generation_id == generation_id)).all()
+            select(GenerationImage.status, GenerationImage.error)
+            .where(GenerationImage.generation_id == generation_id)).all()
     assert [tuple(t) for t in tasks] == [(GenerationStatus.FAILED, GAVE_UP)]
     assert hold_status(db, generation_id) == HoldStatus.VOIDED
     assert guest.credits() == 5

@@ -10,7 +10,7 @@ from core.db import SessionFactory
 from core.enums import GenerationKind, GenerationStatus
 from core.generations import tasks
 from core.models.accounts import Account
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 
 
 def make_task(sessions: SessionFactory) -> tuple[str, str]:
@@ -24,7 +24,7 @@ def make_task(sessions: SessionFactory) -> tuple[str, str]:
         )
         session.add(generation)
         session.flush()
-        task = Task(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
+        task = GenerationImage(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
         session.add(task)
         session.commit()
         return generation.id, task.id
@@ -32,7 +32,7 @@ def make_task(sessions: SessionFactory) -> tuple[str, str]:
 
 def state(sessions: SessionFactory, generation_id: str, task_id: str) -> tuple[str, int, str, str]:
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         generation = session.get(Generation, generation_id)
         assert task is not None and generation is not None
         return task.status, task.progress, task.stage, generation.status
@@ -53,7 +53,7 @@ def test_progress_moves_forward_only_and_a_finished_task_stays(database: Session
     tasks.set_task_progress(database, task_id, 50, "late write")
     tasks.complete_task(database, task_id, "outputs/b.jpg", "thumbs/outputs/b.jpg.jpg")
     with database() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None
         assert (task.status, task.progress, task.stage) == (
             GenerationStatus.COMPLETED, 100, "completed"

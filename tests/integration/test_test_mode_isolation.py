@@ -29,7 +29,7 @@ from core.enums import GenerationStatus
 from core.library.rerender import start_rerender
 from core.models.accounts import LedgerEntry
 from core.models.base import new_id
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from core.models.webhooks import WebhookDelivery, WebhookEndpoint
 from core.settings import Settings
 from core.storage import Storage
@@ -100,8 +100,8 @@ def generation_row(db: SessionFactory, generation_id: str) -> tuple[Generation, 
     with db() as s:
         generation = s.get(Generation, generation_id)
         assert generation is not None
-        tasks = s.execute(select(func.count()).select_from(Task)
-                          .where(Task.generation_id == generation_id)).scalar_one()
+        tasks = s.execute(select(func.count()).select_from(GenerationImage)
+                          .where(GenerationImage.generation_id == generation_id)).scalar_one()
         s.expunge(generation)
         return generation, int(tasks)
 
@@ -139,9 +139,9 @@ async def test_a_rerender_of_a_test_image_is_watermarked(
     ledger = ledger_of(db, account)
     task_id = new_id()
     with db.begin() as s:
-        original = s.get(Task, original_id)
+        original = s.get(GenerationImage, original_id)
         assert original is not None
-        s.add(Task(id=task_id, generation_id=original.generation_id, position=50,
+        s.add(GenerationImage(id=task_id, generation_id=original.generation_id, position=50,
                    input_key=original.input_key, input_size=original.input_size,
                    input_etag=original.input_etag, source_task_id=original_id,
                    placement_x=0.0, placement_y=0.0, placement_scale=1.0))
@@ -155,7 +155,7 @@ async def test_a_rerender_of_a_test_image_is_watermarked(
     result = await client.get_workflow_handle(rerender_workflow_id(task_id)).result()
     assert result["status"] == GenerationStatus.COMPLETED, result
     with db() as s:
-        task = s.get(Task, task_id)
+        task = s.get(GenerationImage, task_id)
         assert task is not None and task.output_key
         rerendered_key = task.output_key
     storage = Storage(stack)
@@ -185,7 +185,7 @@ def test_the_web_app_never_shows_shares_zips_or_deletes_a_test_generation(
         assert answer.headers["content-type"].startswith("application/json")
         assert answer.json()["message"], (method, path)
     with db() as s:
-        task = s.get(Task, image_id)
+        task = s.get(GenerationImage, image_id)
         assert task is not None and task.shared_at is None
     row, _ = generation_row(db, generation["id"])
     assert row.deleted_at is None

@@ -34,7 +34,7 @@ from core.db import SessionFactory
 from core.engine import Background, EngineUnavailable, ImageEngine, ProgressFn
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
-from core.models.generations import Generation, Task, UploadedFile
+from core.models.generations import Generation, GenerationImage, UploadedFile
 from core.models.messages import OutboxMessage
 from core.photos.images import encode_jpeg
 from core.settings import Settings
@@ -151,7 +151,7 @@ async def test_happy_path_body_swap_with_background(
 
     assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         generation = session.get(Generation, generation_id)
         assert task is not None and generation is not None
         assert (task.status, task.progress, generation.status) == ("completed", 100, "completed")
@@ -198,7 +198,7 @@ async def test_imaging_again_after_its_report_was_lost_keeps_the_stored_result(
         generation_id=generation_id, account_id=account, task_id=task_id,
         reason="timed out", refund_credits=1))
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None and (task.status, task.progress) == ("completed", 100)
     assert refund.refunded == 0 and balance(sessions, account) == 4
 
@@ -241,7 +241,7 @@ async def test_non_retryable_engine_error_refunds_and_fails_task_with_reason(
     assert counting.calls == 0, "the analysis refuses it before the engine runs"
     assert (result.status, result.credits_charged, result.credits_refunded) == ("failed", 1, 1)
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         generation = session.get(Generation, generation_id)
         assert task is not None and generation is not None
         assert task.status == "failed" and generation.status == "failed"
@@ -270,7 +270,7 @@ async def test_bad_upload_fails_before_charging(
 
     assert result.status == "failed" and result.credits_charged == 0
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None and task.status == "failed"
         assert task.error == "The image is not a JPEG, PNG or WebP image."
     assert balance(sessions, account) == 5
@@ -290,7 +290,7 @@ async def test_upload_gone_before_verify_fails_without_charge(
 
     assert result.status == "failed" and result.credits_charged == 0
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None and task.error == "The image was not found; please upload it again."
     assert balance(sessions, account) == 5
 
@@ -309,7 +309,7 @@ async def test_an_upload_replaced_after_submit_fails_at_verify_without_charge(
     pinned = storage.stat(key)
     assert pinned is not None and pinned.etag
     with sessions.begin() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None
         task.input_size, task.input_etag = pinned.size, pinned.etag
     storage.put_bytes(key, bytes(reversed(photo)), "image/jpeg")  # same size, other bytes
@@ -319,7 +319,7 @@ async def test_an_upload_replaced_after_submit_fails_at_verify_without_charge(
 
     assert result.status == "failed" and result.credits_charged == 0
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None
         assert task.error == "The image was changed after it was checked; please upload it again."
     assert balance(sessions, account) == 5
@@ -341,7 +341,7 @@ async def test_unknown_model_fails_at_once_without_charge(
 
     assert result.status == "failed" and counting.calls == 0
     with sessions() as session:
-        task = session.get(Task, task_id)
+        task = session.get(GenerationImage, task_id)
         assert task is not None and task.error == "The chosen model is not available any more."
     assert balance(sessions, account) == 5
     assert ledger_kinds(sessions, generation_id) == []

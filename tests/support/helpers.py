@@ -9,7 +9,7 @@ from core.db import SessionFactory
 from core.keys import upload_key
 from core.models.accounts import Account
 from core.models.base import new_id
-from core.models.generations import Generation, Task, UploadedFile
+from core.models.generations import Generation, GenerationImage, UploadedFile
 from core.storage import Storage
 
 
@@ -43,7 +43,7 @@ def make_generation(sessions: SessionFactory, account_id: str, service: str, key
                                credits=cost if cost is not None else len(keys),
                                distributor_id="test"))
         session.flush()
-        session.add_all(Task(id=t, generation_id=generation_id, position=i, input_key=k)
+        session.add_all(GenerationImage(id=t, generation_id=generation_id, position=i, input_key=k)
                         for i, (t, k) in enumerate(zip(task_ids, keys, strict=True)))
     return generation_id, task_ids
 

@@ -14,7 +14,7 @@ from core.enums import GenerationKind, GenerationStatus
 from core.generations.submit import SubmitRequest, request_hash
 from core.models.accounts import Account
 from core.models.base import new_id, utcnow
-from core.models.generations import Generation, Task
+from core.models.generations import Generation, GenerationImage
 from tests.support.api_client import Guest
 
 
@@ -41,7 +41,9 @@ def record_without_starting(db: SessionFactory, account_id: str, key: str) -> tu
             distributor_id="metamodel", idempotency_key=idempotency_key,
             request_hash=request_hash(request)))
         session.flush()
-        session.add(Task(id=new_id(), generation_id=generation_id, position=0, input_key=key))
+        session.add(GenerationImage(
+            id=new_id(), generation_id=generation_id, position=0, input_key=key
+        ))
 
     credits.reserve(db, account_id, generation_id, 1, record)
     return generation_id, idempotency_key
