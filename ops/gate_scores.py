@@ -126,7 +126,7 @@ def fidelity_scores(garments: int) -> int:
     from ops import gate_scores_fidelity as calibration
 
     print(f"limits: garment_colour <= {fidelity.MAX_GARMENT_COLOUR}, garment_pattern >= "
-          f"{fidelity.MIN_GARMENT_PATTERN}, print_inliers >= {fidelity.MIN_PRINT_INLIERS}, "
+          f"{fidelity.MIN_GARMENT_PATTERN}, print_survival >= {fidelity.MIN_PRINT}, "
           f"face >= {fidelity.MIN_FACE}, skin <= {fidelity.MAX_SKIN}, proportions <= "
           f"{fidelity.MAX_PROPORTION_CHANGE}, outline >= {fidelity.MIN_OUTLINE}")
     rows = calibration.measure(list(calibration.cases(garments=garments)))

@@ -1,9 +1,10 @@
-"""The output gate's fidelity checks (engine/diffusion/fidelity) in the generative engine, on FASHN's
-try-on with the tiny random-weight set (.venv-imaging): every try-on's fidelity scores are logged
-per attempt beside the artefact gate's; the random weights' noise is refused by both (the
-artefact gate's reason is the one shown); and a try-on that looks like a photo but is not the
-garment (the model's own photo handed back, as a model that ignored the garment would) passes the
-artefact gate, is refused for fidelity after one other seed, with its reason in plain words."""
+"""The output gate's fidelity checks (engine/diffusion/fidelity) in the generative engine, on
+FASHN's try-on with the tiny random-weight set (.venv-imaging): every try-on's fidelity scores
+are logged per attempt beside the artefact gate's; the random weights' noise is refused by both
+(the artefact gate's reason is the one shown); and a try-on that looks like a photo but is not
+the garment (the model's own photo handed back, as a model that ignored the garment would)
+passes the artefact gate, is refused for fidelity after one other seed, with its reason in
+plain words."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def test_noise_is_refused_by_both_and_its_fidelity_scores_are_logged(
     scores = logged(caplog.records, "fidelity")
     print("\nFASHN try-on on the tiny weights, fidelity: " + "; ".join(
         f"attempt {s['attempt']}: colour {s['garment_colour']} pattern {s['garment_pattern']} "
-        f"print {s['print_inliers']} face {s['face']} skin {s['skin']} proportions "
+        f"print {s['print_survival']} face {s['face']} skin {s['skin']} proportions "
         f"{s['proportions']} outline {s['outline']} refused {s['failures']}" for s in scores))
     assert [s["attempt"] for s in scores] == [1, 2]
     assert [s["seed"] for s in scores] == [s["seed"] for s in logged(caplog.records, "gate")]

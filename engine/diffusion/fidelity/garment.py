@@ -28,8 +28,9 @@ GRID = 4  # cells per side of the pattern's grid
 BINS = 8  # unsigned orientations per cell
 PATTERN_SIDE = 128  # both crops are compared at this size (square: the boxes align them)
 PRINT_SIDE = 320  # the crops' long side for keypoints (aspect kept: the homography scales)
-MIN_KEYPOINTS = 60  # fewer on the garment: too plain to measure a print on
+MIN_KEYPOINTS = 30  # fewer measurable on the garment: no print to measure
 RATIO = 0.8  # Lowe's ratio test
+PRINT_INSET = 17  # pixels at PRINT_SIDE: keypoints are looked for this far inside the outline
 RANSAC_PIXELS = 6.0  # reprojection tolerance at PRINT_SIDE (a worn print bends a little)
 
 
@@ -53,13 +54,13 @@ def crop(rgb: Image8, mask: BoolMask) -> Crop:
     return Crop(np.ascontiguousarray(rgb[y0:y1, x0:x1]), np.ascontiguousarray(mask[y0:y1, x0:x1]))
 
 
-def _resized(part: Crop, width: int, height: int) -> tuple[Float32, BoolMask]:
+def _resized(part: Crop, width: int, height: int, inset: int = 5) -> tuple[Float32, BoolMask]:
     scaled = cv2.cvtColor(part.rgb, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
     grey = cv2.resize(scaled, (width, height), interpolation=cv2.INTER_AREA)
     mask = cv2.resize(part.mask.astype(np.uint8), (width, height),
                       interpolation=cv2.INTER_NEAREST) > 0
-    # The garment's outline is not its pattern: only edges well inside count.
-    inner = cv2.erode(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    # The garment's outline is not its pattern: only edges `inset` pixels inside count.
+    inner = cv2.erode(mask.astype(np.uint8), np.ones((inset, inset), np.uint8)) > 0
     return np.asarray(grey, np.float32), inner
 
 
@@ -97,34 +98,57 @@ def _keypoints(part: Crop) -> tuple[list[cv2.KeyPoint], Image8 | None]:
     scale = PRINT_SIDE / max(part.rgb.shape[:2])
     width = max(8, round(part.rgb.shape[1] * scale))
     height = max(8, round(part.rgb.shape[0] * scale))
-    grey, inner = _resized(part, width, height)
+    # Keypoints on the outline would match a flat patch of the garment's shape: a print is
+    # well inside it.
+    grey, inner = _resized(part, width, height, PRINT_INSET)
     orb = cv2.ORB_create(nfeatures=800, fastThreshold=12)  # type: ignore[attr-defined]
     found, descriptors = orb.detectAndCompute((grey * 255.0).astype(np.uint8),
                                               inner.astype(np.uint8) * 255)
     return list(found), descriptors
 
 
-def print_inliers(garment: Crop, output: Crop) -> int | None:
-    """The garment's keypoints found again in the output, consistent with one homography (RANSAC
-    inliers), or None where the garment is too plain to measure (fewer than MIN_KEYPOINTS)."""
-    if garment.empty:
-        return None
-    found, descriptors = _keypoints(garment)
-    if len(found) < MIN_KEYPOINTS or descriptors is None:
-        return None
-    if output.empty:
-        return 0
-    theirs, their_descriptors = _keypoints(output)
+def _matched(found: list[cv2.KeyPoint], descriptors: Image8, other: Crop) -> BoolMask:
+    """Which of `found` are found again in `other`: Lowe's ratio test, then the inliers of one
+    RANSAC homography."""
+    hit = np.zeros(len(found), bool)
+    if other.empty:
+        return hit
+    theirs, their_descriptors = _keypoints(other)
     if their_descriptors is None or len(theirs) < 4:
-        return 0
+        return hit
     pairs = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(descriptors, their_descriptors, k=2)
     good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
     if len(good) < 4:
-        return 0
+        return hit
     source = np.array([found[m.queryIdx].pt for m in good], np.float32).reshape(-1, 1, 2)
     target = np.array([theirs[m.trainIdx].pt for m in good], np.float32).reshape(-1, 1, 2)
     _, inliers = cv2.findHomography(source, target, cv2.RANSAC, RANSAC_PIXELS)
-    return 0 if inliers is None else int(inliers.sum())
+    if inliers is not None:
+        hit[[m.queryIdx for m, kept in zip(good, inliers.ravel(), strict=True) if kept]] = True
+    return hit
+
+
+def print_survival(garment: Crop, output: Crop) -> float | None:
+    """The share of the garment's measurable keypoints found again in the output (ratio test,
+    one RANSAC homography), 0..1. Measurable: those found again in the garment photo itself
+    brought to the output garment's size and shape (what any faithful try-on could keep: a
+    fine repeating pattern, paisley, zebra, loses its keypoints to that alone). None where
+    fewer than MIN_KEYPOINTS are measurable (a plain garment; the pattern score speaks)."""
+    if garment.empty or output.empty:
+        return None
+    found, descriptors = _keypoints(garment)
+    if descriptors is None or len(found) < MIN_KEYPOINTS:
+        return None
+    height, width = output.mask.shape
+    seen = Crop(np.asarray(cv2.resize(garment.rgb, (width, height),
+                                      interpolation=cv2.INTER_AREA), np.uint8),
+                cv2.resize(garment.mask.astype(np.uint8), (width, height),
+                           interpolation=cv2.INTER_NEAREST) > 0)
+    keep = _matched(found, descriptors, seen)
+    if int(keep.sum()) < MIN_KEYPOINTS:
+        return None
+    kept = [k for k, measurable in zip(found, keep, strict=True) if measurable]
+    return float(_matched(kept, descriptors[keep], output).sum()) / len(kept)
 
 
 def palette(part: Crop) -> tuple[Float32, Float32]:
@@ -133,4 +157,4 @@ def palette(part: Crop) -> tuple[Float32, Float32]:
     return dominant_colours(lab_pixels(part.rgb, inner if inner.any() else part.mask))
 
 
-__all__ = ["Crop", "crop", "palette", "pattern_similarity", "print_inliers"]
+__all__ = ["Crop", "crop", "palette", "pattern_similarity", "print_survival"]
