@@ -15,7 +15,7 @@ WEB_STAMP := web/node_modules/.installed
 EDITABLE_LOCK := /tmp/metamodel-editable-install.lock
 WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: run test lint deps web bench eval chromium clean lighthouse
+.PHONY: run test lint deps web bench eval chromium clean lighthouse lighthouse-nginx
 .PHONY: imaging tiny-weights
 .PHONY: openapi web-check deploy-check
 
@@ -72,6 +72,12 @@ eval: deps
 # another terminal); LIGHTHOUSE_ARGS="--runs 5 /help" for other counts or pages.
 lighthouse: deps chromium
 	cd web && node scripts/lighthouse.mjs $(LIGHTHOUSE_ARGS)
+
+# The same through the compose nginx (ops/docker/nginx.conf, Debian's nginx as in the web image:
+# gzip_static, the SSI-filled head of /) in front of `make run`'s API, serving web/dist.
+lighthouse-nginx: deps chromium
+	$(BIN)/python -m tests.support.nginx -- sh -c \
+		'cd web && node scripts/lighthouse.mjs --out ../out/lighthouse/nginx $(LIGHTHOUSE_ARGS)'
 
 # Issue 34: the production shape, built and run. Builds the images (ops/deploy/build-images.sh)
 # and stand-ins for the third-party ones, runs docker-compose.yml under podman-compose

@@ -79,5 +79,16 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the first page needs in one script: left to itself, rolldown cut what the
+          // entry shares with the lazy pages (React, TanStack Query, the API client) into 11
+          // more files of 0.3-8.5 KB, each a request before the first paint: over HTTP/1.1's six
+          // connections and a phone's round trips, Lighthouse's mobile FCP (issue 39). Same bytes.
+          groups: [{ name: 'index', tags: ['$initial'] }],
+        },
+      },
+    },
   },
 })

@@ -43,3 +43,30 @@ def compose_nginx(
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def main() -> None:
+    """`python -m tests.support.nginx [--api HOST:PORT] COMMAND...`: the compose nginx in front of
+    a running API (default `make run`'s, 127.0.0.1:8000) serving web/dist, while COMMAND runs
+    with BASE_URL set to it (`make lighthouse-nginx` measures the pages as compose serves them)."""
+    import argparse
+    import sys
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--api", default="127.0.0.1:8000", help="the API's HOST:PORT")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    host, _, port = args.api.rpartition(":")
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("a COMMAND to run is needed")
+    with tempfile.TemporaryDirectory(prefix="nginx-") as folder, \
+            compose_nginx(host, int(port), REPO / "web" / "dist", Path(folder)) as (ours, at):
+        base = f"http://{ours}:{at}"
+        print(f"compose nginx at {base}, in front of the API at {args.api}", flush=True)
+        sys.exit(subprocess.call(command, env={**os.environ, "BASE_URL": base}))
+
+
+if __name__ == "__main__":
+    main()
