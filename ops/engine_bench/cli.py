@@ -116,9 +116,14 @@ def bench(args: argparse.Namespace, weights: Path, label: str) -> dict[str, Any]
     name = device_name(str(torch_device))
     peak = dense_bf16_peak(name) if on_cuda else None
     settings = pick_settings(args.settings, on_cuda)
+    def partial(results: list[dict[str, Any]]) -> None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"partial": True, "device_name": name,
+                                        "sampler": results}, indent=2) + "\n", "utf-8")
+
     base, sampler = bench_sampler(weights / FASHN_WEIGHTS, args.device, args.dtype, settings,
                                   (args.batches, args.other_batches), args.latency_runs,
-                                  args.repeats, peak, args.compile_limit)
+                                  args.repeats, peak, args.compile_limit, partial)
     config = base.model.config
     parameters = sum(p.numel() for p in base.model.parameters())
     del base

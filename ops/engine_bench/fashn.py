@@ -13,6 +13,7 @@ import gc
 import math
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -201,11 +202,13 @@ def with_speedups(results: list[dict[str, Any]]) -> None:
 
 def bench_sampler(weights: Path, device: str, dtype: str, settings: list[Setting],
                   batches: tuple[list[int], list[int]], latency_runs: int, repeats: int,
-                  peak: float | None,
-                  compile_limit: float) -> tuple[TryOnRunner, list[dict[str, Any]]]:
+                  peak: float | None, compile_limit: float,
+                  on_result: Callable[[list[dict[str, Any]]], None] | None = None,
+                  ) -> tuple[TryOnRunner, list[dict[str, Any]]]:
     """Every setting's figures, the reference's first (at the first list of batch sizes, the
     others at the second); returns the base runner too (its model stays loaded for the
-    caller's report)."""
+    caller's report). `on_result` gets the list so far after each setting (a run stopped by a
+    time limit keeps what it measured)."""
     torch_device, torch_dtype = pick(device, dtype)
     base = TryOnRunner.from_file(weights, torch_device, torch_dtype)
     results: list[dict[str, Any]] = []
@@ -221,6 +224,8 @@ def bench_sampler(weights: Path, device: str, dtype: str, settings: list[Setting
         if result["status"] != "measured":
             print(f"  {setting.name}: {result['status']} ({result['reason']})", flush=True)
         results.append(result)
+        if on_result is not None:
+            on_result(results)
     with_speedups(results)
     return base, results
 
