@@ -144,11 +144,11 @@ def pair_view(storage: Storage, pair: Pair) -> ShowcasePair:
 
 
 def showcase_page(
-    storage: Storage, page: PairPage, page_number: int, page_size: int
+    storage: Storage, found: PairPage, page: int, page_size: int
 ) -> ShowcasePage:
     return ShowcasePage(
-        items=[pair_view(storage, pair) for pair in page.pairs],
-        total=page.total,
-        pageNum=page_number,
+        items=[pair_view(storage, pair) for pair in found.pairs],
+        total=found.total,
+        pageNum=page,
         pageSize=page_size,
     )

@@ -46,7 +46,7 @@ def payment_history(
             for record in page.items
         ],
         total=page.total,
-        pageNum=page.page_num,
+        pageNum=page.page,
         pageSize=page.page_size,
     ))
 

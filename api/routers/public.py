@@ -50,7 +50,7 @@ from core.generations.read import (
     tasks_by_generation,
     tasks_of,
 )
-from core.generations.submit import SubmitRequest
+from core.generations.submit import GenerationSubmission
 from core.keys import thumbnail_key
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, GenerationImage
@@ -192,7 +192,7 @@ async def create_generation(
     """Start a generation of the uploaded images (`inputs`: keys from POST /api/v1/uploads).
     With the same `Idempotency-Key`, a repeated request returns the first generation and is
     charged once."""
-    request = SubmitRequest(
+    request = GenerationSubmission(
         service=body.service, model_id=body.modelId or None,
         background_id=body.backgroundId or None, inputs=list(body.inputs),
         idempotency_key=idempotency_key, distributor_id=distributor, fingerprint=None,

@@ -24,7 +24,7 @@ from api.validation import KeyText, PageNumber, ServiceId
 from api.views import service_view
 from core.auth.tokens import Principal
 from core.enums import GenerationKind, GenerationStatus
-from core.generations.submit import NewFile, Submissions, SubmitRequest
+from core.generations.submit import GenerationSubmission, NewFile, Submissions
 from core.observability.logs import bind_log_context
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ async def _inputs(values: list[UploadFile | str], limit: int) -> list[str | NewF
 
 
 async def _submit(
-    submissions: Submissions, principal: Principal, request: SubmitRequest
+    submissions: Submissions, principal: Principal, request: GenerationSubmission
 ) -> Envelope[Submitted]:
     # Submitting reads storage and the database synchronously: keep it off the event loop.
     done = await to_thread.run_sync(submissions.submit, principal, request)
@@ -85,7 +85,7 @@ async def body_swap(
     fingerprint: Fingerprint = None,
 ) -> Envelope[Submitted]:
     """Put the chosen digital model into each input image (optionally on a new background)."""
-    request = SubmitRequest(
+    request = GenerationSubmission(
         service=GenerationKind.BODY_SWAP,
         model_id=modelId or None,
         background_id=backgroundId or None,
@@ -111,7 +111,7 @@ async def burst_replace(
     fingerprint: Fingerprint = None,
 ) -> Envelope[Submitted]:
     """Put each input image's subject on the chosen background."""
-    request = SubmitRequest(
+    request = GenerationSubmission(
         service=GenerationKind.BURST_REPLACE,
         model_id=None,
         background_id=backgroundId or None,

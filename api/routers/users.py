@@ -117,7 +117,7 @@ def credit_usage(
                     for e in report.entries
                 ],
                 total=report.total_entries,
-                pageNum=report.page_num,
+                pageNum=report.page,
                 pageSize=report.page_size,
             ),
         )

@@ -149,20 +149,20 @@ def register_payment_source(source: PaymentSource) -> None:
 class PaymentPage:
     items: list[PaymentRecord]
     total: int
-    page_num: int
+    page: int
     page_size: int
 
 
 def payment_history(
-    sessions: SessionFactory, principal: Principal, page_num: int = 1, page_size: int = 20
+    sessions: SessionFactory, principal: Principal, page: int = 1, page_size: int = 20
 ) -> PaymentPage:
     """The caller's payments of every kind, newest first, one page of them."""
-    page_num = max(page_num, 1)
+    page = max(page, 1)
     page_size = min(max(page_size, 1), MAX_PAGE_SIZE)
     user_id = principal.user_id
     if user_id is None:
-        return PaymentPage([], 0, page_num, page_size)
-    wanted = page_num * page_size
+        return PaymentPage([], 0, page, page_size)
+    wanted = page * page_size
     with sessions() as session:
         total = sum(source.count(session, user_id) for source in PAYMENT_SOURCES)
         # Each source's newest `wanted` are enough to know the merged list up to `wanted`.
@@ -171,8 +171,8 @@ def payment_history(
             key=lambda record: (record.created_at, record.id),
             reverse=True,
         )
-        items = list(merged)[(page_num - 1) * page_size : wanted]
-    return PaymentPage(items, total, page_num, page_size)
+        items = list(merged)[(page - 1) * page_size : wanted]
+    return PaymentPage(items, total, page, page_size)
 
 
 def paid_payment(sessions: SessionFactory, principal: Principal, payment_id: str) -> PaymentRecord:

@@ -65,7 +65,7 @@ class CreditUsageReport:
     days: list[DayTotals]
     entries: list[UsageEntry]
     total_entries: int
-    page_num: int
+    page: int
     page_size: int
 
 
@@ -124,11 +124,11 @@ def credit_usage(
     account_id: str,
     from_date: date | None,
     to_date: date | None,
-    page_num: int = 1,
+    page: int = 1,
     page_size: int = 20,
 ) -> CreditUsageReport:
     start_day, end_day = usage_range(from_date, to_date, utcnow().date())
-    page_num = max(page_num, 1)
+    page = max(page, 1)
     page_size = min(max(page_size, 1), MAX_PAGE_SIZE)
     start = datetime.combine(start_day, time.min, tzinfo=UTC)
     end = datetime.combine(end_day + timedelta(days=1), time.min, tzinfo=UTC)
@@ -161,7 +161,7 @@ def credit_usage(
                 select(LedgerEntry)
                 .where(*in_range)
                 .order_by(LedgerEntry.created_at.desc(), LedgerEntry.id.desc())
-                .offset((page_num - 1) * page_size)
+                .offset((page - 1) * page_size)
                 .limit(page_size)
             ).scalars()
         )
@@ -201,7 +201,7 @@ def credit_usage(
         days=list(days.values()),
         entries=entries,
         total_entries=total,
-        page_num=page_num,
+        page=page,
         page_size=page_size,
     )
 

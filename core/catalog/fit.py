@@ -111,7 +111,7 @@ class ModelFits:
         self.analyse = analyse
 
     def offered(
-        self, account_id: str, refs: Sequence[str], page_number: int, page_size: int
+        self, account_id: str, refs: Sequence[str], page: int, page_size: int
     ) -> FittedPage:
         """A page of the offered digital models, each with its fit to the caller's uploads
         `refs` (ids or keys); a model whose tone is not measured yet starts the measuring."""
@@ -119,15 +119,15 @@ class ModelFits:
             raise InvalidInput(f"upload: at most {MAX_PHOTOS} uploads at once.")
         with self.sessions() as session:
             photos = [self._photo(session, account_id, ref) for ref in refs]
-            page = offered_page(session, CatalogKind.MODEL, page_number, page_size)
+            found = offered_page(session, CatalogKind.MODEL, page, page_size)
         # An upload not analysed yet (one sent to /api/v1/uploads, which makes no thumbnail
         # and asks nothing) is asked now, a second at most; later asks find it stored.
         photos = [self._analysed(photo) for photo in photos]
         if not photos:
-            return FittedPage(page, {})
-        if any(not isinstance(item.tone, list) for item in page.items):
+            return FittedPage(found, {})
+        if any(not isinstance(item.tone, list) for item in found.items):
             self.measure()
-        return FittedPage(page, {item.id: model_fit(photos, item.tone) for item in page.items})
+        return FittedPage(found, {item.id: model_fit(photos, item.tone) for item in found.items})
 
     def measure_unmeasured(self) -> None:
         """Start measuring the offered models' skin tones when any has none yet (one cheap

@@ -79,7 +79,7 @@ def offered_query(kind: CatalogKind) -> Select[CatalogItem]:
 def offered_page(
     session: Session,
     kind: CatalogKind,
-    page_number: int,
+    page: int,
     page_size: int,
     category: str | None = None,
     filters: ModelFilters | None = None,
@@ -101,7 +101,7 @@ def offered_page(
     total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
     rows = session.execute(
         query.order_by(CatalogItem.sort, CatalogItem.id)
-        .offset((page_number - 1) * page_size)
+        .offset((page - 1) * page_size)
         .limit(page_size)
     ).scalars()
     return CatalogPage(list(rows), int(total))

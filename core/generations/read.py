@@ -81,7 +81,7 @@ class Generations:
         principal: Principal,
         service: GenerationKind | None,
         status: GenerationStatus | None,
-        page_number: int,
+        page: int,
         page_size: int,
     ) -> GenerationPage:
         """The caller's own generations of its mode, newest first (the web app's are live: a
@@ -100,7 +100,7 @@ class Generations:
             generations = list(
                 session.execute(
                     query.order_by(Generation.created_at.desc())
-                    .offset((page_number - 1) * page_size)
+                    .offset((page - 1) * page_size)
                     .limit(page_size)
                 ).scalars()
             )

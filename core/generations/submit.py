@@ -51,7 +51,7 @@ class NewFile:
 
 
 @dataclass(frozen=True)
-class SubmitRequest:
+class GenerationSubmission:
     service: GenerationKind
     model_id: str | None
     background_id: str | None
@@ -142,7 +142,7 @@ class Submissions:
         return Submitted(found, [task.id for task in tasks_of(session, found.id)])
 
     def _validate(
-        self, principal: Principal, request: SubmitRequest
+        self, principal: Principal, request: GenerationSubmission
     ) -> tuple[list[str | NewFile], list[bool], CatalogItem | None, CatalogItem | None]:
         """The inputs resolved (keys, or files to store), whether each one's stored analysis
         was judged here, and the model and background the request uses."""
@@ -194,7 +194,7 @@ class Submissions:
             raise InvalidInput(refused_inputs(refusals, len(request.inputs)))
         return resolved, judged, model, background
 
-    def submit(self, principal: Principal, request: SubmitRequest) -> Submitted:
+    def submit(self, principal: Principal, request: GenerationSubmission) -> Submitted:
         """Validate, reserve the credits, record the generation and start its workflow.
 
         The credits are reserved (a pending hold) in the same transaction that records the
@@ -353,7 +353,7 @@ def refused_inputs(refusals: list[tuple[int, str]], count: int) -> str:
     )
 
 
-def request_hash(request: SubmitRequest) -> str:
+def request_hash(request: GenerationSubmission) -> str:
     """What was asked, as a digest: the same idempotency key must mean the same request."""
     digest = hashlib.sha256()
     for part in (request.service, request.model_id or "", request.background_id or ""):

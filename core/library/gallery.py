@@ -156,7 +156,7 @@ class Library:
         self.storage = storage
 
     def gallery(
-        self, principal: Principal, service: GenerationKind | None, page_number: int, page_size: int
+        self, principal: Principal, service: GenerationKind | None, page: int, page_size: int
     ) -> GalleryPage:
         """The caller's images, one item per image, newest first."""
         query = _visible_outputs(principal)
@@ -168,7 +168,7 @@ class Library:
             ).scalar_one()
             rows = session.execute(
                 query.order_by(Generation.created_at.desc(), GenerationImage.position)
-                .offset((page_number - 1) * page_size)
+                .offset((page - 1) * page_size)
                 .limit(page_size)
             ).all()
             ratings = self._feedback(session, principal, [task.id for task, _ in rows])

@@ -111,7 +111,7 @@ class Showcase:
         self.provenance = provenance
 
     def _page(
-        self, query: Select[GenerationImage, Generation], page_number: int, page_size: int
+        self, query: Select[GenerationImage, Generation], page: int, page_size: int
     ) -> PairPage:
         with self.sessions() as session:
             total = session.execute(select(func.count()).select_from(query.subquery())).scalar_one()
@@ -121,21 +121,21 @@ class Showcase:
                     GenerationImage.shared_at.desc(),
                     GenerationImage.id,
                 )
-                .offset((page_number - 1) * page_size)
+                .offset((page - 1) * page_size)
                 .limit(page_size)
             ).all()
         return PairPage([Pair(task, generation) for task, generation in rows], int(total))
 
-    def public(self, service: GenerationKind | None, page_number: int, page_size: int) -> PairPage:
+    def public(self, service: GenerationKind | None, page: int, page_size: int) -> PairPage:
         """Curated pairs, for everyone."""
         query = _shared_pairs(service).where(GenerationImage.showcased_at.is_not(None))
-        return self._page(query, page_number, page_size)
+        return self._page(query, page, page_size)
 
     def candidates(
-        self, service: GenerationKind | None, page_number: int, page_size: int
+        self, service: GenerationKind | None, page: int, page_size: int
     ) -> PairPage:
         """Every shared pair, curated or not, for operators."""
-        return self._page(_shared_pairs(service), page_number, page_size)
+        return self._page(_shared_pairs(service), page, page_size)
 
     def curate(self, task_id: str, showcased: bool) -> Pair:
         with self.sessions.begin() as session:

@@ -18,7 +18,7 @@ from core.db import SessionFactory
 from core.enums import CatalogKind, GenerationKind
 from core.generations.plan import BACKGROUND_GONE
 from core.generations.prices import PRICE_PER_IMAGE
-from core.generations.submit import Submissions, SubmitRequest, Submitted
+from core.generations.submit import GenerationSubmission, Submissions, Submitted
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation, GenerationImage, UploadedFile
 from core.settings import Settings
@@ -48,7 +48,7 @@ async def submit(
     """The submit as the routes call it (from a worker thread), starting the real workflow; no
     worker listens yet, so it waits for the test's."""
     submissions = Submissions(sessions, storage, settings, temporal)
-    request = SubmitRequest(
+    request = GenerationSubmission(
         service=GenerationKind.BURST_REPLACE, model_id=None, background_id=background_id,
         inputs=[key],
         idempotency_key=None, distributor_id="test", fingerprint=None,

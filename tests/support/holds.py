@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from core import credits
 from core.db import SessionFactory
 from core.enums import GenerationKind, GenerationStatus
-from core.generations.submit import SubmitRequest, request_hash
+from core.generations.submit import GenerationSubmission, request_hash
 from core.models.accounts import Account
 from core.models.base import new_id, utcnow
 from core.models.generations import Generation, GenerationImage
@@ -30,8 +30,8 @@ def record_without_starting(db: SessionFactory, account_id: str, key: str) -> tu
     """The rows and the reservation of a one-image background replace, no workflow. Returns
     (generation id, idempotency key)."""
     idempotency_key = new_id()
-    request = SubmitRequest(GenerationKind.BURST_REPLACE, None, "white", [key], idempotency_key,
-                            "metamodel", None)
+    request = GenerationSubmission(GenerationKind.BURST_REPLACE, None, "white", [key],
+                                   idempotency_key, "metamodel", None)
     generation_id = new_id()
 
     def record(session: Session) -> None:

@@ -6,18 +6,18 @@ from datetime import timedelta
 
 from core.credits import Balance
 from core.enums import GenerationKind
-from core.generations.submit import NewFile, SubmitRequest, request_hash
+from core.generations.submit import GenerationSubmission, NewFile, request_hash
 from core.generations.sweep import Stuck, SweepAction, sweep_action
 
 
-def request(**changes: object) -> SubmitRequest:
+def request(**changes: object) -> GenerationSubmission:
     fields: dict[str, object] = {
         "service": GenerationKind.BURST_REPLACE, "model_id": None, "background_id": "white",
         "inputs": ["upload-1"], "idempotency_key": "k", "distributor_id": "metamodel",
         "fingerprint": "f",
     }
     fields.update(changes)
-    return SubmitRequest(**fields)  # type: ignore[arg-type]
+    return GenerationSubmission(**fields)  # type: ignore[arg-type]
 
 
 def test_the_request_hash_covers_what_was_asked_and_nothing_else() -> None:
