@@ -15,7 +15,8 @@
 # against the reference at batches 1 and 4. Each writes $OUT/fashn_bench_<part>.json, .md and
 # .log (the JSON after every setting, so a run stopped by its time limit keeps what it measured).
 # Sized from estimates, not measurements: about 7 and 4 minutes on an H100-class GPU. Other
-# settings (sdpa-efficient, sdpa-math, steps-20-guidance-first-8) by FASHN_BENCH_EXTRA. The weights are full-size and random (ops/engine_bench/build.py: the published
+# settings (sdpa-efficient, sdpa-math, steps-20-guidance-first-8) by FASHN_BENCH_EXTRA.
+# The weights are full-size and random (ops/engine_bench/build.py: the published
 # model.safetensors cannot be fetched there either), built once in /tmp/fashn-weights
 # ($FASHN_WEIGHTS_DIR). A dry run of the flow on this machine (tiny set, one setting):
 #   PATH=$PWD/.venv-imaging/bin:$PATH FASHN_WEIGHTS_DIR=<a tiny set> OUT=/tmp/dry \
