@@ -2,8 +2,26 @@
  * Toasts, through sonner, usable from anywhere (components, stores, the query
  * client's error handling). <Toaster /> renders them. The message is the toast's
  * id, so the same message raised by several calls at once shows once.
+ *
+ * sonner (34 KB, and the styles it writes into the page when it loads) is fetched on the
+ * first toast or when <Toaster /> is placed, not with the app's first script: no page needs
+ * it to paint (issue 39). Calls made before it is in reach it in order once it is.
  */
-import { toast as sonner } from 'sonner'
+type Sonner = (typeof import('sonner'))['toast']
+
+let sonner: Sonner | undefined
+let loading: Promise<Sonner> | undefined
+
+function withSonner(call: (toaster: Sonner) => void): void {
+  if (sonner) {
+    call(sonner)
+    return
+  }
+  loading ??= import('sonner').then((module) => (sonner = module.toast))
+  loading.then(call, () => {
+    loading = undefined // not reachable now (offline): the next toast tries again
+  })
+}
 
 export type ToastTone = 'info' | 'success' | 'error'
 
@@ -23,24 +41,26 @@ function forget(id: string): void {
 function dismissInvalid(except: string): void {
   for (const id of shownInvalid) {
     if (id === except) continue
-    sonner.dismiss(id)
+    withSonner((toaster) => toaster.dismiss(id))
     forget(id)
   }
 }
 
 export function toast(message: string, tone: ToastTone = 'info'): void {
-  const show = tone === 'success' ? sonner.success : tone === 'error' ? sonner.error : sonner.info
   const id = `${tone}:${message}`
   if (tone === 'error') {
     dismissInvalid(id)
     shownErrors.add(id)
   }
-  show(message, {
-    id,
-    duration: DURATION_MS[tone],
-    testId: 'toast',
-    onAutoClose: () => forget(id),
-    onDismiss: () => forget(id),
+  withSonner((toaster) => {
+    const show = tone === 'success' ? toaster.success : tone === 'error' ? toaster.error : toaster.info
+    show(message, {
+      id,
+      duration: DURATION_MS[tone],
+      testId: 'toast',
+      onAutoClose: () => forget(id),
+      onDismiss: () => forget(id),
+    })
   })
 }
 
@@ -58,7 +78,7 @@ toast.invalid = (message: string): void => {
  * worked (the right code after a wrong one), a red "The code is wrong" must not linger.
  */
 toast.clearErrors = (): void => {
-  for (const id of shownErrors) sonner.dismiss(id)
+  for (const id of shownErrors) withSonner((toaster) => toaster.dismiss(id))
   shownErrors.clear()
   shownInvalid.clear()
 }
