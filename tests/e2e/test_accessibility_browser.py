@@ -41,7 +41,7 @@ def finished_generation(user: User, photo: Path) -> str:
     submitted = user.submit("burstreplace", [user.upload(photo.read_bytes())],
                             backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service = user.wait_service(submitted.json()["data"]["serviceId"], timeout=180)
+    service = user.wait_generation(submitted.json()["data"]["serviceId"], timeout=180)
     assert service["status"] == "completed", service
     return str(service["serviceId"])
 
@@ -54,13 +54,13 @@ def test_axe_finds_nothing_and_the_keyboard_reaches_everything(
             httpx.Client(base_url=stack.app_url, timeout=60) as api:
         token = sign_up(api, db, email)
     people = fixture_images("people")
-    service_id = finished_generation(User(stack.app_url, token), people[0])
+    generation_id = finished_generation(User(stack.app_url, token), people[0])
 
     result = walk("accessibility.spec.ts", {
         "BASE_URL": stack.app_url,
         "USER_EMAIL": email,
         "USER_PASSWORD": PASSWORD,
-        "SERVICE_ID": service_id,
+        "SERVICE_ID": generation_id,
         "UPLOAD_IMAGE": str(people[1]),
         "SCREENSHOT_DIR": str(tmp_path),
     }, timeout=900)

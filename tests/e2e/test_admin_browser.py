@@ -62,12 +62,12 @@ def owners_generation(stack: Settings, api: httpx.Client, owner_email: str) -> t
     background_id = backgrounds.json()["data"]["items"][2]["_id"]
     submitted = guest.submit("burstreplace", keys, backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service_id: str = submitted.json()["data"]["serviceId"]
+    generation_id: str = submitted.json()["data"]["serviceId"]
     guest.wait(submitted.json()["data"]["taskIds"])
-    assert guest.wait_service(service_id)["status"] == "completed"
+    assert guest.wait_generation(generation_id)["status"] == "completed"
     with sessions_for(stack.resolved_database_url) as db:
         token = sign_up(api, db, owner_email, headers={"x-fingerprint-id": fingerprint})
-    return service_id, token
+    return generation_id, token
 
 
 def test_admin_curates_and_attaches_an_edit_the_owner_sees(
@@ -77,8 +77,9 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
     owner_email, user_email, admin_email = (
         f"owner-{tag}@example.com", f"user-{tag}@example.com", f"admin-{tag}@example.com")
     with httpx.Client(base_url=stack.app_url, timeout=60) as api:
-        service_id, owner = owners_generation(stack, api, owner_email)
-        service = api.get(f"/imageedit/service/{service_id}", headers=bearer(owner)).json()["data"]
+        generation_id, owner = owners_generation(stack, api, owner_email)
+        service = api.get(f"/imageedit/service/{generation_id}",
+                          headers=bearer(owner)).json()["data"]
         shared, unshared = (task["taskId"] for task in service["tasks"])
         answer = api.post("/imageedit/service/share", headers=bearer(owner),
                           json={"taskId": shared, "shared": True})
@@ -96,7 +97,7 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
         result = walk("admin-showcase.spec.ts", {
             "BASE_URL": stack.app_url,
             "ADMIN_EMAIL": admin_email, "USER_EMAIL": user_email, "PASSWORD": PASSWORD,
-            "OWNER_EMAIL": owner_email, "SERVICE_ID": service_id,
+            "OWNER_EMAIL": owner_email, "SERVICE_ID": generation_id,
             "SHARED_TASK_ID": shared, "UNSHARED_TASK_ID": unshared,
             "EDIT_IMAGE": str(edit), "BAD_FILE": str(broken),
             "SCREENSHOT_DIR": str(empty_dir(SCREENS))})
@@ -105,7 +106,7 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
         assert len(list(SCREENS.glob("admin-showcase-*.png"))) == 9
 
         # The owner has the edited image beside the generated one ("Edited" on their pages).
-        mine = api.get(f"/imageedit/service/{service_id}", headers=bearer(owner)).json()["data"]
+        mine = api.get(f"/imageedit/service/{generation_id}", headers=bearer(owner)).json()["data"]
         task: dict[str, Any] = next(t for t in mine["tasks"] if t["taskId"] == shared)
         assert task["outputs"] and task["edited"] is not None
         got = Image.open(io.BytesIO(httpx.get(task["edited"]["url"]).content))
@@ -114,7 +115,7 @@ def test_admin_curates_and_attaches_an_edit_the_owner_sees(
             mailed = session.execute(select(OutboxMessage).where(
                 OutboxMessage.to_address == owner_email, OutboxMessage.kind == "edited-image"
             )).scalars().all()
-        assert len(mailed) == 1 and service_id in mailed[0].body
+        assert len(mailed) == 1 and generation_id in mailed[0].body
 
         # The public showcase: the curated shared output, never the unshared one.
         shown = public_showcase(api)

@@ -82,12 +82,12 @@ def deleted_generation(user: User, photo: Path) -> str:
     background_id = backgrounds.json()["data"]["items"][2]["_id"]
     submitted = user.submit("burstreplace", [key], backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service_id: str = submitted.json()["data"]["serviceId"]
-    service = user.wait_service(service_id, timeout=180)
+    generation_id: str = submitted.json()["data"]["serviceId"]
+    service = user.wait_generation(generation_id, timeout=180)
     assert service["status"] == "completed", service
-    deleted = user.http.delete(f"/imageedit/service/{service_id}", headers=user.headers)
+    deleted = user.http.delete(f"/imageedit/service/{generation_id}", headers=user.headers)
     assert deleted.status_code == 200, deleted.text
-    return service_id
+    return generation_id
 
 
 def line(pattern: str, stdout: str) -> re.Match[str]:
@@ -106,7 +106,7 @@ def test_customer_walks_in_the_browser(stack: Settings, db: SessionFactory) -> N
         # 3 and 5. The owner's generation, deleted; the admin.
         owner_token = sign_up(api, db, owner_email)
         owner = User(stack.app_url, owner_token)
-        service_id = deleted_generation(owner, fixture_images("people")[0])
+        generation_id = deleted_generation(owner, fixture_images("people")[0])
         sign_up(api, db, admin_email)
         assert set_role(db, admin_email, UserRole.ADMIN)
         # 4. Today's one free guest of this address, used up before the browser's guests come.
@@ -116,7 +116,7 @@ def test_customer_walks_in_the_browser(stack: Settings, db: SessionFactory) -> N
         result = walk("customer.spec.ts", {
             "BASE_URL": stack.app_url, "PASSWORD": PASSWORD,
             "SUB_EMAIL": subscriber.email, "OWNER_EMAIL": owner_email,
-            "ADMIN_EMAIL": admin_email, "SERVICE_ID": service_id,
+            "ADMIN_EMAIL": admin_email, "SERVICE_ID": generation_id,
             "DISTRIBUTOR": DISTRIBUTOR,
             "UPLOAD_IMAGE": str(fixture_images("people")[1]),
             "SCREENSHOT_DIR": str(empty_dir(SCREENS))}, timeout=600)
@@ -177,7 +177,7 @@ def test_customer_walks_in_the_browser(stack: Settings, db: SessionFactory) -> N
         assert session.execute(select(func.count()).select_from(UploadedFile).where(
             UploadedFile.account_id == guest.id)).scalar_one() >= 1
         # 3. The generation the admin saw as deleted is.
-        generation = session.get(Generation, service_id)
+        generation = session.get(Generation, generation_id)
         assert generation is not None and generation.deleted_at is not None
 
     for name in ("pricing-current", "switch-dialog"):

@@ -51,7 +51,7 @@ def finished_generation(user: User, photos: list[Path]) -> dict[str, Any]:
     background_id = backgrounds.json()["data"]["items"][2]["_id"]
     submitted = user.submit("burstreplace", keys, backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service = user.wait_service(submitted.json()["data"]["serviceId"], timeout=180)
+    service = user.wait_generation(submitted.json()["data"]["serviceId"], timeout=180)
     assert service["status"] == "completed", service
     return service
 

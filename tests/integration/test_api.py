@@ -75,7 +75,7 @@ def test_guest_path_end_to_end(base_url: str, person: bytes, stack: Settings) ->
     assert httpx.get(task["outputs"][0]["thumbnailUrl"]).status_code == 200
     assert guest.credits() == 4
 
-    service = guest.wait_service(data["serviceId"])
+    service = guest.wait_generation(data["serviceId"])
     assert service["status"] == "completed" and service["tasks"][0]["taskId"] == task["taskId"]
     listed = guest.get("/imageedit/service/all", service="bodySwap", pageNumber=1,
                        pageSize=90).json()["data"]
@@ -140,7 +140,7 @@ def test_a_presigned_upload_never_sent_is_rejected_before_anything_starts(base_u
     response = guest.submit("burstreplace", [target["key"]], backgroundId="white")
     assert response.status_code == 422
     assert response.json() == {"message": "The image has not been uploaded yet."}
-    assert guest.credits() == 5 and guest.services() == 0
+    assert guest.credits() == 5 and guest.generation_count() == 0
 
 
 def test_402_when_credits_do_not_cover_the_cost(base_url: str, person: bytes) -> None:
@@ -159,7 +159,7 @@ def test_402_when_credits_do_not_cover_the_cost(base_url: str, person: bytes) ->
     at_zero = guest.submit("burstreplace", [key], backgroundId="white")
     assert at_zero.status_code == 402
     assert "you have 0" in at_zero.json()["message"]
-    assert guest.services() == 1 and guest.credits() == 0
+    assert guest.generation_count() == 1 and guest.credits() == 0
 
 
 def test_another_guests_service_and_tasks_are_404(base_url: str, person: bytes) -> None:
@@ -175,7 +175,7 @@ def test_another_guests_service_and_tasks_are_404(base_url: str, person: bytes) 
     # Nor can they use the owner's upload as their own input.
     stolen = other.submit("burstreplace", [key], backgroundId="white")
     assert stolen.status_code == 422 and "not one of your uploads" in stolen.json()["message"]
-    assert other.services() == 0
+    assert other.generation_count() == 0
     (task,) = owner.wait(data["taskIds"])
     assert task["status"] == "completed"
     png = Image.open(io.BytesIO(httpx.get(task["outputs"][0]["url"]).content))
@@ -208,7 +208,7 @@ def test_bad_images_are_rejected_with_a_clear_message_and_no_charge(
 
     submitted = guest.submit("bodySwap", [key], modelId="model-1")
     assert submitted.status_code == 422 and submitted.json() == {"message": message}, name
-    assert guest.credits() == 5 and guest.services() == 0
+    assert guest.credits() == 5 and guest.generation_count() == 0
 
 
 def test_repeated_idempotency_key_returns_the_same_service(base_url: str, person: bytes) -> None:
@@ -221,7 +221,7 @@ def test_repeated_idempotency_key_returns_the_same_service(base_url: str, person
     assert first.json()["data"]["serviceId"] == second.json()["data"]["serviceId"]
     assert first.json()["data"]["taskIds"] == second.json()["data"]["taskIds"]
     guest.wait(first.json()["data"]["taskIds"])
-    assert guest.services() == 1 and guest.credits() == 4
+    assert guest.generation_count() == 1 and guest.credits() == 4
 
 
 def test_files_sent_in_the_submit_itself(base_url: str, person: bytes) -> None:

@@ -85,7 +85,7 @@ class Customer(buyers.Buyer):
         submitted = browser.submit("burstreplace", [key], backgroundId=background_id)
         assert submitted.status_code == 200, submitted.text
         browser.wait(submitted.json()["data"]["taskIds"])
-        service = browser.wait_service(submitted.json()["data"]["serviceId"])
+        service = browser.wait_generation(submitted.json()["data"]["serviceId"])
         assert service["status"] == "completed", service
 
 

@@ -79,7 +79,7 @@ def test_sigterm_mid_imaging_finishes_the_render_before_exiting(stack: Stack) ->
     keys = [guest.upload(p.read_bytes()) for p in fixture_images("people")[:3]]
     submitted = guest.submit("bodySwap", keys, modelId="model-2", backgroundId="bg-2")
     assert submitted.status_code == 200, submitted.text
-    service_id = submitted.json()["data"]["serviceId"]
+    generation_id = submitted.json()["data"]["serviceId"]
     task_ids = submitted.json()["data"]["taskIds"]
     rendering = [t.id for t in _wait_mid_render(settings, task_ids)
                  if t.status == "running" and 10 < t.progress < 95]
@@ -97,9 +97,9 @@ def test_sigterm_mid_imaging_finishes_the_render_before_exiting(stack: Stack) ->
     stack.start_imaging("imaging")
     finished = guest.wait(task_ids, timeout=240)
     assert [t["status"] for t in finished] == ["completed"] * 3, finished
-    assert guest.wait_service(service_id)["status"] == "completed"
+    assert guest.wait_generation(generation_id)["status"] == "completed"
     # No render was started twice: the drained one finished on its first attempt.
-    attempts = asyncio.run(_imaging_attempts(settings, service_id))
+    attempts = asyncio.run(_imaging_attempts(settings, generation_id))
     assert attempts == [1, 1, 1], attempts
     assert guest.credits() == guest.start_credits - 3
 
@@ -125,7 +125,7 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
 
     finished = guest.wait(task_ids, timeout=240)
     assert [t["status"] for t in finished] == ["completed"] * 3, finished
-    service = guest.wait_service(submitted.json()["data"]["serviceId"])
+    service = guest.wait_generation(submitted.json()["data"]["serviceId"])
     assert service["status"] == "completed"
 
     engine = make_engine(settings.resolved_database_url)

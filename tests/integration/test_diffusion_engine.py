@@ -284,7 +284,7 @@ def test_a_cancelled_generation_stops_mid_denoise_and_is_refunded(
     (task,) = guest.poll([task_id]).json()["data"]
     assert not task["outputs"]
     assert guest.credits() == before  # refunded
-    service = guest.wait_service(generation_id)
+    service = guest.wait_generation(generation_id)
     assert service["status"] == "failed"
 
     # The engine stopped inside the denoising loop, before its last step. Its GPU thread notices

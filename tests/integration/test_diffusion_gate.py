@@ -53,7 +53,7 @@ def test_noise_is_refused_after_another_seed_and_refunded(running: Stack) -> Non
     assert task["error"] == ("We could not make a usable image (the generated picture came out "
                              "as noise); your credits were returned."), task
     assert guest.credits() == before  # refunded
-    assert guest.wait_service(generation_id)["status"] == "failed"
+    assert guest.wait_generation(generation_id)["status"] == "failed"
 
     # The imaging worker's log: the gate's scores for both samples, two different seeds.
     assert running.log_dir is not None

@@ -123,7 +123,7 @@ def test_thirty_concurrent_submits_on_five_credits_accept_exactly_five(
     task_ids = [t for a in accepted for t in a.json()["data"]["taskIds"]]
     assert all(t["status"] == "completed" for t in guest.wait(task_ids, timeout=240))
     for answer in accepted:
-        guest.wait_service(answer.json()["data"]["serviceId"])
+        guest.wait_generation(answer.json()["data"]["serviceId"])
     account_id = account_of(db, guest)
     with db() as session:
         balance = credits.get_balance(session, account_id)
@@ -149,7 +149,7 @@ def test_a_generation_failing_before_its_charge_releases_its_reservation(
         Storage(running.settings).delete(key)  # the input vanishes before it is verified
     finally:
         running.start_worker()
-    service = guest.wait_service(submitted.json()["data"]["serviceId"], timeout=90)
+    service = guest.wait_generation(submitted.json()["data"]["serviceId"], timeout=90)
     assert service["status"] == "failed" and "not found" in (service["error"] or "")
     assert guest.credits() == 5
     with db() as session:
@@ -165,7 +165,7 @@ def test_the_same_idempotency_key_for_another_request_is_refused(running: Stack)
     )
     first = guest.submit("burstreplace", [first_key], "key-1", backgroundId="white")
     assert first.status_code == 200, first.text
-    service_id = first.json()["data"]["serviceId"]
+    generation_id = first.json()["data"]["serviceId"]
 
     for service, inputs, fields in (
         ("burstreplace", [first_key], {"backgroundId": "transparent"}),
@@ -180,6 +180,6 @@ def test_the_same_idempotency_key_for_another_request_is_refused(running: Stack)
             "use a new key for a new generation.")}
     # The same request again is still answered with the first generation, and one charge.
     again = guest.submit("burstreplace", [first_key], "key-1", backgroundId="white")
-    assert again.status_code == 200 and again.json()["data"]["serviceId"] == service_id
-    guest.wait_service(service_id)
+    assert again.status_code == 200 and again.json()["data"]["serviceId"] == generation_id
+    guest.wait_generation(generation_id)
     assert guest.credits() == 4

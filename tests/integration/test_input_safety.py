@@ -109,7 +109,7 @@ def test_a_bomb_swapped_in_after_the_check_fails_at_once_and_costs_nothing(
     assert "changed after it was checked" in (task["error"] or "")
     # Non-retryable: no four attempts with backoff (1 + 2 + 4 s) before failing.
     assert time.monotonic() - started < 20
-    service = guest.wait_service(submitted.json()["data"]["serviceId"])
+    service = guest.wait_generation(submitted.json()["data"]["serviceId"])
     assert service["status"] == "failed"
     assert guest.credits() == guest.start_credits  # refunded in full
     peak = peak_rss_mb(imaging.pid)
@@ -137,7 +137,7 @@ def test_gif_1x1_and_empty_uploads_get_422_and_charge_nothing(stack: Settings) -
         assert submit.status_code == 422, (name, submit.text)
         assert reason in submit.json()["message"]
     assert guest.credits() == guest.start_credits
-    assert guest.services() == 0
+    assert guest.generation_count() == 0
 
 
 def test_uploads_are_served_with_the_type_we_found(stack: Settings) -> None:
@@ -219,7 +219,7 @@ def test_oversize_and_empty_are_named_with_the_real_size_and_limit(stack: Settin
     assert thumb.status_code == 422 and thumb.json() == {"message": expected}
     submit = guest.submit("burstreplace", [target["key"]], backgroundId=background_id(guest))
     assert submit.status_code == 422 and submit.json() == {"message": expected}
-    assert guest.credits() == guest.start_credits and guest.services() == 0
+    assert guest.credits() == guest.start_credits and guest.generation_count() == 0
 
 
 def imaging_refusal(settings: Settings, data: bytes) -> ApplicationError:
@@ -333,5 +333,5 @@ def test_a_near_unchanged_model_swap_is_refused_and_refunded(stack: Settings) ->
     (task,) = guest.wait(submitted.json()["data"]["taskIds"], timeout=120)
     assert task["status"] == "failed" and not task["outputs"], task
     assert "would look like the original" in (task["error"] or ""), task
-    assert guest.wait_service(submitted.json()["data"]["serviceId"])["status"] == "failed"
+    assert guest.wait_generation(submitted.json()["data"]["serviceId"])["status"] == "failed"
     assert guest.credits() == guest.start_credits  # refunded in full

@@ -56,9 +56,9 @@ def generate(guest: Guest, photos: list[bytes]) -> dict[str, Any]:
     background_id = backgrounds.json()["data"]["items"][2]["_id"]
     submitted = guest.submit("burstreplace", keys, backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service_id = submitted.json()["data"]["serviceId"]
+    generation_id = submitted.json()["data"]["serviceId"]
     guest.wait(submitted.json()["data"]["taskIds"])
-    service = guest.wait_service(service_id)
+    service = guest.wait_generation(generation_id)
     assert service["status"] == "completed", service
     return service
 
@@ -118,13 +118,13 @@ def test_nobody_reaches_another_accounts_images(
 ) -> None:
     stranger = Guest(stack.app_url)
     task_id = three["tasks"][0]["taskId"]
-    service_id = three["serviceId"]
+    generation_id = three["serviceId"]
     attempts = [
         stranger.post("/imageedit/service/feedback", json={"taskId": task_id, "rating": "up"}),
         stranger.post("/imageedit/service/share", json={"taskId": task_id, "shared": True}),
         stranger.post("/imageedit/service/download", json={"taskIds": [task_id]}),
-        stranger.http.delete(f"/imageedit/service/{service_id}", headers=stranger.headers),
-        stranger.get(f"/imageedit/service/{service_id}"),
+        stranger.http.delete(f"/imageedit/service/{generation_id}", headers=stranger.headers),
+        stranger.get(f"/imageedit/service/{generation_id}"),
         stranger.poll([task_id]),
     ]
     assert [r.status_code for r in attempts] == [404] * len(attempts)
@@ -262,27 +262,27 @@ def test_delete_removes_the_objects_and_keeps_the_ledger(
 ) -> None:
     guest = Guest(stack.app_url)
     service = generate(guest, [fixture_images("people")[1].read_bytes()])
-    service_id = service["serviceId"]
+    generation_id = service["serviceId"]
     with db() as session:
-        generation = session.get(Generation, service_id)
+        generation = session.get(Generation, generation_id)
         assert generation is not None
         task = session.execute(select(GenerationImage)
-            .where(GenerationImage.generation_id == service_id)).scalar_one()
+            .where(GenerationImage.generation_id == generation_id)).scalar_one()
         ledger_before = credits.ledger_sum(session, generation.account_id)
     keys = [task.output_key, task.output_thumbnail_key, task.input_key]
     assert all(key and storage.stat(key) is not None for key in keys)
 
-    deleted = guest.http.delete(f"/imageedit/service/{service_id}", headers=guest.headers)
+    deleted = guest.http.delete(f"/imageedit/service/{generation_id}", headers=guest.headers)
     assert deleted.status_code == 200, deleted.text
     assert deleted.json()["data"]["removedObjects"] >= 3
     assert all(storage.stat(key or "") is None for key in keys)
-    assert guest.get(f"/imageedit/service/{service_id}").status_code == 404
-    assert guest.services() == 0
+    assert guest.get(f"/imageedit/service/{generation_id}").status_code == 404
+    assert guest.generation_count() == 0
     with db() as session:
-        generation = session.get(Generation, service_id)
+        generation = session.get(Generation, generation_id)
         assert generation is not None and generation.deleted_at is not None
         assert credits.ledger_sum(session, generation.account_id) == ledger_before
-    again = guest.http.delete(f"/imageedit/service/{service_id}", headers=guest.headers)
+    again = guest.http.delete(f"/imageedit/service/{generation_id}", headers=guest.headers)
     assert again.status_code == 404
 
 

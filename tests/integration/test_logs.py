@@ -41,11 +41,11 @@ def json_lines(path: Path) -> list[dict[str, Any]]:
     return lines
 
 
-def lines_for(stack: Settings, service_id: str) -> dict[str, list[dict[str, Any]]]:
+def lines_for(stack: Settings, generation_id: str) -> dict[str, list[dict[str, Any]]]:
     logs = stack.data_dir / "logs"
     return {
         name: [line for line in json_lines(logs / f"{name}.log")
-               if line.get("service_id") == service_id]
+               if line.get("service_id") == generation_id]
         for name in PROCESSES
     }
 
@@ -59,39 +59,39 @@ def test_every_process_logs_the_generation_with_its_trace_and_no_email(stack: Se
     background_id = backgrounds.json()["data"]["items"][2]["_id"]
     submitted = guest.submit("burstreplace", [key], backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service_id = submitted.json()["data"]["serviceId"]
+    generation_id = submitted.json()["data"]["serviceId"]
     # The guest asks for the result by mail: the address passes through the API and the
     # worker's notify step (which logs that it queued the mail).
     asked = guest.post("/imageedit/service/updateguestemail",
-                       json={"email": email, "serviceId": service_id})
+                       json={"email": email, "serviceId": generation_id})
     assert asked.status_code == 200, asked.text
     guest.wait(submitted.json()["data"]["taskIds"])
-    assert guest.wait_service(service_id)["status"] == "completed"
+    assert guest.wait_generation(generation_id)["status"] == "completed"
     # The guest signs up with that address and reads the generation as a user.
     with (sessions_for(stack.resolved_database_url) as db,
           httpx.Client(base_url=stack.app_url, timeout=60) as api):
         api.headers["x-fingerprint-id"] = fingerprint
         guest.token = sign_up(api, db, email)
-    assert guest.get(f"/imageedit/service/{service_id}").status_code == 200
+    assert guest.get(f"/imageedit/service/{generation_id}").status_code == 200
 
     # Each line is written as it happens; the notify step's may land just after the status.
     deadline = time.monotonic() + 20
-    found = lines_for(stack, service_id)
+    found = lines_for(stack, generation_id)
     while time.monotonic() < deadline and not all(
         any("trace_id" in line for line in lines) for lines in found.values()
     ):
         time.sleep(0.5)
-        found = lines_for(stack, service_id)
+        found = lines_for(stack, generation_id)
 
     traces: dict[str, set[str]] = {}
     for name, process in PROCESSES.items():
         lines = found[name]
-        assert lines, f"no line of {name}.log names generation {service_id}"
+        assert lines, f"no line of {name}.log names generation {generation_id}"
         for line in lines:
             assert all(field in line for field in FIELDS), line
             assert line["process"] == process, line
         traced = [line for line in lines if "trace_id" in line]
-        assert traced, f"{name}.log names {service_id} but with no trace id: {lines[:3]}"
+        assert traced, f"{name}.log names {generation_id} but with no trace id: {lines[:3]}"
         assert all(len(line["trace_id"]) == 32 and len(line["span_id"]) == 16 for line in traced)
         traces[name] = {line["trace_id"] for line in traced}
     # The API's submit line starts the generation's trace; the workers' lines continue it.

@@ -48,7 +48,7 @@ def generation(guest: Guest) -> dict[str, Any]:
     submitted = guest.submit("burstreplace", keys, backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
     guest.wait(submitted.json()["data"]["taskIds"])
-    service = guest.wait_service(submitted.json()["data"]["serviceId"])
+    service = guest.wait_generation(submitted.json()["data"]["serviceId"])
     assert service["status"] == "completed", service
     return service
 
@@ -209,7 +209,7 @@ def test_a_quality_gate_rejection_is_counted_and_refunded(
     key = guest.upload(blank.getvalue())
     submitted = guest.submit("burstreplace", [key], backgroundId="white")
     assert submitted.status_code == 200, submitted.text
-    service = guest.wait_service(submitted.json()["data"]["serviceId"])
+    service = guest.wait_generation(submitted.json()["data"]["serviceId"])
     assert service["status"] == "failed", service
 
     imaging = eventually(

@@ -78,7 +78,7 @@ async def test_a_finished_generation_is_found_by_its_search_attributes(
     submitted = guest.submit("bodySwap", keys, modelId="model-1", backgroundId="bg-1")
     assert submitted.status_code == 200, submitted.text
     generation_id = submitted.json()["data"]["serviceId"]
-    assert guest.wait_service(generation_id, timeout=120)["status"] == "completed"
+    assert guest.wait_generation(generation_id, timeout=120)["status"] == "completed"
 
     query = (f"MmService='bodySwap' AND MmStatus='completed' AND MmAccountId='{account_id}'")
     (found,) = await find(client, query)

@@ -52,7 +52,7 @@ def generations(stack: Stack, db: SessionFactory) -> list[tuple[str, str]]:
         submitted = guest.submit("burstreplace", [key], backgroundId="white")
         assert submitted.status_code == 200, submitted.text
         generation_id = submitted.json()["data"]["serviceId"]
-        assert guest.wait_service(generation_id, timeout=120)["status"] == "completed"
+        assert guest.wait_generation(generation_id, timeout=120)["status"] == "completed"
         made.append((account_of(db, guest), generation_id))
     return made
 

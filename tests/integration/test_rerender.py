@@ -98,9 +98,9 @@ def ledger_of(db: SessionFactory, account_id: str) -> list[tuple[str, int, int]]
         ]
 
 
-def account_of(db: SessionFactory, service_id: str) -> str:
+def account_of(db: SessionFactory, generation_id: str) -> str:
     with db() as session:
-        generation = session.get(Generation, service_id)
+        generation = session.get(Generation, generation_id)
         assert generation is not None
         return generation.account_id
 
@@ -132,7 +132,7 @@ def test_rerender_moves_the_subject_for_free(
     assert 0.3 < area1 / area0 < 0.75, (area0, area1)  # and smaller
 
     # Another version of the same generation, which keeps its price and its status.
-    service = guest.wait_service(on_white["serviceId"])
+    service = guest.wait_generation(on_white["serviceId"])
     assert [t["taskId"] for t in service["tasks"]] == [original["taskId"], made["taskId"]]
     assert service["status"] == "completed" and service["credits"] == 1
 
@@ -261,8 +261,8 @@ def test_rerender_survives_a_worker_restart(
     assert waiting["status"] == "queued" and not waiting["outputs"]
     # While the new version is being made, the generation cannot be deleted: its output would
     # land after the delete and outlive it.
-    service_id = submitted.json()["data"]["serviceId"]
-    refused = guest.http.delete(f"/imageedit/service/{service_id}", headers=guest.headers)
+    generation_id = submitted.json()["data"]["serviceId"]
+    refused = guest.http.delete(f"/imageedit/service/{generation_id}", headers=guest.headers)
     assert refused.status_code == 422, refused.text
     assert "still being made" in refused.json()["message"]
     running.kill_process("worker")

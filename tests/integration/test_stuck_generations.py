@@ -85,7 +85,7 @@ def test_a_replay_with_the_same_key_starts_a_generation_that_never_started(
     again = guest.submit("burstreplace", [key], idempotency_key, backgroundId="white")
     assert again.status_code == 200, again.text
     assert again.json()["data"]["serviceId"] == generation_id
-    assert guest.wait_service(generation_id)["status"] == "completed"
+    assert guest.wait_generation(generation_id)["status"] == "completed"
     assert generation(db, generation_id).workflow_started_at is not None
     assert hold_status(db, generation_id) == HoldStatus.POSTED
     assert guest.credits() == 4
@@ -139,7 +139,7 @@ async def test_the_sweeper_gives_up_a_generation_too_old_to_start_and_releases_i
     # A late replay of the same request answers the failed generation, and starts nothing.
     again = guest.submit("burstreplace", [key], idempotency_key, backgroundId="white")
     assert again.status_code == 200 and again.json()["data"]["serviceId"] == generation_id
-    assert guest.wait_service(generation_id)["status"] == "failed"
+    assert guest.wait_generation(generation_id)["status"] == "failed"
     with pytest.raises(RPCError):
         await client.get_workflow_handle(generation_id).describe()
     assert guest.credits() == 5

@@ -179,12 +179,12 @@ def test_api_starts_without_temporal_refuses_submits_then_accepts_once_it_is_bac
         assert refused.headers["content-type"].startswith("application/json")
         assert refused.json() == {"message": UNAVAILABLE}
         assert guest.credits() == guest.start_credits
-        assert guest.services() == 0
+        assert guest.generation_count() == 0
 
         stack.start_temporal()
         _until(lambda: httpx.get(health).json()["temporal"] == "up", 20, "the API seeing Temporal")
         accepted = guest.submit("bodySwap", [key], modelId="model-2", backgroundId="bg-2")
         assert accepted.status_code == 200, accepted.text
         assert accepted.json()["data"]["status"] == "queued"
-        assert guest.services() == 1
+        assert guest.generation_count() == 1
         assert stack.processes["api"].poll() is None

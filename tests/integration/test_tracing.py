@@ -60,12 +60,12 @@ def test_one_generation_is_one_trace(stack: Settings) -> None:
         headers={"traceparent": f"00-{browser_trace}-{browser_span}-01"},
     )
     assert submitted.status_code == 200, submitted.text
-    service_id = submitted.json()["data"]["serviceId"]
+    generation_id = submitted.json()["data"]["serviceId"]
     match = re.fullmatch(r"00-([0-9a-f]{32})-([0-9a-f]{16})-01", submitted.headers["traceresponse"])
     assert match is not None
     trace_id, api_span_id = match.groups()
     assert trace_id == browser_trace
-    assert guest.wait_service(service_id)["status"] == "completed"
+    assert guest.wait_generation(generation_id)["status"] == "completed"
 
     # Every other response names its own trace too.
     other = guest.get("/imageedit/service/all")
@@ -73,7 +73,7 @@ def test_one_generation_is_one_trace(stack: Settings) -> None:
     assert other.headers["traceresponse"][3:35] != trace_id
 
     with sessions_for(stack.resolved_database_url) as sessions, sessions() as session:
-        row = session.get(Generation, service_id)
+        row = session.get(Generation, generation_id)
         assert row is not None and row.trace_id == trace_id
 
     spans = spans_of(stack.data_dir / "traces", trace_id, time.monotonic() + 20)
@@ -84,7 +84,7 @@ def test_one_generation_is_one_trace(stack: Settings) -> None:
         "POST /imageedit/service/"
     )
     assert api_span.parent_id == browser_span and api_span.service == "metamodel-api"
-    assert api_span.attributes["generation.id"] == service_id
+    assert api_span.attributes["generation.id"] == generation_id
     assert "StartWorkflow:Generation" in names
     assert "RunWorkflow:Generation" in names
     for activity in ACTIVITIES:
@@ -109,7 +109,7 @@ def test_one_generation_is_one_trace(stack: Settings) -> None:
     env = {**os.environ, "DATA_DIR": str(stack.data_dir),
            "DATABASE_URL": stack.resolved_database_url}
     printed = subprocess.run(
-        [sys.executable, "-m", "ops.trace", service_id],
+        [sys.executable, "-m", "ops.trace", generation_id],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=60, check=True,
     ).stdout
     lines = printed.splitlines()
@@ -127,13 +127,13 @@ def test_the_admin_lookup_shows_the_trace(stack: Settings) -> None:
     background_id = backgrounds.json()["data"]["items"][2]["_id"]
     submitted = guest.submit("burstreplace", [key], backgroundId=background_id)
     assert submitted.status_code == 200, submitted.text
-    service_id = submitted.json()["data"]["serviceId"]
+    generation_id = submitted.json()["data"]["serviceId"]
     with httpx.Client(base_url=stack.app_url, timeout=60) as api, sessions_for(
         stack.resolved_database_url
     ) as db:
         email = f"ops-{uuid.uuid4().hex[:8]}@example.com"
         admin = sign_up(api, db, email)
         assert set_role(db, email, UserRole.ADMIN)
-        found = api.get("/api/v1/admin/generations", params={"serviceId": service_id},
+        found = api.get("/api/v1/admin/generations", params={"serviceId": generation_id},
                         headers={"Authorization": f"Bearer {admin}"}).json()["data"]["items"]
     assert [f["traceId"] for f in found] == [submitted.headers["traceresponse"][3:35]]

@@ -74,11 +74,11 @@ class Guest:
             time.sleep(0.2)
         raise TimeoutError(f"tasks not finished after {timeout}s")
 
-    def wait_service(self, service_id: str, timeout: float = 60) -> dict[str, Any]:
+    def wait_generation(self, generation_id: str, timeout: float = 60) -> dict[str, Any]:
         """The generation once it has finished (its notify step runs after the last task)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            response = self.get(f"/imageedit/service/{service_id}")
+            response = self.get(f"/imageedit/service/{generation_id}")
             response.raise_for_status()
             service: dict[str, Any] = response.json()["data"]
             if service["status"] in ("completed", "failed"):
@@ -86,7 +86,7 @@ class Guest:
             time.sleep(0.2)
         raise TimeoutError(f"service not finished after {timeout}s")
 
-    def services(self) -> int:
+    def generation_count(self) -> int:
         response = self.get("/imageedit/service/all")
         response.raise_for_status()
         total: int = response.json()["data"]["total"]
