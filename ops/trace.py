@@ -177,11 +177,13 @@ def stored_trace_id(settings: Settings, generation_id: str) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ops.trace", description=__doc__.split("\n")[0])
-    parser.add_argument("service_id", nargs="?", help="the generation's service id")
+    # Named service_id in the CLI's usage, as it always was (the wire's name for a generation).
+    parser.add_argument("generation_id", nargs="?", metavar="service_id",
+                        help="the generation's service id")
     parser.add_argument("--trace", help="a trace id instead of a service id")
     parser.add_argument("--dir", type=Path, help="the span files' folder (default DATA_DIR/traces)")
     args = parser.parse_args(argv)
-    if not args.service_id and not args.trace:
+    if not args.generation_id and not args.trace:
         parser.error("give a SERVICE_ID or --trace TRACE_ID")
     settings = get_settings()
     directory = args.dir or settings.data_dir / TRACES_DIR
@@ -189,10 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.trace:
         trace_ids = [args.trace.lower()]
     else:
-        stored = stored_trace_id(settings, args.service_id)
-        trace_ids = [stored] if stored else trace_ids_naming(spans, args.service_id)
+        stored = stored_trace_id(settings, args.generation_id)
+        trace_ids = [stored] if stored else trace_ids_naming(spans, args.generation_id)
     if not trace_ids:
-        print(f"no trace found for {args.service_id} in {directory}", file=sys.stderr)
+        print(f"no trace found for {args.generation_id} in {directory}", file=sys.stderr)
         return 1
     for trace_id in trace_ids:
         sys.stdout.write(render(trace_id, [s for s in spans if s.trace_id == trace_id]))

@@ -146,16 +146,16 @@ class Showcase:
             task.showcased_at = (task.showcased_at or utcnow()) if showcased else None
         return Pair(task, generation)
 
-    def find(self, service_id: str | None, email: str | None) -> list[FoundGeneration]:
+    def find(self, generation_id: str | None, email: str | None) -> list[FoundGeneration]:
         """Generations by id, or the latest 50 of a user, for support and operations."""
-        if not service_id and not email:
+        if not generation_id and not email:
             raise InvalidInput("Give a service id or a user's email.")
         with self.sessions() as session:
             query = select(Generation, User.email).outerjoin(
                 User, User.account_id == Generation.account_id
             )
-            if service_id:
-                query = query.where(Generation.id == service_id)
+            if generation_id:
+                query = query.where(Generation.id == generation_id)
             if email:
                 query = query.where(User.email == email.strip().lower())
             rows = session.execute(query.order_by(Generation.created_at.desc()).limit(50)).all()

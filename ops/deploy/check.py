@@ -243,7 +243,7 @@ def production_env_file(compose: Compose, directory: Path) -> Path:
 def renders_by(compose: Compose, generation: Generation, hostname: str) -> tuple[int, int]:
     """(renders the generation's history scheduled on the imaging queue, how many of them
     were started by the worker on `hostname`: temporalio's identity is pid@hostname)."""
-    events = temporal(compose, "workflow", "show", "-w", generation.service_id)["events"]
+    events = temporal(compose, "workflow", "show", "-w", generation.generation_id)["events"]
     imaging = {
         str(event.get("eventId")) for event in events
         if event.get("activityTaskScheduledEventAttributes", {}).get("taskQueue", {})

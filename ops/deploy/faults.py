@@ -49,7 +49,7 @@ def in_full_swing(generations: list[Generation]) -> bool:
     """Images of these generations are being rendered and many are still waiting: every
     imaging container holds renders now (each takes IMAGING_CONCURRENCY, 2, at a time)."""
     statuses = [t["status"] for g in generations
-                for t in g.guest.service(g.service_id)["tasks"]]
+                for t in g.guest.service(g.generation_id)["tasks"]]
     return "running" in statuses and statuses.count("queued") >= 12
 
 
@@ -67,7 +67,7 @@ def history_figures(compose: Compose, generations: list[Generation]) -> dict[str
     orchestration worker held, taken up by the other)."""
     renders_retried = workflow_tasks_timed_out = 0
     for g in generations:
-        events = temporal(compose, "workflow", "show", "-w", g.service_id)["events"]
+        events = temporal(compose, "workflow", "show", "-w", g.generation_id)["events"]
         for event in events:
             started = event.get("activityTaskStartedEventAttributes")
             if started and int(started.get("attempt", 1)) > 1:
@@ -81,10 +81,10 @@ def history_figures(compose: Compose, generations: list[Generation]) -> dict[str
 def audit(compose: Compose, generations: list[Generation]) -> dict[str, Any]:
     (api,) = compose.containers("api")
     out = podman("exec", api, "python", "-m", "ops.ledger_audit",
-                 *[g.service_id for g in generations])
+                 *[g.generation_id for g in generations])
     report: dict[str, Any] = json.loads(out.splitlines()[-1])
     # One credit an image: each charged once, for all its images, nothing refunded.
-    images = {g.service_id: g.images for g in generations}
+    images = {g.generation_id: g.images for g in generations}
     wrong = {
         gid: entry for gid, entry in report["generations"].items()
         if (entry["charges"], entry["charged_credits"], entry["refunds"]) != (1, images[gid], 0)

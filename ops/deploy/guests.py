@@ -66,8 +66,8 @@ class Guest:
         data: dict[str, Any] = response.json()["data"]
         return data
 
-    def service(self, service_id: str) -> dict[str, Any]:
-        response = self.http.get(f"/imageedit/service/{service_id}", headers=self.headers)
+    def service(self, generation_id: str) -> dict[str, Any]:
+        response = self.http.get(f"/imageedit/service/{generation_id}", headers=self.headers)
         response.raise_for_status()
         data: dict[str, Any] = response.json()["data"]
         return data
@@ -76,7 +76,7 @@ class Guest:
 @dataclass
 class Generation:
     guest: Guest
-    service_id: str
+    generation_id: str
     images: int
     submitted: float
     finished: float | None = None
@@ -117,7 +117,7 @@ def follow(generations: list[Generation], timeout: float) -> None:
             return
         for g in pending:
             try:
-                service = g.guest.service(g.service_id)
+                service = g.guest.service(g.generation_id)
             except (httpx.HTTPError, OSError):
                 g.polls_failed += 1
                 continue
@@ -125,7 +125,7 @@ def follow(generations: list[Generation], timeout: float) -> None:
                 g.finished, g.status = time.monotonic(), service["status"]
                 g.delivered = sum(1 for t in service["tasks"] if t["status"] == "completed")
         time.sleep(0.5)
-    late = [g.service_id for g in generations if g.finished is None]
+    late = [g.generation_id for g in generations if g.finished is None]
     raise CheckFailed(f"generations not finished after {timeout:.0f} s: {late}")
 
 
@@ -136,7 +136,7 @@ def content_credentials(generation: Generation, figures: Figures) -> None:
     import c2pa
 
     reports = []
-    for task in generation.guest.service(generation.service_id)["tasks"]:
+    for task in generation.guest.service(generation.generation_id)["tasks"]:
         data = httpx.get(task["outputs"][0]["url"]).raise_for_status().content
         mime = "image/png" if data.startswith(b"\x89PNG") else "image/jpeg"
         reader = c2pa.Reader(mime, io.BytesIO(data))
@@ -156,7 +156,7 @@ def content_credentials(generation: Generation, figures: Figures) -> None:
 
 
 def require_complete(generations: list[Generation]) -> None:
-    bad = [(g.service_id, g.status, g.delivered) for g in generations
+    bad = [(g.generation_id, g.status, g.delivered) for g in generations
            if g.status != "completed" or g.delivered != g.images]
     if bad:
         raise CheckFailed(f"generations not completed with all their images: {bad}")

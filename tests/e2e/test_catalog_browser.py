@@ -58,7 +58,7 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
         assert result.returncode == 0, f"browser walk failed:\n{result.output}"
         assert result.summary == "3 passed, 0 failed", result.output
         model_id = printed("modelId", result.stdout)
-        service_id = printed("serviceId", result.stdout)
+        generation_id = printed("serviceId", result.stdout)
 
         # The model the admin made: as named, in its category, unpublished again at the end.
         listed = api.get("/api/v1/admin/catalog", params={"kind": "model"}, headers=admin)
@@ -76,7 +76,7 @@ def test_an_admins_new_model_is_picked_by_a_guest_until_unpublished(stack: Setti
 
     # The guest's generation completed with that model.
     with sessions_for(stack.resolved_database_url) as db, db() as session:
-        generation = session.get(Generation, service_id)
+        generation = session.get(Generation, generation_id)
         assert generation is not None
         assert generation.model_id == model_id
         assert generation.status == GenerationStatus.COMPLETED
