@@ -62,3 +62,8 @@ def test_noise_is_refused_after_another_seed_and_refunded(running: Stack) -> Non
     assert refused == [("1", "noise,colour_speckle"), ("2", "noise,colour_speckle")], log[-3000:]
     seeds = re.findall(r'"seed": (\d+)', log)
     assert len(set(seeds)) >= 2, log[-3000:]
+    # And each sample's fidelity scores (the garment's colour, pattern and print, the model's
+    # face, skin and body), scored on the pasted try-on: noise is no garment either.
+    judged = re.findall(r"diffusion fidelity fashn attempt (\d): refused ([a-z_,]+)", log)
+    assert [attempt for attempt, _ in judged] == ["1", "2"], log[-3000:]
+    assert all("garment_colour" in failures for _, failures in judged), judged
