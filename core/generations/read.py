@@ -79,7 +79,7 @@ class Generations:
     def page(
         self,
         principal: Principal,
-        service: GenerationKind | None,
+        kind: GenerationKind | None,
         status: GenerationStatus | None,
         page: int,
         page_size: int,
@@ -89,8 +89,8 @@ class Generations:
         query = select(Generation).where(
             owned_by(principal, Generation), Generation.deleted_at.is_(None)
         )
-        if service:
-            query = query.where(Generation.service == service)
+        if kind:
+            query = query.where(Generation.service == kind)
         if status:
             query = query.where(Generation.status == status)
         with self.sessions() as session:

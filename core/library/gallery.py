@@ -156,12 +156,12 @@ class Library:
         self.storage = storage
 
     def gallery(
-        self, principal: Principal, service: GenerationKind | None, page: int, page_size: int
+        self, principal: Principal, kind: GenerationKind | None, page: int, page_size: int
     ) -> GalleryPage:
         """The caller's images, one item per image, newest first."""
         query = _visible_outputs(principal)
-        if service is not None:
-            query = query.where(Generation.service == service)
+        if kind is not None:
+            query = query.where(Generation.service == kind)
         with self.sessions() as session:
             total = session.execute(
                 select(func.count()).select_from(query.subquery())

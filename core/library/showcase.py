@@ -48,7 +48,7 @@ class FoundGeneration:
     owner_email: str | None
 
 
-def _shared_pairs(service: GenerationKind | None) -> Select[GenerationImage, Generation]:
+def _shared_pairs(kind: GenerationKind | None) -> Select[GenerationImage, Generation]:
     query = (
         select(GenerationImage, Generation)
         .join(Generation, Generation.id == GenerationImage.generation_id)
@@ -61,8 +61,8 @@ def _shared_pairs(service: GenerationKind | None) -> Select[GenerationImage, Gen
             Generation.livemode.is_(True),
         )
     )
-    if service is not None:
-        query = query.where(Generation.service == service)
+    if kind is not None:
+        query = query.where(Generation.service == kind)
     return query
 
 
@@ -126,16 +126,16 @@ class Showcase:
             ).all()
         return PairPage([Pair(task, generation) for task, generation in rows], int(total))
 
-    def public(self, service: GenerationKind | None, page: int, page_size: int) -> PairPage:
+    def public(self, kind: GenerationKind | None, page: int, page_size: int) -> PairPage:
         """Curated pairs, for everyone."""
-        query = _shared_pairs(service).where(GenerationImage.showcased_at.is_not(None))
+        query = _shared_pairs(kind).where(GenerationImage.showcased_at.is_not(None))
         return self._page(query, page, page_size)
 
     def candidates(
-        self, service: GenerationKind | None, page: int, page_size: int
+        self, kind: GenerationKind | None, page: int, page_size: int
     ) -> PairPage:
         """Every shared pair, curated or not, for operators."""
-        return self._page(_shared_pairs(service), page, page_size)
+        return self._page(_shared_pairs(kind), page, page_size)
 
     def curate(self, task_id: str, showcased: bool) -> Pair:
         with self.sessions.begin() as session:
