@@ -35,7 +35,8 @@ if [ "$part" = prepare ]; then
         --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
         --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
         --platform manylinux2014_x86_64 -d .whl \
-        torchao==0.18.0 diffusers==0.42.1 mediapipe==0.10.14 protobuf==4.25.9
+        $(grep -o '^[A-Za-z0-9_.-]*==[^ ]*' requirements-gpu-bench.txt) \
+        diffusers==0.42.1 mediapipe==0.10.14 protobuf==4.25.9
     photos="${FIXTURES_DIR:-../shared/fixtures/images}"
     mkdir -p .fixtures/garments .fixtures/catalog-models
     cp "$photos/garments/00055_00.jpg" .fixtures/garments/
