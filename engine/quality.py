@@ -42,6 +42,7 @@ from core.photos.tone_match import MAX_TONE_GAP, too_far
 from engine import matting
 from engine.arrays import BoolMask, Float32, Image8, Mask
 from engine.refusals import REASONS, REFUND
+from engine.scores import Scored
 
 log = logging.getLogger("engine.quality")
 
@@ -131,7 +132,7 @@ class QualityTooLow(EngineError):
 
 
 @dataclass(frozen=True)
-class QualityReport:
+class QualityReport(Scored):
     """One output's self-check. None means the score does not apply to this operation."""
 
     operation: str  # "identity_swap", "dress_model" or "replace_background"
@@ -153,18 +154,6 @@ class QualityReport:
     painted_skin: float | None = None
     arm_through: float | None = None
     failures: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
-
-    def as_dict(self) -> dict[str, object]:
-        values = asdict(self)
-        values["failures"] = list(self.failures)
-        return {
-            key: round(value, 4) if isinstance(value, float) else value
-            for key, value in values.items()
-        }
 
     def summary(self) -> str:
         """One line for a contact sheet or a table: the scores that apply, then the verdict."""

@@ -33,13 +33,14 @@ words. Every image's scores are logged (one `diffusion gate` line each).
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.arrays import Float32, Image8
 from engine.quality import QualityTooLow
 from engine.refusals import REFUND
+from engine.scores import Scored
 
 log = logging.getLogger("engine.diffusion.gate")
 
@@ -74,20 +75,11 @@ class ArtefactRefused(QualityTooLow):
 
 
 @dataclass(frozen=True)
-class GateReport:
+class GateReport(Scored):
     contrast: float
     smoothness: float
     channel_agreement: float
     failures: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
-
-    def as_dict(self) -> dict[str, object]:
-        values = asdict(self)
-        values["failures"] = list(self.failures)
-        return {key: round(v, 4) if isinstance(v, float) else v for key, v in values.items()}
 
 
 def _correlation(a: Float32, b: Float32) -> float:

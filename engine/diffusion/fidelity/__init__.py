@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import functools
 import logging
-import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -42,6 +41,7 @@ from engine.diffusion.fidelity.colour import lab_pixels, palette_difference
 from engine.digital_model import Person
 from engine.quality import QualityTooLow
 from engine.refusals import REFUND
+from engine.scores import Scored
 
 log = logging.getLogger("engine.diffusion.gate.fidelity")
 
@@ -123,7 +123,7 @@ class Reference:
 
 
 @dataclass(frozen=True)
-class FidelityReport:
+class FidelityReport(Scored):
     garment_colour: float
     garment_pattern: float
     print_survival: float | None
@@ -133,16 +133,6 @@ class FidelityReport:
     segment: str  # the body segment whose length changed most
     outline: float
     failures: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
-
-    def as_dict(self) -> dict[str, object]:
-        values = asdict(self)
-        values["failures"] = list(self.failures)
-        return {key: (round(v, 4) if math.isfinite(v) else None) if isinstance(v, float) else v
-                for key, v in values.items()}
 
 
 def output_garment(output: Image8, reference: Reference) -> BoolMask:
