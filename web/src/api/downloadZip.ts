@@ -18,11 +18,11 @@ export interface ZipFile {
 
 /** The chosen images as one ZIP. Errors are the server's messages (ApiError). */
 export async function downloadZip(
-  taskIds: string[],
+  imageIds: string[],
   onProgress: (p: ZipProgress) => void,
   signal?: AbortSignal,
 ): Promise<ZipFile> {
-  const body: ZipRequest = { taskIds }
+  const body: ZipRequest = { taskIds: imageIds }
   // The Response itself: its body is read as a stream, not parsed.
   const { response } = await client.POST('/imageedit/service/download', {
     body,

@@ -9,8 +9,8 @@ import { downloadZip } from '@/api/downloadZip'
 import { zipPercent, type ZipProgress } from '@/lib/zipDownload'
 
 interface ZipDownloadButtonProps {
-  /** The images (task ids) to put in the archive. */
-  taskIds: string[]
+  /** The ids of the images to put in the archive. */
+  imageIds: string[]
   /** The button's text, e.g. "Download selected (3)". */
   label: string
   variant?: 'primary' | 'secondary'
@@ -18,7 +18,7 @@ interface ZipDownloadButtonProps {
 }
 
 /** Downloads several images as one ZIP streamed by the server, with a progress bar. */
-export function ZipDownloadButton({ taskIds, label, variant = 'primary', testId = 'zip-download' }: ZipDownloadButtonProps) {
+export function ZipDownloadButton({ imageIds, label, variant = 'primary', testId = 'zip-download' }: ZipDownloadButtonProps) {
   const [progress, setProgress] = useState<ZipProgress | null>(null)
   const [error, setError] = useState<string | null>(null)
   const controller = useRef<AbortController | null>(null)
@@ -28,13 +28,13 @@ export function ZipDownloadButton({ taskIds, label, variant = 'primary', testId 
 
   const busy = progress !== null
   const start = async () => {
-    if (busy || taskIds.length === 0) return
+    if (busy || imageIds.length === 0) return
     const abort = new AbortController()
     controller.current = abort
     setError(null)
     setProgress({ received: 0, total: null })
     try {
-      const zip = await downloadZip(taskIds, setProgress, abort.signal)
+      const zip = await downloadZip(imageIds, setProgress, abort.signal)
       saveBlob(zip.blob, zip.fileName)
     } catch (err) {
       if (!isAbortError(err)) setError(errorMessage(err))
@@ -51,7 +51,7 @@ export function ZipDownloadButton({ taskIds, label, variant = 'primary', testId 
         type="button"
         className={`btn btn--${variant}`}
         onClick={() => void start()}
-        disabled={busy || taskIds.length === 0}
+        disabled={busy || imageIds.length === 0}
         data-testid={testId}
       >
         {busy ? <Spinner label="Preparing the ZIP" /> : <IconDownload size={18} />}

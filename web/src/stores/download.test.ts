@@ -2,7 +2,7 @@ import { createStore } from 'jotai'
 import { describe, expect, it } from 'vitest'
 import { downloadDataAtom, mergeDownloadAtom, resetDownloadAtom, type DownloadImage } from './download'
 
-const image = (taskId: string): DownloadImage => ({ taskId, key: `out/${taskId}.png`, url: 'u', thumbnailUrl: 't' })
+const image = (imageId: string): DownloadImage => ({ imageId, key: `out/${imageId}.png`, url: 'u', thumbnailUrl: 't' })
 
 describe('download store', () => {
   it('starts empty', () => {
@@ -13,11 +13,11 @@ describe('download store', () => {
     const store = createStore()
     store.set(mergeDownloadAtom, { generatedImages: [image('a'), image('b')] })
     store.set(mergeDownloadAtom, { manualEditingImages: [image('a')] })
-    expect(store.get(downloadDataAtom).generatedImages.map((i) => i.taskId)).toEqual(['a', 'b'])
-    expect(store.get(downloadDataAtom).manualEditingImages.map((i) => i.taskId)).toEqual(['a'])
+    expect(store.get(downloadDataAtom).generatedImages.map((i) => i.imageId)).toEqual(['a', 'b'])
+    expect(store.get(downloadDataAtom).manualEditingImages.map((i) => i.imageId)).toEqual(['a'])
 
     store.set(mergeDownloadAtom, { generatedImages: [image('c')] })
-    expect(store.get(downloadDataAtom).generatedImages.map((i) => i.taskId)).toEqual(['c'])
+    expect(store.get(downloadDataAtom).generatedImages.map((i) => i.imageId)).toEqual(['c'])
     expect(store.get(downloadDataAtom).manualEditingImages).toHaveLength(1)
   })
 

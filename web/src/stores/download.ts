@@ -6,7 +6,7 @@ import { atom } from 'jotai'
 import type { ImageOutput } from '@/types/api'
 
 export interface DownloadImage extends ImageOutput {
-  taskId: string
+  imageId: string
 }
 
 export interface DownloadData {

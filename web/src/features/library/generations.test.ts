@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Generation, GenerationImage } from '@/types/api'
 import { libraryQueryOptions } from './api/getLibrary'
-import { anyActive, downloadable, imagesOf, LIBRARY_LIVE_MS, pageCount, parsePage, parseKind, parseStatus } from './generations'
+import { anyActive, downloadable, LIBRARY_LIVE_MS, pageCount, parsePage, parseKind, parseStatus, tilesOf } from './generations'
 
-const task = (taskId: string, status: GenerationImage['status'], outputs = status === 'completed' ? 1 : 0): GenerationImage => ({
+const image = (taskId: string, status: GenerationImage['status'], outputs = status === 'completed' ? 1 : 0): GenerationImage => ({
   taskId,
   status,
   stage: '',
@@ -16,23 +16,23 @@ const task = (taskId: string, status: GenerationImage['status'], outputs = statu
   comment: '',
 })
 
-const generation = (serviceId: string, status: Generation['status'], tasks: GenerationImage[]): Generation => ({
-  serviceId,
+const generation = (generationId: string, status: Generation['status'], images: GenerationImage[]): Generation => ({
+  serviceId: generationId,
   service: 'bodySwap',
   status,
-  credits: tasks.length,
+  credits: images.length,
   modelId: null,
   backgroundId: null,
   error: null,
   createdAt: '2026-01-01T00:00:00Z',
   completedAt: null,
-  tasks,
+  tasks: images,
 })
 
 describe('library generations', () => {
   it('keeps refreshing only while a generation or one of its images is queued or running', () => {
-    const done = generation('a', 'completed', [task('a1', 'completed')])
-    const running = generation('b', 'running', [task('b1', 'completed'), task('b2', 'running')])
+    const done = generation('a', 'completed', [image('a1', 'completed')])
+    const running = generation('b', 'running', [image('b1', 'completed'), image('b2', 'running')])
     expect(anyActive([done])).toBe(false)
     expect(anyActive([done, running])).toBe(true)
     expect(anyActive(undefined)).toBe(false)
@@ -44,13 +44,13 @@ describe('library generations', () => {
   })
 
   it('one tile per image; only finished images with an output can be downloaded', () => {
-    const images = imagesOf([generation('a', 'completed', [task('a1', 'completed'), task('a2', 'failed')])])
-    expect(images.map((i) => [i.task.taskId, i.position])).toEqual([
+    const tiles = tilesOf([generation('a', 'completed', [image('a1', 'completed'), image('a2', 'failed')])])
+    expect(tiles.map((tile) => [tile.image.taskId, tile.position])).toEqual([
       ['a1', 1],
       ['a2', 2],
     ])
-    expect(images.map((i) => downloadable(i.task))).toEqual([true, false])
-    expect(downloadable(task('x', 'completed', 0))).toBe(false)
+    expect(tiles.map((tile) => downloadable(tile.image))).toEqual([true, false])
+    expect(downloadable(image('x', 'completed', 0))).toBe(false)
   })
 
   it('reads filters and pages from the address defensively', () => {

@@ -38,7 +38,7 @@ export function isActive(status: GenerationStatus): boolean {
 
 /** Whether a generation, or any of its images, is still queued or running. */
 export function generationActive(generation: Generation): boolean {
-  return isActive(generation.status) || generation.tasks.some((t) => isActive(t.status))
+  return isActive(generation.status) || generation.tasks.some((image) => isActive(image.status))
 }
 
 /** Whether the list should keep refreshing itself. */
@@ -47,20 +47,20 @@ export function anyActive(generations: readonly Generation[] | undefined): boole
 }
 
 /** One tile of the grid: an image of a generation. */
-export interface LibraryImage {
+export interface LibraryTile {
   generation: Generation
-  task: GenerationImage
+  image: GenerationImage
   /** 1-based position of the image within its generation. */
   position: number
 }
 
-export function imagesOf(generations: readonly Generation[]): LibraryImage[] {
-  return generations.flatMap((generation) => generation.tasks.map((task, i) => ({ generation, task, position: i + 1 })))
+export function tilesOf(generations: readonly Generation[]): LibraryTile[] {
+  return generations.flatMap((generation) => generation.tasks.map((image, i) => ({ generation, image, position: i + 1 })))
 }
 
 /** An image that can be downloaded (and so selected for a ZIP): finished with an output. */
-export function downloadable(task: GenerationImage): boolean {
-  return task.status === 'completed' && task.outputs.length > 0
+export function downloadable(image: GenerationImage): boolean {
+  return image.status === 'completed' && image.outputs.length > 0
 }
 
 export function pageCount(total: number, pageSize = LIBRARY_PAGE_SIZE): number {

@@ -71,10 +71,10 @@ describe('the output page (from the server)', () => {
     const a = { ...task('a', 'completed'), outputs: [output('out/a.jpg')], edited: output('edits/a.jpg') }
     const b = { ...task('b', 'completed'), outputs: [output('out/b.jpg')] }
     const data = downloadImages(service('completed', [a, b, task('c', 'failed')]))
-    expect(data.generatedImages.map((i) => [i.taskId, i.key])).toEqual([
+    expect(data.generatedImages.map((i) => [i.imageId, i.key])).toEqual([
       ['a', 'out/a.jpg'],
       ['b', 'out/b.jpg'],
     ])
-    expect(data.manualEditingImages.map((i) => [i.taskId, i.key])).toEqual([['a', 'edits/a.jpg']])
+    expect(data.manualEditingImages.map((i) => [i.imageId, i.key])).toEqual([['a', 'edits/a.jpg']])
   })
 })

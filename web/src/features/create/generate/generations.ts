@@ -54,7 +54,7 @@ export function generationSettled(generation: Generation): boolean {
 /** The images of a generation for the download store: originals, and retouched versions. */
 export function downloadImages(generation: Generation): DownloadData {
   return {
-    generatedImages: generation.tasks.flatMap((t) => t.outputs.map((o) => ({ ...o, taskId: t.taskId }))),
-    manualEditingImages: generation.tasks.flatMap((t) => (t.edited ? [{ ...t.edited, taskId: t.taskId }] : [])),
+    generatedImages: generation.tasks.flatMap((image) => image.outputs.map((output) => ({ ...output, imageId: image.taskId }))),
+    manualEditingImages: generation.tasks.flatMap((image) => (image.edited ? [{ ...image.edited, imageId: image.taskId }] : [])),
   }
 }

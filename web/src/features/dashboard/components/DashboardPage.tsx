@@ -172,8 +172,8 @@ function UsageCard({ userEmail }: { userEmail: string }) {
 }
 
 function generationThumb(g: Generation): string | null {
-  for (const t of g.tasks) {
-    const out = t.edited?.thumbnailUrl ?? t.outputs[0]?.thumbnailUrl
+  for (const image of g.tasks) {
+    const out = image.edited?.thumbnailUrl ?? image.outputs[0]?.thumbnailUrl
     if (out) return out
   }
   return g.tasks[0]?.inputThumbnailUrl ?? null

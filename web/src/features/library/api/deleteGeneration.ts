@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
+import { generationQueryKey } from '@/api/queryKeys'
 import type { ApiData } from '@/types/api'
 import { LIBRARY_KEY } from './getLibrary'
 
@@ -15,7 +16,7 @@ export function useDeleteGeneration() {
   return useMutation({
     mutationFn: deleteGeneration,
     onSuccess: (_data, generationId) => {
-      queryClient.removeQueries({ queryKey: ['service', generationId] })
+      queryClient.removeQueries({ queryKey: generationQueryKey(generationId) })
       return queryClient.invalidateQueries({ queryKey: LIBRARY_KEY })
     },
   })

@@ -7,16 +7,16 @@ import { pluralize } from '@/lib/format'
 import { toast } from '@/lib/toast'
 import { useDeleteGeneration } from '../api/deleteGeneration'
 import { useDeleteImage } from '../api/deleteImage'
-import type { LibraryImage } from '../generations'
+import type { LibraryTile } from '../generations'
 import styles from '../library.module.css'
 
 interface DeleteDialogProps {
-  image: LibraryImage
+  tile: LibraryTile
   /** The image's name on the page ("image 3"). */
   name: string
   onClose: () => void
   /** The ids of the images that went (this one, or the whole generation's). */
-  onDeleted: (taskIds: string[]) => void
+  onDeleted: (imageIds: string[]) => void
 }
 
 /**
@@ -24,8 +24,8 @@ interface DeleteDialogProps {
  * generation (all its images) is a second, named step, never what the icon does by itself.
  * The list refreshes after either.
  */
-export function DeleteDialog({ image, name, onClose, onDeleted }: DeleteDialogProps) {
-  const { generation, task } = image
+export function DeleteDialog({ tile, name, onClose, onDeleted }: DeleteDialogProps) {
+  const { generation, image } = tile
   const [whole, setWhole] = useState(false)
   const removeImage = useDeleteImage()
   const removeGeneration = useDeleteGeneration()
@@ -36,11 +36,11 @@ export function DeleteDialog({ image, name, onClose, onDeleted }: DeleteDialogPr
 
   const deleteImage = () =>
     removeImage.mutate(
-      { serviceId: generation.serviceId, taskId: task.taskId },
+      { generationId: generation.serviceId, imageId: image.taskId },
       {
         onSuccess: () => {
           toast.success('The image was deleted.')
-          onDeleted([task.taskId])
+          onDeleted([image.taskId])
         },
       },
     )
@@ -48,7 +48,7 @@ export function DeleteDialog({ image, name, onClose, onDeleted }: DeleteDialogPr
     removeGeneration.mutate(generation.serviceId, {
       onSuccess: () => {
         toast.success(`The generation and its ${pluralize(count, 'image')} were deleted.`)
-        onDeleted(generation.tasks.map((t) => t.taskId))
+        onDeleted(generation.tasks.map((each) => each.taskId))
       },
     })
 

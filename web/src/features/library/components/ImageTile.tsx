@@ -3,7 +3,7 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { IconTrash } from '@/components/ui/icons'
 import { failedImageNote } from '@/lib/failures'
 import type { GenerationStatus } from '@/types/api'
-import { downloadable, formatWhen, generationActive, isActive, KIND_LABELS, STATUS_LABELS, type LibraryImage } from '../generations'
+import { downloadable, formatWhen, generationActive, isActive, KIND_LABELS, STATUS_LABELS, type LibraryTile } from '../generations'
 import { FeedbackControl } from './FeedbackControl'
 import { InputThumb } from './InputThumb'
 import { ShareToggle } from './ShareToggle'
@@ -17,7 +17,7 @@ const STATUS_BADGES: Record<GenerationStatus, string | undefined> = {
   failed: styles.libBadgeFailed,
 }
 interface ImageTileProps {
-  image: LibraryImage
+  tile: LibraryTile
   /** Its number on the page, for names ("image 3"). */
   number: number
   selected: boolean
@@ -27,22 +27,22 @@ interface ImageTileProps {
 }
 
 /** One image of a generation: the output with its input beside it, and what can be done with it. */
-export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onDelete }: ImageTileProps) {
-  const { generation, task } = image
-  const output = task.outputs[0]
-  const ready = downloadable(task) && output
-  const edited = ready ? task.edited : null
-  const active = isActive(task.status)
+export function ImageTile({ tile, number, selected, onToggleSelect, onOpen, onDelete }: ImageTileProps) {
+  const { generation, image } = tile
+  const output = image.outputs[0]
+  const ready = downloadable(image) && output
+  const edited = ready ? image.edited : null
+  const active = isActive(image.status)
   const name = `image ${number}`
-  const pct = Math.max(0, Math.min(100, task.progress || 0))
+  const pct = Math.max(0, Math.min(100, image.progress || 0))
 
   return (
     <li
-      className={`${styles.libTile}${task.status === 'failed' ? ` ${styles.libTileFailed}` : ''}${selected ? ` ${styles.libTileSelected}` : ''}`}
+      className={`${styles.libTile}${image.status === 'failed' ? ` ${styles.libTileFailed}` : ''}${selected ? ` ${styles.libTileSelected}` : ''}`}
       data-testid="library-image"
-      data-task-id={task.taskId}
+      data-task-id={image.taskId}
       data-service-id={generation.serviceId}
-      data-status={task.status}
+      data-status={image.status}
     >
       <div className={styles.libTileMedia}>
         {ready ? (
@@ -51,11 +51,11 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
           </button>
         ) : (
           <span className={styles.libTilePlaceholder} aria-hidden="true">
-            <InputThumb url={task.inputThumbnailUrl} alt="" />
+            <InputThumb url={image.inputThumbnailUrl} alt="" />
           </span>
         )}
         <figure className={styles.libTileInput} data-testid="tile-input">
-          <InputThumb url={task.inputThumbnailUrl} alt={`Input of ${name}`} />
+          <InputThumb url={image.inputThumbnailUrl} alt={`Input of ${name}`} />
           <figcaption>Input</figcaption>
         </figure>
         {ready && (
@@ -64,9 +64,9 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
           </label>
         )}
         <div className={styles.libTileBadges}>
-          {task.status !== 'completed' && (
-            <span className={`${styles.libBadge} ${STATUS_BADGES[task.status] ?? ''}`} data-testid="library-status">
-              {STATUS_LABELS[task.status]}
+          {image.status !== 'completed' && (
+            <span className={`${styles.libBadge} ${STATUS_BADGES[image.status] ?? ''}`} data-testid="library-status">
+              {STATUS_LABELS[image.status]}
             </span>
           )}
           {edited && (
@@ -74,7 +74,7 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
               Edited
             </span>
           )}
-          {task.sourceTaskId && (
+          {image.sourceTaskId && (
             <span className={`${styles.libBadge} ${styles.libBadgeVersion}`} data-testid="version-badge" title="Re-rendered with a new placement">
               New placement
             </span>
@@ -88,21 +88,21 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
           <span className="muted">{formatWhen(generation.createdAt)}</span>
         </p>
 
-        {active && <ProgressBar value={task.status === 'queued' ? 0 : pct} label={`Progress of ${name}`} />}
-        {task.status === 'failed' && (
+        {active && <ProgressBar value={image.status === 'queued' ? 0 : pct} label={`Progress of ${name}`} />}
+        {image.status === 'failed' && (
           <>
             <p className="task__error" role="note" data-testid="library-failure">
-              {task.error || generation.error || 'The image could not be generated.'}
+              {image.error || generation.error || 'The image could not be generated.'}
             </p>
             <p className={`muted ${styles.libTileNote}`} data-testid="library-failure-credits">
-              {failedImageNote(task, generation.tasks, generation.credits)}
+              {failedImageNote(image, generation.tasks, generation.credits)}
             </p>
           </>
         )}
 
-        {ready && task.note && (
+        {ready && image.note && (
           <p className={`muted ${styles.libTileNote}`} data-testid="library-note">
-            {task.note}
+            {image.note}
           </p>
         )}
 
@@ -111,7 +111,7 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
             <DownloadButton
               url={output.url}
               storageKey={output.key}
-              fileBaseName={`metamodel-${task.taskId}`}
+              fileBaseName={`metamodel-${image.taskId}`}
               label={`Download the original of ${name}`}
               text="Original"
             />
@@ -119,17 +119,17 @@ export function ImageTile({ image, number, selected, onToggleSelect, onOpen, onD
               <DownloadButton
                 url={edited.url}
                 storageKey={edited.key}
-                fileBaseName={`metamodel-${task.taskId}-edited`}
+                fileBaseName={`metamodel-${image.taskId}-edited`}
                 label={`Download the edited version of ${name}`}
                 text="Edited"
               />
             )}
           </div>
         )}
-        {ready && <FeedbackControl taskId={task.taskId} rating={task.rating ?? null} comment={task.comment} imageLabel={name} />}
+        {ready && <FeedbackControl taskId={image.taskId} rating={image.rating ?? null} comment={image.comment} imageLabel={name} />}
 
         <div className={styles.libTileFooter}>
-          {ready ? <ShareToggle taskId={task.taskId} shared={task.shared} /> : <span />}
+          {ready ? <ShareToggle taskId={image.taskId} shared={image.shared} /> : <span />}
           <button
             type="button"
             className={`icon-btn icon-btn--small ${styles.libTileDelete}`}

@@ -12,7 +12,7 @@ import { useLibrary, type LibraryFilters } from '../api/getLibrary'
 import {
   anyActive,
   downloadable,
-  imagesOf,
+  tilesOf,
   LIBRARY_PAGE_SIZE,
   pageCount,
   parsePage,
@@ -20,7 +20,7 @@ import {
   parseStatus,
   KIND_FILTERS,
   STATUS_FILTERS,
-  type LibraryImage,
+  type LibraryTile,
 } from '../generations'
 import { orderedSelection, prune, selectionState, toggle, toggleAll, type Selection } from '../selection'
 import { DeleteDialog } from './DeleteDialog'
@@ -72,18 +72,18 @@ function Library({ userEmail }: { userEmail: string }) {
   const [chosen, setChosen] = useState<Selection>(() => new Set())
   const [viewing, setViewing] = useState<string | null>(null)
   // The image whose trash icon was clicked, with its name on the page.
-  const [deleting, setDeleting] = useState<{ image: LibraryImage; name: string } | null>(null)
+  const [deleting, setDeleting] = useState<{ tile: LibraryTile; name: string } | null>(null)
 
   const generations = useMemo(() => list.data?.items ?? [], [list.data])
-  const images = useMemo(() => imagesOf(generations), [generations])
-  const selectable = useMemo(() => images.filter((i) => downloadable(i.task)).map((i) => i.task.taskId), [images])
+  const tiles = useMemo(() => tilesOf(generations), [generations])
+  const selectable = useMemo(() => tiles.filter((tile) => downloadable(tile.image)).map((tile) => tile.image.taskId), [tiles])
   // Only what is on screen and downloadable can be chosen (a delete or a filter drops the rest).
   const selection = prune(chosen, selectable)
   const selectedIds = orderedSelection(selection, selectable)
   const allState = selectionState(selection, selectable)
   // The viewer walks through the finished images of the page, in the grid's order.
-  const viewable = useMemo(() => images.filter((i) => downloadable(i.task)), [images])
-  const viewed = viewing ? viewable.find((i) => i.task.taskId === viewing) : undefined
+  const viewable = useMemo(() => tiles.filter((tile) => downloadable(tile.image)), [tiles])
+  const viewed = viewing ? viewable.find((tile) => tile.image.taskId === viewing) : undefined
 
   const total = list.data?.total ?? 0
   const pages = pageCount(total, LIBRARY_PAGE_SIZE)
@@ -176,7 +176,7 @@ function Library({ userEmail }: { userEmail: string }) {
           )}
           <div className={styles.libSelectbarZip}>
             <ZipDownloadButton
-              taskIds={selectedIds}
+              imageIds={selectedIds}
               label={selectedIds.length ? `Download ZIP (${selectedIds.length})` : 'Download ZIP'}
               testId="library-zip"
             />
@@ -220,15 +220,15 @@ function Library({ userEmail }: { userEmail: string }) {
             </Alert>
           )}
           <ul className={styles.libGrid} data-testid="library-grid" aria-busy={list.isFetching}>
-            {images.map((image, i) => (
+            {tiles.map((tile, i) => (
               <ImageTile
-                key={image.task.taskId}
-                image={image}
+                key={tile.image.taskId}
+                tile={tile}
                 number={i + 1}
-                selected={selection.has(image.task.taskId)}
-                onToggleSelect={() => setChosen(toggle(selection, image.task.taskId))}
-                onOpen={() => setViewing(image.task.taskId)}
-                onDelete={() => setDeleting({ image, name: `image ${i + 1}` })}
+                selected={selection.has(tile.image.taskId)}
+                onToggleSelect={() => setChosen(toggle(selection, tile.image.taskId))}
+                onOpen={() => setViewing(tile.image.taskId)}
+                onDelete={() => setDeleting({ tile, name: `image ${i + 1}` })}
               />
             ))}
           </ul>
@@ -258,10 +258,10 @@ function Library({ userEmail }: { userEmail: string }) {
         </>
       )}
 
-      {viewed && <ImageViewer images={viewable} taskId={viewed.task.taskId} onNavigate={setViewing} onClose={() => setViewing(null)} />}
+      {viewed && <ImageViewer tiles={viewable} imageId={viewed.image.taskId} onNavigate={setViewing} onClose={() => setViewing(null)} />}
       {deleting && (
         <DeleteDialog
-          image={deleting.image}
+          tile={deleting.tile}
           name={deleting.name}
           onClose={() => setDeleting(null)}
           onDeleted={(gone) => {

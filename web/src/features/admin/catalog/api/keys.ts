@@ -12,5 +12,6 @@ export const catalogKeys = {
   list: (kind: CatalogKind) => ['admin', 'catalog', kind] as const,
 }
 
-/** What the pickers show changes with every operator's change. */
-export const PICKER_KEYS = [['models'], ['modelCategories'], ['modelFilters'], ['seeds']] as const
+/** What the pickers show changes with every operator's change (the create flow's query keys:
+ *  create/model/api and create/background/api's getCatalogItems, the placement's thumbnail). */
+export const PICKER_KEYS = [['models'], ['modelCategories'], ['modelFilters'], ['catalogItems']] as const

@@ -18,7 +18,7 @@ export function getCatalogItems(
 /** Pages of 18 (spec §9), loaded one after the other ("Load more"). */
 export function useCatalogItems(type: CatalogItemType) {
   return useInfiniteQuery({
-    queryKey: ['seeds', type],
+    queryKey: ['catalogItems', type],
     queryFn: ({ pageParam, signal }) => getCatalogItems({ type, pagenum: pageParam, pagesize: SEED_PAGE_SIZE }, signal),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (pages.length * SEED_PAGE_SIZE < (last.total ?? 0) ? pages.length + 1 : undefined),

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
+import { generationQueryKey } from '@/api/queryKeys'
 import type { ApiBody, ApiData } from '@/types/api'
 import type { Placement } from '../placement'
 
@@ -8,9 +9,9 @@ export type Rerendered = ApiData<'/api/v1/task/{taskId}/placement', 'post'>
 
 /** Re-render an image with the subject moved and scaled (free): the answer names the new image,
  *  another version of the same generation. */
-export function adjustPlacement(taskId: string, placement: Placement): Promise<Rerendered> {
+export function adjustPlacement(imageId: string, placement: Placement): Promise<Rerendered> {
   const body: PlacementBody = { x: placement.x, y: placement.y, scale: placement.scale }
-  return unwrap(client.POST('/api/v1/task/{taskId}/placement', { params: { path: { taskId } }, body }))
+  return unwrap(client.POST('/api/v1/task/{taskId}/placement', { params: { path: { taskId: imageId } }, body }))
 }
 
 /** The re-render, then the generation again: its new image shows, and the output page keeps
@@ -18,7 +19,7 @@ export function adjustPlacement(taskId: string, placement: Placement): Promise<R
 export function useAdjustPlacement(generationId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ taskId, placement }: { taskId: string; placement: Placement }) => adjustPlacement(taskId, placement),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['service', generationId] }),
+    mutationFn: ({ imageId, placement }: { imageId: string; placement: Placement }) => adjustPlacement(imageId, placement),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: generationQueryKey(generationId) }),
   })
 }

@@ -6,7 +6,7 @@ import { SEED_PAGE_SIZE } from '@/config'
  *  (where the flow offers them); null when it is white or not among them. */
 export function useBackgroundThumbnail(backgroundId: string): string | null {
   const seeds = useQuery({
-    queryKey: ['seeds', 'background', 'first-page'],
+    queryKey: ['catalogItems', 'background', 'first-page'],
     queryFn: ({ signal }) => {
       const query = { type: 'background', pagenum: 1, pagesize: SEED_PAGE_SIZE } as const
       return unwrap(client.GET('/imageedit/seed', { params: { query }, signal }))

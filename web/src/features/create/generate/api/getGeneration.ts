@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { client, unwrap } from '@/api/client'
+import { generationQueryKey } from '@/api/queryKeys'
 import { POLL_INTERVAL_MS } from '@/config'
 import type { Generation } from '@/types/api'
 import { generationSettled } from '../generations'
@@ -18,7 +19,7 @@ export function getGeneration(generationId: string, signal?: AbortSignal): Promi
  */
 export function useGeneration(generationId: string) {
   return useQuery({
-    queryKey: ['service', generationId],
+    queryKey: generationQueryKey(generationId),
     queryFn: ({ signal }) => getGeneration(generationId, signal),
     refetchInterval: (query) => (query.state.data && !generationSettled(query.state.data) ? GENERATION_REFRESH_MS : false),
   })

@@ -36,7 +36,7 @@ export interface ImageSnapshot {
  * a generation's images is kept (the flow store keeps the generation's ids, not its images).
  */
 export function imagesQueryKey(generationId: string) {
-  return ['pollTasks', generationId] as const
+  return ['images', generationId] as const
 }
 
 function knownImages(queryClient: QueryClient, generationId: string): GenerationImage[] {

@@ -175,7 +175,7 @@ function Results({ generation }: { generation: Generation }) {
       {done.length > 0 && (
         <div className={styles.actions}>
           <ZipDownloadButton
-            taskIds={done.map((t) => t.taskId)}
+            imageIds={done.map((image) => image.taskId)}
             label={done.length > 1 ? `Download all (${done.length})` : 'Download all'}
             variant="secondary"
             testId="download-all"

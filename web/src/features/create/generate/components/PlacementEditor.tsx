@@ -84,7 +84,7 @@ export function PlacementEditor({ generationId, backgroundId, image, original, i
 
   const submit = () => {
     rerender.mutate(
-      { taskId: image.taskId, placement },
+      { imageId: image.taskId, placement },
       {
         onSuccess: (made) => {
           const left = made.remaining === 1 ? '1 more' : `${made.remaining} more`
