@@ -50,7 +50,7 @@ from api.temporal_link import TemporalLink
 from api.tracing import TracingMiddleware
 from api.validation import RejectNul, form_without_nul
 from core.billing.provider import PaymentProvider, WebhookSink
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from core.observability.logs import configure_logging
 from core.observability.setup import setup_observability
 from core.settings import Settings, get_settings
@@ -73,8 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.resolved_database_url)
-        sessions = make_session_factory(engine)
+        database = make_database(settings.resolved_database_url)
+        sessions = make_session_factory(database)
         event.listen(sessions, "after_commit", lambda _session: poll_cache.committed())
         watcher = TaskWatcher(sessions, settings.resolved_database_url)
         # Never blocks start-up for long: without Temporal the API serves, and submits get 503.
@@ -103,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await temporal.close()
             await watcher.close()
             poll_cache.close()
-            engine.dispose()
+            database.dispose()
 
     app = FastAPI(
         title="MetaModel API",

@@ -1,4 +1,5 @@
-"""Database engine and sessions (SQLAlchemy 2, synchronous).
+"""The database (a SQLAlchemy Engine, named `database` here: "engine" is the image engine) and
+sessions (SQLAlchemy 2, synchronous).
 
 Everything that touches the database is synchronous: API routes run in FastAPI's thread pool
 and activities run in the worker's thread pool, so no event loop is ever blocked by a query.
@@ -11,12 +12,12 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.observability.tracing import trace_engine
+from core.observability.tracing import trace_database
 
 SessionFactory = sessionmaker[Session]
 
 
-def make_engine(url: str) -> Engine:
+def make_database(url: str) -> Engine:
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         # Waiting for the write lock beats failing with "database is locked" under bursts.
@@ -27,12 +28,12 @@ def make_engine(url: str) -> Engine:
         kwargs.update(pool_size=40, max_overflow=20)
     else:
         kwargs.update(pool_pre_ping=True, pool_size=10, max_overflow=20)
-    engine = create_engine(url, **kwargs)
+    database = create_engine(url, **kwargs)
     # Its statements as spans when this process traces (core/observability/tracing.py).
-    trace_engine(engine)
+    trace_database(database)
     if url.startswith("sqlite"):
-        event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
+        event.listen(database, "connect", _sqlite_pragmas)
+    return database
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -45,5 +46,5 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def make_session_factory(engine: Engine) -> SessionFactory:
-    return sessionmaker(engine, expire_on_commit=False)
+def make_session_factory(database: Engine) -> SessionFactory:
+    return sessionmaker(database, expire_on_commit=False)

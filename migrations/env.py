@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from core.db import make_engine
+from core.db import make_database
 from core.models.base import Base
 from core.settings import get_settings
 
@@ -19,8 +19,8 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
-    engine = make_engine(url)
-    with engine.connect() as connection:
+    database = make_database(url)
+    with database.connect() as connection:
         context.configure(
             connection=connection,
             target_metadata=Base.metadata,
@@ -28,7 +28,7 @@ def run_migrations_online() -> None:
         )
         with context.begin_transaction():
             context.run_migrations()
-    engine.dispose()
+    database.dispose()
 
 
 if context.is_offline_mode():

@@ -11,7 +11,7 @@ import sys
 from sqlalchemy import select
 
 from core.auth.emails import normalise_email
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from core.enums import UserRole
 from core.errors import InvalidInput
 from core.models.accounts import User
@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_parser(name, help=f"{name} the admin role").add_argument("email")
     sub.add_parser("list", help="list the admins")
     args = parser.parse_args(argv)
-    engine = make_engine(get_settings().resolved_database_url)
-    sessions = make_session_factory(engine)
+    database = make_database(get_settings().resolved_database_url)
+    sessions = make_session_factory(database)
     try:
         if args.command == "list":
             for email in admins(sessions):
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.email}: {role}")
         return 0
     finally:
-        engine.dispose()
+        database.dispose()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from core.billing.reconciliation import reconcile
 from core.credits import charge_key
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from core.enums import LedgerKind
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation
@@ -61,11 +61,11 @@ def audit(sessions: SessionFactory, generation_ids: list[str]) -> dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     generation_ids = list(sys.argv[1:] if argv is None else argv)
-    engine = make_engine(get_settings().resolved_database_url)
+    database = make_database(get_settings().resolved_database_url)
     try:
-        print(json.dumps(audit(make_session_factory(engine), generation_ids), default=str))
+        print(json.dumps(audit(make_session_factory(database), generation_ids), default=str))
     finally:
-        engine.dispose()
+        database.dispose()
     return 0
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.settings import get_settings
 from core.storage import Storage
 from ops.seed import seed
@@ -14,9 +14,9 @@ def main() -> None:
     migrate(settings.resolved_database_url)
     storage = Storage(settings)
     storage.ensure_bucket()
-    engine = make_engine(settings.resolved_database_url)
-    added = seed(make_session_factory(engine), storage, settings)
-    engine.dispose()
+    database = make_database(settings.resolved_database_url)
+    added = seed(make_session_factory(database), storage, settings)
+    database.dispose()
     print(f"migrated; catalog: {added} item(s) added", flush=True)
 
 

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from core.engine import ImageEngine
 from core.enums import BodyType, CatalogKind, Gender, SkinTone
 from core.keys import catalog_key, thumbnail_key
@@ -280,11 +280,11 @@ def _upsert(session: Session, item: SeedItem, key: str, thumb: str) -> int:
 
 def main() -> None:
     settings = get_settings()
-    engine = make_engine(settings.resolved_database_url)
+    database = make_database(settings.resolved_database_url)
     started = time.monotonic()
-    added = seed(make_session_factory(engine), Storage(settings), settings)
+    added = seed(make_session_factory(database), Storage(settings), settings)
     print(f"demo data: {added} item(s) added in {time.monotonic() - started:.1f} s", flush=True)
-    engine.dispose()
+    database.dispose()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import httpx
 from alembic import command
 from alembic.config import Config
 
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.settings import Settings
 from core.storage import Storage
 from core.workflow_search import cli_search_attributes
@@ -244,9 +244,9 @@ class Stack:
             return
         from ops.seed import seed
 
-        engine = make_engine(self.settings.resolved_database_url)
-        seed(make_session_factory(engine), storage, self.settings)
-        engine.dispose()
+        database = make_database(self.settings.resolved_database_url)
+        seed(make_session_factory(database), storage, self.settings)
+        database.dispose()
 
     def seed_in_child(self, log: Path) -> None:
         """`python -m ops.seed` with this stack's settings, its output appended to `log`; a

@@ -161,16 +161,16 @@ def render(trace_id: str, spans: list[Span]) -> str:
 def stored_trace_id(settings: Settings, generation_id: str) -> str | None:
     """The trace id kept on the generation's row, if the database is reachable and has it."""
     try:
-        from core.db import make_engine, make_session_factory
+        from core.db import make_database, make_session_factory
         from core.models.generations import Generation
 
-        engine = make_engine(settings.resolved_database_url)
+        database = make_database(settings.resolved_database_url)
         try:
-            with make_session_factory(engine)() as session:
+            with make_session_factory(database)() as session:
                 row = session.get(Generation, generation_id)
                 return row.trace_id if row is not None else None
         finally:
-            engine.dispose()
+            database.dispose()
     except Exception:  # noqa: BLE001 (no database here: the span files still answer)
         return None
 

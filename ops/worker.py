@@ -39,7 +39,7 @@ from activities.registry import CardCharger, Queue, Registration, WorkerDeps
 from activities.sweeper import SweepStuck
 from activities.webhooks import WebhookRetries
 from core.billing.reconciliation import Reconcile
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.engine import ImageEngine
 from core.observability.logs import configure_logging
 from core.observability.metrics import ActivityMetrics, record_engine_load, worker_runtime
@@ -156,7 +156,7 @@ def build_workers(
     provenance: Provenance | None = None,
 ) -> list[Worker]:
     deps = WorkerDeps(
-        sessions=make_session_factory(make_engine(settings.resolved_database_url)),
+        sessions=make_session_factory(make_database(settings.resolved_database_url)),
         storage=Storage(settings),
         settings=settings,
         engine=engine,

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from temporalio.client import Client
 
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from core.settings import Settings
 from core.storage import Storage
 from ops.stack import Stack, migrate, private_settings
@@ -77,9 +77,9 @@ def settings(servers: Settings, tmp_path: Path) -> Settings:
 @pytest.fixture
 def sessions(settings: Settings) -> Iterator[SessionFactory]:
     migrate(settings.resolved_database_url)
-    engine = make_engine(settings.resolved_database_url)
-    yield make_session_factory(engine)
-    engine.dispose()
+    database = make_database(settings.resolved_database_url)
+    yield make_session_factory(database)
+    database.dispose()
 
 
 @pytest.fixture
@@ -96,10 +96,10 @@ async def temporal(servers: Settings) -> AsyncIterator[Client]:
 
 def postgres_available() -> bool:
     try:
-        engine = create_engine(POSTGRES_URL)
-        with engine.connect() as conn:
+        database = create_engine(POSTGRES_URL)
+        with database.connect() as conn:
             conn.execute(text("select 1"))
-        engine.dispose()
+        database.dispose()
         return True
     except Exception:
         return False

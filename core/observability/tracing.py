@@ -97,8 +97,8 @@ def _instrument_clients(provider: TracerProvider) -> None:
     URLLib3Instrumentor().instrument(tracer_provider=provider)
 
 
-def trace_engine(engine: Engine) -> None:
-    """SQL statements on `engine` as spans (OpenTelemetry's SQLAlchemy instrumentation, per
+def trace_database(database: Engine) -> None:
+    """SQL statements on `database` as spans (OpenTelemetry's SQLAlchemy instrumentation, per
     engine: its global switch also patches the asyncio engine, which needs greenlet). Nothing
     in a process without tracing set up."""
     if _clients is None:
@@ -113,7 +113,7 @@ def trace_engine(engine: Engine) -> None:
     usage = get_meter("opentelemetry.instrumentation.sqlalchemy", version).create_up_down_counter(
         name="db.client.connections.usage", unit="connections"
     )
-    EngineTracer(tracer, engine, usage)  # type: ignore[no-untyped-call]
+    EngineTracer(tracer, database, usage)  # type: ignore[no-untyped-call]
 
 
 def temporal_interceptors() -> list[Any]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, func, select, text
 
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.enums import LedgerKind
 from core.models.accounts import LedgerEntry
 from core.settings import Settings
@@ -60,7 +60,7 @@ class BenchStack:
         self.stack = Stack(self.settings, log_dir=data_dir / "logs", temporal_ui=False)
         self.stats_dir = data_dir / "engine-stats"
         self.stats_dir.mkdir(parents=True, exist_ok=True)
-        self._db = make_engine(self.settings.resolved_database_url)
+        self._db = make_database(self.settings.resolved_database_url)
         self._guest_headers: dict[str, str] | None = None
 
     @property

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from sqlalchemy import select, update
 
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.models.accounts import LedgerEntry, OneTimeCode
 from core.models.base import utcnow
 from core.settings import Settings
@@ -91,7 +91,7 @@ def credits_of(api: httpx.Client, token: str) -> dict[str, int]:
 
 
 def db(stack: Settings) -> Any:
-    return make_session_factory(make_engine(stack.resolved_database_url))
+    return make_session_factory(make_database(stack.resolved_database_url))
 
 
 def test_signup_with_mailed_code_grants_ten_credits_once(

@@ -15,7 +15,7 @@ from PIL import Image
 from sqlalchemy import select
 
 from core.auth.tokens import issue_token
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.models.messages import OutboxMessage
 from core.photos.images import encode_jpeg
 from core.settings import Settings
@@ -86,10 +86,10 @@ def test_guest_path_end_to_end(base_url: str, person: bytes, stack: Settings) ->
         ok = guest.post("/imageedit/service/updateguestemail",
                         json={"email": "guest@example.com", "serviceId": data["serviceId"]})
         assert ok.json() == {"data": {"ok": True}}
-    engine = make_engine(stack.resolved_database_url)
-    with make_session_factory(engine)() as session:
+    database = make_database(stack.resolved_database_url)
+    with make_session_factory(database)() as session:
         mails = session.execute(select(OutboxMessage)).scalars().all()
-    engine.dispose()
+    database.dispose()
     assert [(m.to_address, m.subject) for m in mails] == [
         ("guest@example.com", "Your images are ready")]
 

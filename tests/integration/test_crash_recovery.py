@@ -15,7 +15,7 @@ from sqlalchemy import select
 from temporalio.client import Client
 
 from core import credits
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.models.accounts import LedgerEntry
 from core.models.generations import Generation, GenerationImage
 from core.settings import Settings
@@ -36,13 +36,13 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 def _tasks(settings: Settings, task_ids: list[str]) -> list[GenerationImage]:
-    engine = make_engine(settings.resolved_database_url)
+    database = make_database(settings.resolved_database_url)
     try:
-        with make_session_factory(engine)() as session:
+        with make_session_factory(database)() as session:
             return list(session.execute(select(GenerationImage)
                 .where(GenerationImage.id.in_(task_ids))).scalars())
     finally:
-        engine.dispose()
+        database.dispose()
 
 
 async def _imaging_attempts(settings: Settings, workflow_id: str) -> list[int]:
@@ -128,8 +128,8 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
     service = guest.wait_generation(submitted.json()["data"]["serviceId"])
     assert service["status"] == "completed"
 
-    engine = make_engine(settings.resolved_database_url)
-    with make_session_factory(engine)() as session:
+    database = make_database(settings.resolved_database_url)
+    with make_session_factory(database)() as session:
         generation = session.get(Generation, submitted.json()["data"]["serviceId"])
         assert generation is not None
         charges = session.execute(
@@ -137,7 +137,7 @@ def test_sigkill_mid_imaging_then_restart_completes_and_charges_once(stack: Stac
         ).scalars().all()
         balance = credits.get_balance(session, generation.account_id)
         ledger = credits.ledger_sum(session, generation.account_id)
-    engine.dispose()
+    database.dispose()
     assert generation.status == "completed"
     attempts = asyncio.run(_imaging_attempts(settings, generation.id))
     assert len(attempts) == 3 and max(attempts) >= 2, f"no imaging retry seen: {attempts}"

@@ -13,7 +13,7 @@ from sqlalchemy import inspect, select
 
 from api.task_watch import TaskWatcher
 from core import credits
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from core.models.accounts import Account, LedgerEntry
 from core.models.base import Base
 from core.models.generations import Generation, GenerationImage
@@ -32,21 +32,21 @@ def new_account(database: SessionFactory, free: int = 0, paid: int = 0) -> str:
 
 def test_migrations_from_empty(database_url: str) -> None:
     migrate(database_url)
-    engine = make_engine(database_url)
+    database = make_database(database_url)
     try:
-        tables = set(inspect(engine).get_table_names())
+        tables = set(inspect(database).get_table_names())
     finally:
-        engine.dispose()
+        database.dispose()
     assert tables >= TABLES
     assert "alembic_version" in tables
     migrate(database_url)  # a second run is a no-op, not an error
     # The migrations build exactly what the models describe (a forgotten column would differ).
-    engine = make_engine(database_url)
+    database = make_database(database_url)
     try:
-        with engine.connect() as connection:
+        with database.connect() as connection:
             differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
     finally:
-        engine.dispose()
+        database.dispose()
     assert differences == []
 
 
@@ -128,7 +128,7 @@ async def test_task_watcher_wakes_on_a_commit_from_another_connection(
         task = GenerationImage(generation_id=generation.id, position=0, input_key="uploads/x.jpg")
         session.add(task)
     watcher = TaskWatcher(database, database_url)
-    writer = make_engine(database_url)
+    writer = make_database(database_url)
     try:
         assert watcher.read_states([task.id]) == {task.id: "queued:0"}
         # Nothing changes: the wait runs its full length.

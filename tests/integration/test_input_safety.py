@@ -18,7 +18,7 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.imaging import ImagingActivities
 from core.contracts.generation import ImagingInput
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.enums import GenerationKind
 from core.models.base import new_id
 from core.models.generations import UploadedFile
@@ -225,7 +225,7 @@ def test_oversize_and_empty_are_named_with_the_real_size_and_limit(stack: Settin
 def imaging_refusal(settings: Settings, data: bytes) -> ApplicationError:
     """Run the imaging step on `data` as an input whose size and ETag were never pinned (a task
     recorded before the pins existed): its own checks must refuse the file before decoding."""
-    sessions = make_session_factory(make_engine(settings.resolved_database_url))
+    sessions = make_session_factory(make_database(settings.resolved_database_url))
     storage = Storage(settings)
     key = f"uploads/attacker/{new_id()}/photo.jpg"
     storage.put_bytes(key, data, "image/jpeg")
@@ -260,7 +260,7 @@ def run_imaging_on(
 ) -> ApplicationError:
     """Run the imaging step on `data` stored as an upload (with `analysis` stored on it when
     given, as the upload's own analysis would be) and return how it refused."""
-    sessions = make_session_factory(make_engine(settings.resolved_database_url))
+    sessions = make_session_factory(make_database(settings.resolved_database_url))
     storage = Storage(settings)
     account = make_account(sessions, free=1)
     key = upload(sessions, storage, account, data)
@@ -317,7 +317,7 @@ def test_a_near_unchanged_model_swap_is_refused_and_refunded(stack: Settings) ->
     person, the whole face), the engine's own gate still measures the output: 049205_0 with
     model-6 would change no pixel that counts by more than 17 levels, so the task fails with
     the reason and the credit comes back."""
-    sessions = make_session_factory(make_engine(stack.resolved_database_url))
+    sessions = make_session_factory(make_database(stack.resolved_database_url))
     guest = Guest(stack.app_url)
     key = guest.upload((FIXTURES / "people" / "049205_0.jpg").read_bytes())
     allowed = {"kind": "person", "people": 1, "view": "front", "face": "full", "garment": None,

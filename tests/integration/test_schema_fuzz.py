@@ -38,7 +38,7 @@ from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.specs.openapi.checks import response_schema_conformance
 from sqlalchemy import select
 
-from core.db import make_engine, make_session_factory
+from core.db import make_database, make_session_factory
 from core.enums import UserRole
 from core.models.messages import OutboxMessage
 from core.settings import Settings
@@ -67,9 +67,9 @@ def admin_token(stack: Settings) -> str:
     email = f"fuzz-{uuid.uuid4().hex[:8]}@example.com"
     api = httpx.Client(base_url=stack.app_url, timeout=30)
     assert api.post("/api/v1/auth/generateSignupOTP", json={"email": email}).status_code == 200
-    engine = make_engine(stack.resolved_database_url)
+    database = make_database(stack.resolved_database_url)
     try:
-        with make_session_factory(engine)() as session:
+        with make_session_factory(database)() as session:
             subject = session.execute(
                 select(OutboxMessage.subject).where(OutboxMessage.to_address == email)
             ).scalars().first()
@@ -78,9 +78,9 @@ def admin_token(stack: Settings) -> str:
         created = api.post("/api/v1/auth/signup", json={
             "email": email, "otp": code.group(1), "name": "Fuzz", "password": "fuzz-Pass-2026!"})
         assert created.status_code == 200, created.text
-        assert set_role(make_session_factory(engine), email, UserRole.ADMIN)
+        assert set_role(make_session_factory(database), email, UserRole.ADMIN)
     finally:
-        engine.dispose()
+        database.dispose()
     token: str = created.json()["data"]["token"]
     return token
 

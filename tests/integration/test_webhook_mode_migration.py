@@ -8,7 +8,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
 
-from core.db import make_engine
+from core.db import make_database
 from ops.stack import REPO
 
 
@@ -16,9 +16,9 @@ def test_existing_endpoints_become_live_ones(database_url: str) -> None:
     config = Config(str(REPO / "alembic.ini"))
     config.set_main_option("sqlalchemy.url", database_url)
     command.upgrade(config, "0020")
-    engine = make_engine(database_url)
+    database = make_database(database_url)
     try:
-        with engine.begin() as connection:
+        with database.begin() as connection:
             connection.execute(text(
                 "INSERT INTO accounts (id, kind, distributor_id, free_credits, paid_credits, "
                 "version, created_at) VALUES ('acc1', 'user', 'd', 0, 0, 1, CURRENT_TIMESTAMP)"))
@@ -27,13 +27,13 @@ def test_existing_endpoints_become_live_ones(database_url: str) -> None:
                 "secret, created_at) VALUES ('ep1', 'acc1', 'https://shop.example/hook', '', "
                 "'[\"task.completed\"]', 'whsec_x', CURRENT_TIMESTAMP)"))
         command.upgrade(config, "0021")
-        with engine.connect() as connection:
+        with database.connect() as connection:
             livemode = connection.execute(text(
                 "SELECT livemode FROM webhook_endpoints WHERE id = 'ep1'")).scalar_one()
             assert livemode in (True, 1)
         command.downgrade(config, "0020")  # and back, for an operator who must
-        with engine.connect() as connection:
+        with database.connect() as connection:
             assert connection.execute(text(
                 "SELECT count(*) FROM webhook_endpoints")).scalar_one() == 1
     finally:
-        engine.dispose()
+        database.dispose()

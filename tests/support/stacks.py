@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from core.db import SessionFactory, make_engine, make_session_factory
+from core.db import SessionFactory, make_database, make_session_factory
 from ops.stack import Stack, private_settings
 from tests.support.paths import FIXTURES
 
@@ -78,8 +78,8 @@ class DatabaseStacks:
 @contextmanager
 def sessions_for(database_url: str) -> Iterator[SessionFactory]:
     """Sessions on a database the test reads or prepares directly (e.g. the stack's)."""
-    engine = make_engine(database_url)
+    database = make_database(database_url)
     try:
-        yield make_session_factory(engine)
+        yield make_session_factory(database)
     finally:
-        engine.dispose()
+        database.dispose()
