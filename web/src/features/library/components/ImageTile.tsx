@@ -91,7 +91,7 @@ export function ImageTile({ tile, number, selected, onToggleSelect, onOpen, onDe
         {active && <ProgressBar value={image.status === 'queued' ? 0 : pct} label={`Progress of ${name}`} />}
         {image.status === 'failed' && (
           <>
-            <p className="task__error" role="note" data-testid="library-failure">
+            <p className="image__error" role="note" data-testid="library-failure">
               {image.error || generation.error || 'The image could not be generated.'}
             </p>
             <p className={`muted ${styles.libTileNote}`} data-testid="library-failure-credits">

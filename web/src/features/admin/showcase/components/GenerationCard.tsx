@@ -68,7 +68,7 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
           ledger keeps its charge.
         </p>
       ) : (
-        <ul className={styles.adminTasks}>
+        <ul className={styles.adminImages}>
           {generation.tasks.map((image, index) => (
             <ImageRow key={image.taskId} image={image} number={index + 1} />
           ))}
@@ -81,24 +81,24 @@ export function GenerationCard({ found }: { found: AdminGeneration }) {
 function ImageRow({ image, number }: { image: GenerationImage; number: number }) {
   const output = image.outputs[0]
   return (
-    <li className={styles.adminTask} data-testid={`admin-task-${image.taskId}`}>
-      <div className={styles.adminTaskImages}>
-        <figure className={styles.adminTaskImage}>
+    <li className={styles.adminImage} data-testid={`admin-task-${image.taskId}`}>
+      <div className={styles.adminImageFigures}>
+        <figure className={styles.adminImageFigure}>
           <img src={image.inputThumbnailUrl} alt={`Image ${number}: input`} loading="lazy" />
           <figcaption>Input</figcaption>
         </figure>
-        <figure className={styles.adminTaskImage}>
+        <figure className={styles.adminImageFigure}>
           {output ? (
             <a href={output.url} target="_blank" rel="noopener noreferrer">
               <img src={output.thumbnailUrl} alt={`Image ${number}: generated`} loading="lazy" />
             </a>
           ) : (
-            <span className={styles.adminTaskNone}>{STATUS_LABELS[image.status]}</span>
+            <span className={styles.adminImageNone}>{STATUS_LABELS[image.status]}</span>
           )}
           <figcaption>Generated</figcaption>
         </figure>
         {image.edited && (
-          <figure className={`${styles.adminTaskImage} ${styles.adminTaskImageEdited}`} data-testid="admin-task-edited">
+          <figure className={`${styles.adminImageFigure} ${styles.adminImageFigureEdited}`} data-testid="admin-task-edited">
             <a href={image.edited.url} target="_blank" rel="noopener noreferrer">
               <img src={image.edited.thumbnailUrl} alt={`Image ${number}: edited`} loading="lazy" />
             </a>
@@ -108,15 +108,15 @@ function ImageRow({ image, number }: { image: GenerationImage; number: number })
           </figure>
         )}
       </div>
-      <div className={styles.adminTaskSide}>
-        <p className={styles.adminTaskMeta}>
+      <div className={styles.adminImageSide}>
+        <p className={styles.adminImageMeta}>
           Image {number}
           {image.shared && <span className="status-pill">Shared</span>}
         </p>
         {image.status === 'completed' && output ? (
           <AttachEdit taskId={image.taskId} hasEdit={Boolean(image.edited)} />
         ) : (
-          <p className={`muted ${styles.adminTaskNote}`}>{image.error ?? 'No generated image to edit yet.'}</p>
+          <p className={`muted ${styles.adminImageNote}`}>{image.error ?? 'No generated image to edit yet.'}</p>
         )}
       </div>
     </li>

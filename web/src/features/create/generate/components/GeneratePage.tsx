@@ -354,7 +354,7 @@ export function GeneratePage() {
                 : 'The reason is under each failed image.'}
             </Alert>
           )}
-          <ul className={styles.taskGrid}>
+          <ul className={styles.imageGrid}>
             {images.map((t, i) => (
               <ImageCard key={t.taskId} image={t} index={i} input={inputByKey.get(t.inputKey) ?? undefined} />
             ))}

@@ -20,10 +20,10 @@ interface ImageCardProps {
 }
 
 const STATUS_CLASS: Record<GenerationImage['status'], string | undefined> = {
-  queued: styles.taskQueued,
-  running: styles.taskRunning,
+  queued: styles.queued,
+  running: styles.running,
   completed: '',
-  failed: styles.taskFailed,
+  failed: styles.failed,
 }
 
 export function ImageCard({ image, index, input }: ImageCardProps) {
@@ -34,7 +34,7 @@ export function ImageCard({ image, index, input }: ImageCardProps) {
   const inputThumbnail = input?.thumbnailUrl || image.inputThumbnailUrl
 
   return (
-    <li className={`${styles.task} ${STATUS_CLASS[image.status] ?? ''}`} data-testid="task-card" data-status={image.status}>
+    <li className={`${styles.card} ${STATUS_CLASS[image.status] ?? ''}`} data-testid="task-card" data-status={image.status}>
       <div className={styles.media}>
         {image.status === 'completed' && output ? (
           <a href={output.url} target="_blank" rel="noreferrer" className={styles.resultLink}>
@@ -70,7 +70,7 @@ export function ImageCard({ image, index, input }: ImageCardProps) {
         )}
 
         {image.status === 'failed' && (
-          <p className="task__error" role="alert" data-testid="task-error">
+          <p className="image__error" role="alert" data-testid="task-error">
             {image.error || 'The image could not be generated.'}
           </p>
         )}
@@ -82,7 +82,7 @@ export function ImageCard({ image, index, input }: ImageCardProps) {
         )}
 
         {image.status === 'completed' && image.outputs.length === 0 && (
-          <p className="task__error">Finished, but no image was returned.</p>
+          <p className="image__error">Finished, but no image was returned.</p>
         )}
 
         {image.status === 'completed' &&

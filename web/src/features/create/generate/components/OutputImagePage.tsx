@@ -215,7 +215,7 @@ function Results({ generation }: { generation: Generation }) {
                   </div>
                   <div className={imageStyles.info}>
                     <p className={imageStyles.title}>Image {number} could not be generated</p>
-                    <p className="task__error" data-testid="output-failure">
+                    <p className="image__error" data-testid="output-failure">
                       {image.error || generation.error || 'The image could not be generated.'}
                     </p>
                     <p className={`muted ${styles.note}`} data-testid="output-failure-credits">
