@@ -24,7 +24,7 @@ function file(id: string, extra: Partial<FlowFile> = {}): FlowFile {
   }
 }
 
-describe('which photos a service can use', () => {
+describe('which photos each kind of generation can use', () => {
   it('lists every photo the analysis rules out, with its number and reason, and counts only the others', () => {
     const files = [file('a', { analysis: analysis(GROUP) }), file('b'), file('c', { analysis: analysis(GROUP) })]
     expect(unusablePhotos(files, 'bodySwap').map((u) => [u.number, u.reason])).toEqual([[1, GROUP], [3, GROUP]])
@@ -42,7 +42,7 @@ describe('which photos a service can use', () => {
     expect(unusablePhotos(files, 'bodySwap', { compatible: true })).toEqual([])
   })
 
-  it('offers no switch when the other service refuses a photo too', () => {
+  it('offers no switch when the other kind refuses a photo too', () => {
     const files = [file('a', { analysis: analysis(GROUP, 'Nothing to cut out.') })]
     expect(switchableKind(unusablePhotos(files, 'bodySwap'), 'bodySwap')).toBeNull()
   })
@@ -52,7 +52,7 @@ describe('which photos a service can use', () => {
     expect(swapFitKeys(files)).toEqual(['uploads/a.jpg'])
   })
 
-  it('the upload page says for which service the photos are ready', () => {
+  it('the upload page says for which kind the photos are ready', () => {
     const all = [file('a', { analysis: analysis(GROUP) }), file('b', { analysis: analysis(GROUP) }), file('c', { analysis: analysis(GROUP) })]
     expect(readiness(all)).toBe('3 images ready: none for a model swap, 3 for a new background')
     expect(readiness([file('a'), file('b')])).toBe('2 images ready')

@@ -3,28 +3,28 @@ import type { Generation, GenerationImage } from '@/types/api'
 import { nextPollDelay } from './api/pollImages'
 import { downloadImages, generationFinished, mergeImages, queuedImage, generationSettled, imageState } from './generations'
 
-const task = (taskId: string, status: GenerationImage['status'], progress = 0): GenerationImage => ({ ...queuedImage(taskId), status, progress })
+const image = (taskId: string, status: GenerationImage['status'], progress = 0): GenerationImage => ({ ...queuedImage(taskId), status, progress })
 
-// The generation's tasks, in the order of its taskIds.
+// The generation's images, in the order of its taskIds (the wire's name).
 const taskIds = ['a', 'b']
 
 describe('generations', () => {
-  it('the long-poll `since` lists status:progress in taskIds order, unknown tasks as queued:0', () => {
-    expect(imageState(['a', 'b'], [task('b', 'running', 40)])).toBe('queued:0,running:40')
+  it('the long-poll `since` lists status:progress in taskIds order, unknown images as queued:0', () => {
+    expect(imageState(['a', 'b'], [image('b', 'running', 40)])).toBe('queued:0,running:40')
   })
 
-  it('merging keeps the task order and tasks the server left out', () => {
-    const merged = mergeImages(taskIds, [task('a', 'running', 10)], [task('b', 'completed', 100)])
+  it('merging keeps the images in order and those the server left out', () => {
+    const merged = mergeImages(taskIds, [image('a', 'running', 10)], [image('b', 'completed', 100)])
     expect(merged.map((t) => [t.taskId, t.status])).toEqual([
       ['a', 'running'],
       ['b', 'completed'],
     ])
   })
 
-  it('a generation is finished when every task completed or failed', () => {
+  it('a generation is finished when every image completed or failed', () => {
     expect(generationFinished([])).toBe(false)
-    expect(generationFinished([task('a', 'completed'), task('b', 'running')])).toBe(false)
-    expect(generationFinished([task('a', 'completed'), task('b', 'failed')])).toBe(true)
+    expect(generationFinished([image('a', 'completed'), image('b', 'running')])).toBe(false)
+    expect(generationFinished([image('a', 'completed'), image('b', 'failed')])).toBe(true)
   })
 })
 
@@ -48,29 +48,29 @@ describe('long-poll pacing', () => {
 
 describe('the output page (from the server)', () => {
   const output = (key: string) => ({ key, url: `https://s3/${key}`, thumbnailUrl: `https://s3/t/${key}` })
-  const service = (status: Generation['status'], tasks: GenerationImage[]): Generation => ({
+  const generationOf = (status: Generation['status'], images: GenerationImage[]): Generation => ({
     serviceId: 's',
     service: 'bodySwap',
     status,
-    credits: tasks.length,
+    credits: images.length,
     modelId: null,
     backgroundId: null,
     error: null,
     createdAt: '',
     completedAt: null,
-    tasks,
+    tasks: images,
   })
 
   it('is settled only when the generation and every image have ended', () => {
-    expect(generationSettled(service('completed', [task('a', 'completed'), task('b', 'failed')]))).toBe(true)
-    expect(generationSettled(service('running', [task('a', 'completed')]))).toBe(false)
-    expect(generationSettled(service('completed', [task('a', 'running')]))).toBe(false)
+    expect(generationSettled(generationOf('completed', [image('a', 'completed'), image('b', 'failed')]))).toBe(true)
+    expect(generationSettled(generationOf('running', [image('a', 'completed')]))).toBe(false)
+    expect(generationSettled(generationOf('completed', [image('a', 'running')]))).toBe(false)
   })
 
   it('fills the download store with the originals and the retouched versions', () => {
-    const a = { ...task('a', 'completed'), outputs: [output('out/a.jpg')], edited: output('edits/a.jpg') }
-    const b = { ...task('b', 'completed'), outputs: [output('out/b.jpg')] }
-    const data = downloadImages(service('completed', [a, b, task('c', 'failed')]))
+    const a = { ...image('a', 'completed'), outputs: [output('out/a.jpg')], edited: output('edits/a.jpg') }
+    const b = { ...image('b', 'completed'), outputs: [output('out/b.jpg')] }
+    const data = downloadImages(generationOf('completed', [a, b, image('c', 'failed')]))
     expect(data.generatedImages.map((i) => [i.imageId, i.key])).toEqual([
       ['a', 'out/a.jpg'],
       ['b', 'out/b.jpg'],

@@ -3,7 +3,7 @@ import type { GenerationImage } from '@/types/api'
 import { queuedImage } from './generations'
 import { canAdjust, dragged, groupVersions, isAdjusted, NO_PLACEMENT, normalise, previewTransform, resultsSummary } from './placement'
 
-const task = (taskId: string, sourceTaskId?: string): GenerationImage => ({ ...queuedImage(taskId), sourceTaskId: sourceTaskId ?? null })
+const image = (taskId: string, sourceTaskId?: string): GenerationImage => ({ ...queuedImage(taskId), sourceTaskId: sourceTaskId ?? null })
 
 describe('placement', () => {
   it('keeps values within the API bounds, rounded to what the controls show', () => {
@@ -25,7 +25,7 @@ describe('placement', () => {
   })
 
   it('groups re-renders under their original, numbering only originals', () => {
-    const groups = groupVersions([task('a'), task('b'), task('a2', 'a'), task('b2', 'b'), task('a3', 'a')])
+    const groups = groupVersions([image('a'), image('b'), image('a2', 'a'), image('b2', 'b'), image('a3', 'a')])
     expect(groups.map((g) => [g.original.taskId, g.number, g.versions.map((v) => v.taskId)])).toEqual([
       ['a', 1, ['a2', 'a3']],
       ['b', 2, ['b2']],
@@ -42,19 +42,19 @@ describe('placement', () => {
 
 describe('resultsSummary', () => {
   const out = { key: 'k', url: 'u', thumbnailUrl: 't' }
-  const done = (id: string, source?: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({ ...task(id, source), status: 'completed', outputs: [out], ...extra })
+  const done = (id: string, source?: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({ ...image(id, source), status: 'completed', outputs: [out], ...extra })
 
   it('counts every tile the page shows: images, failures, versions, re-renders under way and edits', () => {
-    const tasks = [
+    const images = [
       done('a', undefined, { edited: out }),
-      { ...task('b'), status: 'failed' as const },
+      { ...image('b'), status: 'failed' as const },
       done('c'),
       done('a2', 'a'),
       done('c2', 'c'),
-      { ...task('a3', 'a'), status: 'running' as const },
-      { ...task('c3', 'c'), status: 'failed' as const }, // a failed re-render has no tile
+      { ...image('a3', 'a'), status: 'running' as const },
+      { ...image('c3', 'c'), status: 'failed' as const }, // a failed re-render has no tile
     ]
-    expect(resultsSummary(groupVersions(tasks))).toBe('2 of 3 images ready, 1 failed, 2 new versions, 1 re-rendering, 1 edited')
+    expect(resultsSummary(groupVersions(images))).toBe('2 of 3 images ready, 1 failed, 2 new versions, 1 re-rendering, 1 edited')
   })
 
   it('says only what there is', () => {

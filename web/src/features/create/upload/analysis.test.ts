@@ -22,14 +22,14 @@ describe('the photo analysis in plain words', () => {
     expect(describePhoto({ ...group, kind: 'neither', people: 0 })).toBe('No person or garment found')
   })
 
-  it('says for each service whether it can be used, and why not', () => {
+  it('says for each kind whether it can be used, and why not', () => {
     expect(kindVerdicts(group)).toEqual([
       { kind: 'bodySwap', label: 'Model swap', ok: false, reason: group.can.bodySwap?.reason },
       { kind: 'burstreplace', label: 'New background', ok: true, reason: null },
     ])
   })
 
-  it('treats a service the analysis does not name as not possible', () => {
+  it('treats a kind the analysis does not name as not possible', () => {
     expect(kindVerdicts({ ...group, can: {} }).every((v) => !v.ok)).toBe(true)
   })
 })

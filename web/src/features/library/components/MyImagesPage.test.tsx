@@ -11,7 +11,6 @@ import { MyImagesPage } from './MyImagesPage'
 import { json } from '@/testing/http'
 import { completedImage } from '@/testing/fixtures'
 
-const task = completedImage
 
 const generation: Generation = {
   serviceId: 'svc-1',
@@ -24,9 +23,9 @@ const generation: Generation = {
   createdAt: '2026-11-24T04:00:00+00:00',
   completedAt: '2026-11-24T04:00:05+00:00',
   tasks: [
-    task('t-1'),
-    task('t-2', { status: 'failed', stage: 'failed', outputs: [], error: 'No person found in the photo.' }),
-    task('t-3'),
+    completedImage('t-1'),
+    completedImage('t-2', { status: 'failed', stage: 'failed', outputs: [], error: 'No person found in the photo.' }),
+    completedImage('t-3'),
   ],
 }
 

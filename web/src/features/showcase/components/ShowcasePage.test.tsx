@@ -114,7 +114,7 @@ describe('ShowcasePage', () => {
     expect(lastQuery().pageNum).toBe(2)
   })
 
-  it('switches the service and starts again at page 1', async () => {
+  it('switches the kind and starts again at page 1', async () => {
     renderAt('/showcase?page=2')
     expect(lastQuery().pageNum).toBe(2)
     await userEvent.click(screen.getByTestId('showcase-service-burstreplace'))

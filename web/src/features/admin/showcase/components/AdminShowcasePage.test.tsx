@@ -22,7 +22,7 @@ const pair = (taskId: string, showcased: boolean) => ({
   showcased,
 })
 
-const task = (taskId: string, edited = false) => ({
+const image = (taskId: string, edited = false) => ({
   taskId,
   status: 'completed',
   progress: 100,
@@ -46,7 +46,7 @@ const generation = (serviceId: string, edited = false) => ({
     error: null,
     createdAt: '2026-01-02T10:00:00+00:00',
     completedAt: '2026-01-02T10:00:05+00:00',
-    tasks: [task('t-1', edited)],
+    tasks: [image('t-1', edited)],
   },
   ownerEmail: 'owner@example.com',
   temporalUrl: `http://temporal/namespaces/default/workflows/${serviceId}`,
@@ -209,7 +209,7 @@ describe('AdminShowcasePage', () => {
         const file = (init.body as FormData).get('file') as File
         if (file.name === 'bad.jpg') return json(422, { message: 'The edited image is not a JPEG, PNG or WebP image.' })
         edited = true
-        return json(200, { data: task('t-1', true) })
+        return json(200, { data: image('t-1', true) })
       }
       return json(200, { data: { items: [], total: 0, pageNum: 1, pageSize: 24 } })
     }
@@ -232,7 +232,7 @@ describe('AdminShowcasePage', () => {
 
   it('shows a generation its owner deleted as deleted, with no images and no actions', async () => {
     const deleted = generation('svc-9')
-    deleted.generation.tasks = [{ ...task('t-9'), inputThumbnailUrl: '', outputs: [] }]
+    deleted.generation.tasks = [{ ...image('t-9'), inputThumbnailUrl: '', outputs: [] }]
     handler = (url) =>
       url.pathname === '/api/v1/admin/generations'
         ? json(200, { data: { items: [{ ...deleted, deletedAt: '2026-01-03T09:30:00+00:00' }] } })

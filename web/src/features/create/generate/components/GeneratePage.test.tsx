@@ -47,7 +47,7 @@ const generation = (images: GenerationImage[], credits: number): FlowGeneration 
   notifyEmail: null,
 })
 
-const service = (tasks: GenerationImage[], credits: number): Generation => ({
+const serverGeneration = (images: GenerationImage[], credits: number): Generation => ({
   serviceId: 'svc-1',
   service: 'bodySwap',
   status: 'completed',
@@ -57,20 +57,20 @@ const service = (tasks: GenerationImage[], credits: number): Generation => ({
   error: null,
   createdAt: '2026-11-24T04:00:00+00:00',
   completedAt: '2026-11-24T04:00:05+00:00',
-  tasks,
+  tasks: images,
 })
 
 type Route = (url: string) => Response | undefined
 let routes: Route[]
-/** The tasks of the generation as last polled: they live in the query cache, not in the flow. */
+/** The images of the generation as last polled: they live in the query cache, not in the flow. */
 let polled: GenerationImage[] | null
 /** The JSON bodies sent, by URL. */
 let bodies: { url: string; body: Record<string, unknown> }[]
 
-/** This tab started the generation (the flow store) and knows its tasks (the query cache). */
-function startGeneration(tasks: GenerationImage[], credits: number) {
-  appStore.set(updateGenerationAtom, generation(tasks, credits))
-  polled = tasks
+/** This tab started the generation (the flow store) and knows its images (the query cache). */
+function startGeneration(images: GenerationImage[], credits: number) {
+  appStore.set(updateGenerationAtom, generation(images, credits))
+  polled = images
 }
 
 beforeEach(() => {
@@ -161,7 +161,7 @@ describe('GeneratePage after a batch', () => {
     const running = finished.map((t) => ({ ...t, status: 'running' as const, progress: 50, outputs: [], error: null }))
     startGeneration(running, 3)
     routes.push((url) => (url.startsWith('/api/v1/task/pollTasks') ? json(200, { data: finished }) : undefined))
-    routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: service(finished, 3) }) : undefined))
+    routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: serverGeneration(finished, 3) }) : undefined))
     renderAt('/generate')
 
     await waitFor(() => expect(screen.getByTestId('output-results')).toBeTruthy())
@@ -179,12 +179,12 @@ describe('GeneratePage after a batch', () => {
 describe('OutputImagePage with failed images', () => {
   it('keeps the image order, leaves free re-renders out of the count, and says they cost nothing', async () => {
     const note = 'Framed from the knees up: the scene has water where a person would stand.'
-    const tasks = [
+    const images = [
       { ...done('t-1'), note },
       failed('t-2', 'The photo is too dark.', { inputThumbnailUrl: '' }),
       failed('t-3', 'Re-render failed.', { sourceTaskId: 't-1' }),
     ]
-    routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: service(tasks, 4) }) : undefined))
+    routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: serverGeneration(images, 4) }) : undefined))
     renderAt('/output-image?serviceId=svc-1')
 
     const tile = await screen.findByTestId('output-failed')
@@ -229,7 +229,7 @@ describe('ImageCard', () => {
   })
 })
 
-describe('GeneratePage before the click: photos the service cannot use', () => {
+describe('GeneratePage before the click: photos the kind cannot use', () => {
   const GROUP = 'This photo shows 2 people; a model swap needs a photo of one person. Crop it to one person, or use another photo.'
   const TONE = "We could not swap to this model: their skin tone is too far from the person's in the photo for an even result (a model with a closer skin tone works best)"
   const photo = (id: string, swap: string | null): FlowFile => ({

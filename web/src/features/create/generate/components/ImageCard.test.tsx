@@ -21,7 +21,7 @@ const CREDENTIALS: ContentCredentials = {
   sha256: 'a'.repeat(64),
 }
 
-const task = (extra: Partial<GenerationImage>): GenerationImage => ({
+const image = (extra: Partial<GenerationImage>): GenerationImage => ({
   taskId: 't-1',
   status: 'completed',
   stage: 'completed',
@@ -49,15 +49,15 @@ afterEach(() => cleanup())
 
 describe('ImageCard', () => {
   it('shows a finished image’s Content Credentials line', () => {
-    renderCard(task({ contentCredentials: CREDENTIALS }))
+    renderCard(image({ contentCredentials: CREDENTIALS }))
     expect(screen.getByTestId('content-credentials').textContent).toContain('Content Credentials: AI-generated with MetaModel')
   })
 
   it('shows none for an image made before signing, or one still generating', () => {
-    renderCard(task({ contentCredentials: null }))
+    renderCard(image({ contentCredentials: null }))
     expect(screen.queryByTestId('content-credentials')).toBeNull()
     cleanup()
-    renderCard(task({ status: 'running', progress: 40, outputs: [], contentCredentials: CREDENTIALS }))
+    renderCard(image({ status: 'running', progress: 40, outputs: [], contentCredentials: CREDENTIALS }))
     expect(screen.queryByTestId('content-credentials')).toBeNull()
   })
 })

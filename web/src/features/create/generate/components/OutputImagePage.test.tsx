@@ -14,9 +14,8 @@ import { completedImage } from '@/testing/fixtures'
 vi.mock('../api/getGeneration', () => ({ useGeneration: vi.fn() }))
 const mockedUseGeneration = vi.mocked(useGeneration)
 
-const task = completedImage
 
-const service: Generation = {
+const served: Generation = {
   serviceId: 'svc-1',
   service: 'bodySwap',
   status: 'completed',
@@ -27,8 +26,8 @@ const service: Generation = {
   createdAt: '2026-11-24T04:00:00+00:00',
   completedAt: '2026-11-24T04:00:05+00:00',
   tasks: [
-    task('t-1', { edited: { key: 'outputs/t-1-edited.jpg', url: 'http://s3/e/t-1', thumbnailUrl: 'http://s3/et/t-1' } }),
-    task('t-2'),
+    completedImage('t-1', { edited: { key: 'outputs/t-1-edited.jpg', url: 'http://s3/e/t-1', thumbnailUrl: 'http://s3/et/t-1' } }),
+    completedImage('t-2'),
   ],
 }
 
@@ -77,9 +76,9 @@ describe('OutputImagePage', () => {
     appStore.set(mergeFlowAtom, {
       stepSelectModel: { selectedModel: { _id: 'm-1', name: 'Ava', category: 'studio', url: 'http://s3/m', thumbnailUrl: 'http://s3/mt' } },
     })
-    const [first, second] = service.tasks as [GenerationImage, GenerationImage]
+    const [first, second] = served.tasks as [GenerationImage, GenerationImage]
     renderPage({
-      ...service,
+      ...served,
       tasks: [
         {
           ...first,
@@ -112,7 +111,7 @@ describe('OutputImagePage', () => {
   })
 
   it('opens every image in the large viewer, which walks the page and compares with the input', async () => {
-    mockedUseGeneration.mockReturnValue({ data: service, isPending: false, error: null, refetch: vi.fn() } as unknown as ReturnType<typeof useGeneration>)
+    mockedUseGeneration.mockReturnValue({ data: served, isPending: false, error: null, refetch: vi.fn() } as unknown as ReturnType<typeof useGeneration>)
     render(
       <QueryClientProvider client={new QueryClient()}>
         <Provider store={appStore}>

@@ -13,7 +13,7 @@ vi.mock('@/lib/toast', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), 
 
 const output = (id: string) => ({ key: `outputs/${id}.jpg`, url: `http://s3/o/${id}`, thumbnailUrl: `http://s3/ot/${id}` })
 
-const task = (taskId: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({
+const image = (taskId: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({
   taskId,
   status: 'completed',
   progress: 100,
@@ -28,7 +28,7 @@ const task = (taskId: string, extra: Partial<GenerationImage> = {}): GenerationI
   ...extra,
 })
 
-const service = (tasks: GenerationImage[], backgroundId: string | null = 'bg-1'): Generation => ({
+const generationOf = (images: GenerationImage[], backgroundId: string | null = 'bg-1'): Generation => ({
   serviceId: 'svc-1',
   service: 'burstreplace',
   status: 'completed',
@@ -38,7 +38,7 @@ const service = (tasks: GenerationImage[], backgroundId: string | null = 'bg-1')
   error: null,
   createdAt: '2026-11-24T04:00:00+00:00',
   completedAt: '2026-11-24T04:00:05+00:00',
-  tasks,
+  tasks: images,
 })
 
 const seeds = { items: [{ _id: 'bg-1', name: 'Street', type: 'background', category: 'city', builtin: false, url: 'http://s3/bg-1', thumbnailUrl: 'http://s3/bg-1-thumb' }], total: 1, pagenum: 1, pagesize: 18 }
@@ -83,7 +83,7 @@ afterEach(() => {
 })
 
 describe('PlacementEditor', () => {
-  function renderEditor(t: GenerationImage = task('t-1'), onClose = vi.fn()) {
+  function renderEditor(t: GenerationImage = image('t-1'), onClose = vi.fn()) {
     render(
       <QueryClientProvider client={client()}>
         <PlacementEditor generationId="svc-1" backgroundId="bg-1" image={t} original={output('t-1')} imageLabel="image 1" onClose={onClose} />
@@ -124,7 +124,7 @@ describe('PlacementEditor', () => {
   })
 
   it('starts from the version’s own placement; arrow keys move it; Reset goes back', async () => {
-    renderEditor(task('t-2', { sourceTaskId: 't-1', placement: { x: 0.1, y: 0, scale: 1.5 } }))
+    renderEditor(image('t-2', { sourceTaskId: 't-1', placement: { x: 0.1, y: 0, scale: 1.5 } }))
     const subject = screen.getByTestId('placement-subject')
     expect([subject.dataset.x, subject.dataset.scale]).toEqual(['0.1', '1.5'])
     subject.focus()
@@ -157,12 +157,12 @@ describe('OutputImagePage with re-renders', () => {
   }
 
   it('shows re-renders as versions of their image, and a new one after Re-render', async () => {
-    const version = task('t-2', { sourceTaskId: 't-1', placement: { x: 0.1, y: 0, scale: 1 } })
-    let current = service([task('t-1'), version])
+    const version = image('t-2', { sourceTaskId: 't-1', placement: { x: 0.1, y: 0, scale: 1 } })
+    let current = generationOf([image('t-1'), version])
     routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: current }) : undefined))
     routes.push((url) => {
       if (url !== '/api/v1/task/t-1/placement') return undefined
-      current = service([task('t-1'), version, task('t-3', { sourceTaskId: 't-1', status: 'running', progress: 40, outputs: [], placement: { x: 0, y: -0.1, scale: 1 } })])
+      current = generationOf([image('t-1'), version, image('t-3', { sourceTaskId: 't-1', status: 'running', progress: 40, outputs: [], placement: { x: 0, y: -0.1, scale: 1 } })])
       return json(200, { data: { taskId: 't-3', serviceId: 'svc-1', sourceTaskId: 't-1', remaining: 8 } })
     })
     renderPage()
@@ -193,7 +193,7 @@ describe('OutputImagePage with re-renders', () => {
   })
 
   it('offers no adjustment without a background to stand on', async () => {
-    routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: service([task('t-1')], 'transparent') }) : undefined))
+    routes.push((url) => (url === '/imageedit/service/svc-1' ? json(200, { data: generationOf([image('t-1')], 'transparent') }) : undefined))
     renderPage()
     await waitFor(() => expect(screen.getAllByTestId('output-item')).toHaveLength(1))
     expect(screen.queryByTestId('adjust-placement')).toBeNull()
