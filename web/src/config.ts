@@ -41,9 +41,9 @@ export const DEFAULT_DISTRIBUTOR_ID = 'metamodel'
 export const MODEL_PAGE_SIZE = 12
 export const SEED_PAGE_SIZE = 18
 
-/** The pause between task polls when the server did not hold the request (errors, old server). */
+/** The pause between image polls when the server did not hold the request (errors, old server). */
 export const POLL_INTERVAL_MS = 700
-/** How long the server may hold a task poll waiting for a change (long polling). */
+/** How long the server may hold an image poll waiting for a change (long polling). */
 export const LONG_POLL_WAIT_MS = 20_000
 
 /** Uploads always ask for a bodySwap presigned URL: at upload time the user has

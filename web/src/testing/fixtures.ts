@@ -2,7 +2,7 @@
 import type { GenerationImage } from '@/types/api'
 
 /** A finished image of a generation: its upload's thumbnail and one output, under fake URLs
- *  that say which task they belong to. */
+ *  that say which image they belong to. */
 export const completedImage = (taskId: string, extra: Partial<GenerationImage> = {}): GenerationImage => ({
   taskId,
   status: 'completed',

@@ -1,5 +1,5 @@
 /**
- * Which images are chosen for a ZIP download. Pure functions over a set of task ids, so the
+ * Which images are chosen for a ZIP download. Pure functions over a set of image ids, so the
  * page's rules (toggle one, select or clear all visible, forget what is gone) are unit-tested.
  */
 export type Selection = ReadonlySet<string>

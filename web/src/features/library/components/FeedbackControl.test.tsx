@@ -9,7 +9,7 @@ function renderControl(props: { rating: 'up' | 'down' | null; comment: string })
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
   render(
     <QueryClientProvider client={client}>
-      <FeedbackControl taskId="task-1" imageLabel="image 1" {...props} />
+      <FeedbackControl imageId="task-1" imageLabel="image 1" {...props} />
     </QueryClientProvider>,
   )
 }

@@ -10,7 +10,7 @@ type Rating = NonNullable<GenerationImage['rating']>
 export const COMMENT_MAX_LENGTH = 2000
 
 interface FeedbackControlProps {
-  taskId: string
+  imageId: string
   /** The feedback the server has for this image (null: none yet). */
   rating: Rating | null
   comment: string
@@ -27,7 +27,7 @@ const THUMBS: Record<Rating, { text: string; flip: boolean }> = {
  * Thumbs up or down on one image, with an optional comment (one per image and user, editable).
  * Shows the current feedback: the server's, or the one being saved.
  */
-export function FeedbackControl({ taskId, rating, comment, imageLabel }: FeedbackControlProps) {
+export function FeedbackControl({ imageId, rating, comment, imageLabel }: FeedbackControlProps) {
   const feedback = useGiveFeedback()
   const commentId = useId()
   const errorId = useId()
@@ -36,14 +36,14 @@ export function FeedbackControl({ taskId, rating, comment, imageLabel }: Feedbac
 
   // What is shown: the request under way, else its answer (until the list has it), else the props.
   const saved = feedback.isPending ? feedback.variables : feedback.isSuccess ? feedback.data : null
-  const current = saved && saved.taskId === taskId ? saved : { rating, comment }
+  const current = saved && saved.taskId === imageId ? saved : { rating, comment }
   const error = feedback.isError ? errorMessage(feedback.error) : null
 
   // Only saving the comment form closes it: a thumb saved while the form is open (or one whose
   // answer arrives after the form was opened) leaves the comment being written alone.
   const send = (next: Rating, text: string, closeForm = false) => {
     feedback.mutate(
-      { taskId, rating: next, comment: text.trim() },
+      { taskId: imageId, rating: next, comment: text.trim() },
       { onSuccess: closeForm ? () => setEditing(false) : undefined },
     )
   }

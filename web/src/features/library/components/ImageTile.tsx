@@ -126,10 +126,10 @@ export function ImageTile({ tile, number, selected, onToggleSelect, onOpen, onDe
             )}
           </div>
         )}
-        {ready && <FeedbackControl taskId={image.taskId} rating={image.rating ?? null} comment={image.comment} imageLabel={name} />}
+        {ready && <FeedbackControl imageId={image.taskId} rating={image.rating ?? null} comment={image.comment} imageLabel={name} />}
 
         <div className={styles.libTileFooter}>
-          {ready ? <ShareToggle taskId={image.taskId} shared={image.shared} /> : <span />}
+          {ready ? <ShareToggle imageId={image.taskId} shared={image.shared} /> : <span />}
           <button
             type="button"
             className={`icon-btn icon-btn--small ${styles.libTileDelete}`}

@@ -3,7 +3,7 @@ import { useShareImage } from '../api/shareImage'
 import styles from '../library.module.css'
 
 /** The owner's consent to show this input/output pair in the public showcase (off by default). */
-export function ShareToggle({ taskId, shared }: { taskId: string; shared: boolean }) {
+export function ShareToggle({ imageId, shared }: { imageId: string; shared: boolean }) {
   const share = useShareImage()
   const on = share.isPending ? share.variables.shared : share.isSuccess ? share.data.shared : shared
   return (
@@ -14,7 +14,7 @@ export function ShareToggle({ taskId, shared }: { taskId: string; shared: boolea
           role="switch"
           checked={on}
           disabled={share.isPending}
-          onChange={(e) => share.mutate({ taskId, shared: e.target.checked })}
+          onChange={(e) => share.mutate({ taskId: imageId, shared: e.target.checked })}
           data-testid="share-toggle"
         />
         <span className={styles.libSwitchTrack} aria-hidden="true" />

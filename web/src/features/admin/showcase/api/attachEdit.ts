@@ -6,15 +6,15 @@ import { adminGenerationsKey } from './findGenerations'
 export type EditedImage = ApiData<'/api/v1/admin/edits/{taskId}', 'post'>
 
 export interface AttachEditVariables {
-  taskId: string
+  imageId: string
   file: File
 }
 
 /** Attaches a retouched version to a generated image; its owner sees "Edited" and gets a mail. */
-export function attachEdit({ taskId, file }: AttachEditVariables): Promise<EditedImage> {
+export function attachEdit({ imageId, file }: AttachEditVariables): Promise<EditedImage> {
   const form = new FormData()
   form.append('file', file, file.name)
-  return postForm('/api/v1/admin/edits/{taskId}', `/api/v1/admin/edits/${encodeURIComponent(taskId)}`, form)
+  return postForm('/api/v1/admin/edits/{taskId}', `/api/v1/admin/edits/${encodeURIComponent(imageId)}`, form)
 }
 
 export function useAttachEdit() {

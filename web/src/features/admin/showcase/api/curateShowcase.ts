@@ -5,12 +5,12 @@ import { showcaseCandidatesKey, type ShowcaseCandidates } from './getShowcaseCan
 
 export type CuratedPair = ApiData<'/api/v1/admin/showcase/{taskId}', 'put'>
 export interface CurateVariables extends ApiBody<'/api/v1/admin/showcase/{taskId}', 'put'> {
-  taskId: string
+  imageId: string
 }
 
 /** Shows a shared pair in the public showcase, or takes it off. */
-export function curateShowcase({ taskId, showcased }: CurateVariables): Promise<CuratedPair> {
-  return unwrap(client.PUT('/api/v1/admin/showcase/{taskId}', { params: { path: { taskId } }, body: { showcased } }))
+export function curateShowcase({ imageId, showcased }: CurateVariables): Promise<CuratedPair> {
+  return unwrap(client.PUT('/api/v1/admin/showcase/{taskId}', { params: { path: { taskId: imageId } }, body: { showcased } }))
 }
 
 export function useCurateShowcase() {

@@ -7,7 +7,7 @@ import styles from '../admin-showcase.module.css'
 const ACCEPT = 'image/jpeg,image/png,image/webp'
 
 /** "Attach edited image": uploads the chosen file at once; the server's refusal is shown here. */
-export function AttachEdit({ taskId, hasEdit }: { taskId: string; hasEdit: boolean }) {
+export function AttachEdit({ imageId, hasEdit }: { imageId: string; hasEdit: boolean }) {
   const attach = useAttachEdit()
   const errorId = useId()
 
@@ -17,7 +17,7 @@ export function AttachEdit({ taskId, hasEdit }: { taskId: string; hasEdit: boole
     event.target.value = ''
     if (!file) return
     attach.mutate(
-      { taskId, file },
+      { imageId, file },
       { onSuccess: () => toast.success('Edited image attached. The owner was told by email.') },
     )
   }

@@ -134,7 +134,7 @@ function CandidateCard({ pair }: { pair: ShowcaseCandidate }) {
       </div>
       <div className={styles.adminPairFooter}>
         <span className="status-pill">{KIND_LABELS[pair.service]}</span>
-        <CurateToggle taskId={pair.taskId} showcased={pair.showcased} />
+        <CurateToggle imageId={pair.taskId} showcased={pair.showcased} />
       </div>
     </li>
   )

@@ -4,16 +4,16 @@ import { useCurateShowcase } from '../api/curateShowcase'
 import styles from '../admin-showcase.module.css'
 
 interface CurateToggleProps {
-  taskId: string
+  imageId: string
   showcased: boolean
 }
 
 /** A switch: the pair is in the public showcase, or not. The server's refusal is toasted. */
-export function CurateToggle({ taskId, showcased }: CurateToggleProps) {
+export function CurateToggle({ imageId, showcased }: CurateToggleProps) {
   const curate = useCurateShowcase()
   const toggle = () =>
     curate.mutate(
-      { taskId, showcased: !showcased },
+      { imageId, showcased: !showcased },
       {
         onSuccess: (pair) => toast.success(pair.showcased ? 'Added to the showcase.' : 'Taken off the showcase.'),
         onError: (err) => toast.error(errorMessage(err)),

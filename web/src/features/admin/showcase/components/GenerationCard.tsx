@@ -114,7 +114,7 @@ function ImageRow({ image, number }: { image: GenerationImage; number: number })
           {image.shared && <span className="status-pill">Shared</span>}
         </p>
         {image.status === 'completed' && output ? (
-          <AttachEdit taskId={image.taskId} hasEdit={Boolean(image.edited)} />
+          <AttachEdit imageId={image.taskId} hasEdit={Boolean(image.edited)} />
         ) : (
           <p className={`muted ${styles.adminImageNote}`}>{image.error ?? 'No generated image to edit yet.'}</p>
         )}
