@@ -13,18 +13,18 @@ let mockedGetShowcase: ReturnType<typeof stubShowcase>
 
 const NOTE = 'No account needed to try it: guests get free credits.'
 
-function page(service: 'bodySwap' | 'burstreplace', count: number): ShowcasePage {
+function page(kind: 'bodySwap' | 'burstreplace', count: number): ShowcasePage {
   return {
     total: count,
     pageNum: 1,
     pageSize: 1,
     items: Array.from({ length: count }, (_, i) => ({
-      taskId: `${service}-${i}`,
-      service,
-      inputUrl: `https://s3/${service}-in-${i}.jpg`,
-      inputThumbnailUrl: `https://s3/${service}-in-${i}-thumb.jpg`,
-      outputUrl: `https://s3/${service}-out-${i}.png`,
-      outputThumbnailUrl: `https://s3/${service}-out-${i}-thumb.jpg`,
+      taskId: `${kind}-${i}`,
+      service: kind,
+      inputUrl: `https://s3/${kind}-in-${i}.jpg`,
+      inputThumbnailUrl: `https://s3/${kind}-in-${i}-thumb.jpg`,
+      outputUrl: `https://s3/${kind}-out-${i}.png`,
+      outputThumbnailUrl: `https://s3/${kind}-out-${i}-thumb.jpg`,
       showcased: true,
     })),
   }

@@ -181,7 +181,7 @@ describe('steps flow restored from sessionStorage', () => {
     expect(restored.stepUploadImages.isAllImagesUploaded).toBe(true)
   })
 
-  it('restores a generation an earlier version saved under the wire names, leaving out its tasks (query cache)', async () => {
+  it('restores a generation an earlier version saved under the wire names, leaving out its images (query cache)', async () => {
     const flow = defaultFlow()
     const { id, kind, imageIds, ...rest } = generation('s1')
     const old = { serviceId: id, requestType: kind, taskIds: imageIds, ...rest, tasks: [{ taskId: 't1', status: 'running' }] }

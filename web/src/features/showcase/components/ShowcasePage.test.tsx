@@ -9,14 +9,14 @@ import { ShowcasePage } from './ShowcasePage'
 vi.mock('../api/getShowcase', () => ({ useShowcase: vi.fn() }))
 const mockedUseShowcase = vi.mocked(useShowcase)
 
-function page(count: number, total: number, pageNum = 1, service: 'bodySwap' | 'burstreplace' = 'bodySwap'): Page {
+function page(count: number, total: number, pageNum = 1, kind: 'bodySwap' | 'burstreplace' = 'bodySwap'): Page {
   return {
     total,
     pageNum,
     pageSize: 12,
     items: Array.from({ length: count }, (_, i) => ({
-      taskId: `${service}-${pageNum}-${i}`,
-      service,
+      taskId: `${kind}-${pageNum}-${i}`,
+      service: kind,
       inputUrl: `https://s3/in-${i}.jpg`,
       inputThumbnailUrl: `https://s3/in-${i}-thumb.jpg`,
       outputUrl: `https://s3/out-${i}.png`,

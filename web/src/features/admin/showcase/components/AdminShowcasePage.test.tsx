@@ -35,9 +35,9 @@ const image = (taskId: string, edited = false) => ({
   shared: false,
 })
 
-const generation = (serviceId: string, edited = false) => ({
+const generation = (generationId: string, edited = false) => ({
   generation: {
-    serviceId,
+    serviceId: generationId,
     service: 'burstreplace',
     status: 'completed',
     credits: 1,
@@ -49,7 +49,7 @@ const generation = (serviceId: string, edited = false) => ({
     tasks: [image('t-1', edited)],
   },
   ownerEmail: 'owner@example.com',
-  temporalUrl: `http://temporal/namespaces/default/workflows/${serviceId}`,
+  temporalUrl: `http://temporal/namespaces/default/workflows/${generationId}`,
 })
 
 type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>

@@ -25,8 +25,8 @@ import { ImageCard } from './ImageCard'
 import styles from './GeneratePage.module.css'
 
 /**
- * The photos the chosen service cannot use, each with its reason, before the click: they are not
- * counted, priced or sent. One click drops them; when the other service would take them all, one
+ * The photos the chosen kind cannot use, each with its reason, before the click: they are not
+ * counted, priced or sent. One click drops them; when the other kind would take them all, one
  * click switches to it.
  */
 function UnusablePhotos({
@@ -133,7 +133,7 @@ export function GeneratePage() {
   const model = flow.stepSelectModel.selectedModel
   const background = flow.stepSelectBackground.selectedBackground
   const kind: GenerationKind | null = model ? 'bodySwap' : background ? 'burstreplace' : null
-  // Before the click: the photos the service (and for a model swap, the model's skin tone) cannot
+  // Before the click: the photos the kind (and for a model swap, the model's skin tone) cannot
   // use are listed with their reasons, and only the others are counted, priced and sent.
   const fits = useModelFits(kind === 'bodySwap' ? swapFitKeys(allFiles) : [])
   const fit = model ? fits.byId.get(model._id) : undefined

@@ -28,7 +28,7 @@ export function UploadPage() {
 
   let status = 'Add at least one image to continue.'
   if (pending) status = `Uploading ${pending} image${pending === 1 ? '' : 's'}…`
-  // Counted per service when a service cannot use them all (a group photo for a model swap).
+  // Counted per kind when a kind cannot use them all (a group photo for a model swap).
   else if (ready) status = `${readiness(files)}${failed ? `; ${failed} failed (they will be skipped)` : ''}.`
 
   return (
