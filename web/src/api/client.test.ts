@@ -169,6 +169,13 @@ describe('the session middleware', () => {
     expect(header(catalog!, 'Authorization')).toBe('Bearer guest-7')
   })
 
+  it('asks for the plans without starting a guest session (/subscription shows them at once)', async () => {
+    routes.push((url) => (url.startsWith('/api/v1/pricing') ? json(200, { data: { planVersion: 2, currency: 'USD', pricingInfo: [] } }) : undefined))
+    await unwrap(client.GET('/api/v1/pricing', { params: { query: { planVersion: 2 } } }))
+    expect(calls().map((c) => c.url)).toEqual(['/api/v1/pricing?planVersion=2'])
+    expect(header(calls()[0]!, 'Authorization')).toBeUndefined()
+  })
+
   it('remembers a guest login that granted no free credits, and forgets it at the next one', async () => {
     let withheld = true
     routes.push((url) => (url === '/imageedit/users/guestlogin' ? json(200, { data: { token: 'guest-0', credits: 0, freeCreditsWithheld: withheld } }) : undefined))

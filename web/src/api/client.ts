@@ -191,6 +191,9 @@ const VISITOR_PATHS: ReadonlySet<string> = new Set<keyof paths>([
   '/api/v1/sample',
   // Anyone may check an image (/verify); a visitor's check starts no guest session.
   '/api/v1/provenance',
+  // The plans (no login needed): /subscription asks for them at once instead of after a guest
+  // login, a round trip before the page could show anything on a phone (issue 39).
+  '/api/v1/pricing',
 ])
 
 /** The user token a request was sent with (null: the guest's, or none). */

@@ -6,6 +6,7 @@ import { requireUploadedImages } from './routes/guards'
 import { ComingSoonPage } from './routes/ComingSoonPage'
 import { HomePage } from './routes/HomePage'
 import { homeLoader } from './routes/homeLoader'
+import { subscriptionLoader } from './routes/subscriptionLoader'
 import { LoadingBlock } from '@/components/ui/Spinner'
 import { NotFoundPage, RouteErrorPage } from './routes/NotFoundPage'
 
@@ -52,6 +53,7 @@ const billingRoute: RouteObject = {
 const commerceRoutes: RouteObject[] = [
   {
     path: 'subscription',
+    loader: subscriptionLoader,
     lazy: () => import('./routes/SubscriptionRoute').then((m) => ({ Component: m.SubscriptionRoute })),
   },
   {

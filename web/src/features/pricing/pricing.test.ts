@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  browserTimeZone,
   choiceOf,
   currencySymbol,
   findChoice,
@@ -151,5 +152,18 @@ describe('the recommended plan', () => {
   it('is none with fewer than three monthly plans (packs do not count)', () => {
     expect(recommendedPlanId([monthly('starter', 149_900), monthly('pro', 599_900), pack])).toBeUndefined()
     expect(recommendedPlanId([])).toBeUndefined()
+  })
+})
+
+describe('the time zone sent for the currency', () => {
+  // A clock at a given UTC offset (minutes, as getTimezoneOffset writes them: -330 is +05:30).
+  const clockAt = (offset: number) => Object.assign(new Date(), { getTimezoneOffset: () => offset })
+
+  it("is the browser's zone on a clock at India's offset", () => {
+    expect(browserTimeZone(clockAt(-330))).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone)
+  })
+
+  it('is not asked for at any other offset, where it cannot be India', () => {
+    for (const offset of [0, 60, -60, -300, -345, 300]) expect(browserTimeZone(clockAt(offset))).toBeUndefined()
   })
 })
