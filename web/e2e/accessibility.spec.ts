@@ -218,6 +218,10 @@ test('keyboard: the mobile menu at 390 px keeps focus inside and gives it back',
   await page.keyboard.press('Enter')
   await expectUrl(page, '/help')
   await expectHidden(page.locator('#mobile-menu'), 'the mobile menu')
+  // The route's focus rule runs when the new page has rendered, which on a loaded machine may
+  // come after the URL changes and the drawer closes (its code is a chunk of its own).
+  await page.waitForFunction(() => document.activeElement?.id === 'main', null, { timeout: 10_000 })
+    .catch(() => undefined)
   if (!(await focusedMatches(page, '#main'))) fail(`on the new page focus is on ${await focusedName(page)}, not <main>`)
 
   step('the backdrop closes it; focus is back on the menu button')
