@@ -3,6 +3,7 @@ artefact and fidelity gates): refused for its failures, logged and stored as a p
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import asdict
 from typing import Any
@@ -29,3 +30,14 @@ class Scored:
             if isinstance(value, float) else value
             for key, value in values.items()
         }
+
+
+def log_scores(log: logging.Logger, what: str, key: str, report: Scored, operation: str,
+               seed: int, attempt: int) -> None:
+    """One line per scored attempt ("<what> <operation> attempt <n>: passed|refused ..."), the
+    scores and the attempt's facts under `key` and the verdict under `<key>_passed`, which is
+    what the logs' readers (and tests) look for."""
+    log.info("%s %s attempt %d: %s", what, operation, attempt,
+             "passed" if report.passed else "refused " + ",".join(report.failures),
+             extra={key: {**report.as_dict(), "operation": operation, "seed": seed,
+                          "attempt": attempt}, f"{key}_passed": report.passed})

@@ -40,7 +40,7 @@ import numpy as np
 from engine.arrays import Float32, Image8
 from engine.quality import QualityTooLow
 from engine.refusals import REFUND
-from engine.scores import Scored
+from engine.scores import Scored, log_scores
 
 log = logging.getLogger("engine.diffusion.gate")
 
@@ -127,10 +127,7 @@ def check(rgb: Image8, operation: str, seed: int, attempt: int) -> GateReport:
     """Score and log one generated image (never raises: the engine decides what a refusal
     costs, a second seed or the task)."""
     report = score(rgb)
-    log.info("diffusion gate %s attempt %d: %s", operation, attempt,
-             "passed" if report.passed else "refused " + ",".join(report.failures),
-             extra={"gate": {**report.as_dict(), "operation": operation, "seed": seed,
-                             "attempt": attempt}, "gate_passed": report.passed})
+    log_scores(log, "diffusion gate", "gate", report, operation, seed, attempt)
     return report
 
 

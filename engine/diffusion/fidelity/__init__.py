@@ -41,7 +41,7 @@ from engine.diffusion.fidelity.colour import lab_pixels, palette_difference
 from engine.digital_model import Person
 from engine.quality import QualityTooLow
 from engine.refusals import REFUND
-from engine.scores import Scored
+from engine.scores import Scored, log_scores
 
 log = logging.getLogger("engine.diffusion.gate.fidelity")
 
@@ -186,10 +186,7 @@ def check(output: Image8, reference: Reference, operation: str, seed: int,
           attempt: int) -> FidelityReport:
     """Score and log one try-on (never raises: the engine decides what a refusal costs)."""
     report = score(output, reference)
-    log.info("diffusion fidelity %s attempt %d: %s", operation, attempt,
-             "passed" if report.passed else "refused " + ",".join(report.failures),
-             extra={"fidelity": {**report.as_dict(), "operation": operation, "seed": seed,
-                                 "attempt": attempt}, "fidelity_passed": report.passed})
+    log_scores(log, "diffusion fidelity", "fidelity", report, operation, seed, attempt)
     return report
 
 
