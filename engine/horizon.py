@@ -87,6 +87,23 @@ def sky_pixels(lab: Image8) -> BoolMask:
     return sky_colour(smooth[..., 0], smooth[..., 1], smooth[..., 2])
 
 
+EDGE_STEP = 12.0  # vertical Sobel response (8-bit L) of an edge
+# An edge is a step, not a slope: its response stands out from the rows RAMP_REACH above or
+# below it by RAMP_PEAK. A night sky brightening toward the horizon (field-01: L rises 2-3 per
+# thumbnail row over a fifth of the frame) is steep enough to pass EDGE_STEP on every row of
+# the slope, across the whole width, and was read as a horizon at 0.18 for a labelled 0.40.
+RAMP_REACH = 4  # rows of the thumbnail (ANALYSIS_WIDTH wide): beyond a blurred step's response
+RAMP_PEAK = 1.5
+
+
+def edges(dy: Floats) -> BoolMask:
+    """Pixels on a horizontal edge: a strong vertical change that is a step, not part of a
+    smooth slope (a sky's gradient, a lit wall's falloff)."""
+    above, below = np.zeros_like(dy), np.zeros_like(dy)
+    above[RAMP_REACH:], below[:-RAMP_REACH] = dy[:-RAMP_REACH], dy[RAMP_REACH:]
+    return np.asarray((dy > EDGE_STEP) & (dy > RAMP_PEAK * np.minimum(above, below)))
+
+
 SKY_SHARE = 0.6  # of the region above a sky line, at least this is smooth sky-coloured pixels
 
 
@@ -102,7 +119,7 @@ def sky_line(lab: Image8, sky: BoolMask | None = None) -> float | None:
     light = lab[..., 0].astype(np.float32)
     dy = np.abs(cv2.Sobel(cv2.GaussianBlur(light, (0, 0), 1.0), cv2.CV_32F, 0, 1, ksize=3))
     texture = np.abs(cv2.Laplacian(light, cv2.CV_32F, ksize=3)).mean(axis=1)
-    span = (dy > 12).mean(axis=1)  # how much of the width an edge spans (horizons are long)
+    span = edges(dy).mean(axis=1)  # how much of the width an edge spans (horizons are long)
     rows = np.arange(int(0.15 * h), int(0.66 * h))
     if len(rows) == 0:
         return None

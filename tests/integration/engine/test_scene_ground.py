@@ -390,3 +390,14 @@ def test_an_eye_level_doorway_reads_no_lower_than_a_metre() -> None:
     low, high = GROUND_LABELS["room-02.jpg"]["horizon"]
     found = door_reading("room-02.jpg", (low + high) / 2)
     assert found is not None and EYE_LEVEL_SPAN[0] <= found <= EYE_LEVEL_SPAN[1], found
+
+
+def test_a_night_skys_slope_is_not_read_as_field_01s_horizon() -> None:
+    """field-01 (night, stars, a misty valley): its sky brightens steeply toward the mountains,
+    which made the sky line report 0.18 for a labelled 0.36-0.44 (a person there twice as
+    tall as the scene allows). The sky line is a step, not a slope (horizon.edges): the
+    volcano breaks the real ridge line, so no straight horizon is found and the scene takes
+    the no-horizon rules; a horizon, when one is found, lies in the label."""
+    found = scene.cues(photo("field-01.jpg"))
+    low, high = GROUND_LABELS["field-01.jpg"]["horizon"]
+    assert found.horizon is None or low <= found.horizon <= high, found.horizon
