@@ -1,11 +1,13 @@
 """Light from the scene on a placed subject: its brightness, contrast and colour moved toward
-the light around where it stands (harmonise), the scene's key light (key_light: where the
-brightest region is and how directional the light is, for engine/shadows.py) and the scene's
-light wrapped round its edges (light_wrap).
+the light around where it stands, its saturation lowered in a dark, colourless place
+(harmonise), the scene's key light (key_light: where the brightest region is and how
+directional the light is, for engine/shadows.py) and the scene's light wrapped round its edges
+(light_wrap).
 
 Colours are measured in CIE Lab (L* 0..100, a* and b* signed: what OpenCV gives for float RGB
-in 0..1). Every change to the subject is one 8-bit lookup table per RGB channel, so matching
-costs a few thousand sampled pixels' statistics and one cv2.LUT over the subject's box.
+in 0..1). The tone and colour changes are one 8-bit lookup table per RGB channel, so matching
+costs a few thousand sampled pixels' statistics and one cv2.LUT over the subject's box; the
+saturation (which no per-channel table can change) is one scaling of a*, b* over the box.
 """
 
 from __future__ import annotations
@@ -59,6 +61,19 @@ CAST_LIMIT = 12.0  # and at most this (a*b* distance) on a white: neon at 40+ gi
 #                    colours shift less (the same linear gains), black not at all
 CAST_WHITE = 92.0  # L*: the white that CAST_LIMIT and the cast are measured on
 LOCAL_PAD = (0.5, 0.15)  # the light "where they stand": the box padded by these shares (x, y)
+# Saturation at night. In the dark the eye sees less colour (rods take over from cones) and a
+# night photo shows it: a moonlit field is one tint, with few colours of its own. A subject lit
+# for a shop keeps its full saturation under any per-channel table and looks pasted there. So
+# its Lab chroma is scaled down (same L* and hue; skin is left to the cast: desaturate) by up
+# to DESAT_LIMIT, in proportion to how dark the place is (the cast's night share:
+# nothing at NORMAL_EXPOSURE or brighter) and how colourless (the spread of a*b* around the
+# scene's mean, i.e. its colours beyond the light's cast: DESAT_GREY or less counts fully,
+# DESAT_VIVID or more not at all: neon streets, sunsets and a lawn at dusk keep their colour).
+# Fixtures (the light around a standing person): moonlit field-01 13.5, dark cellar bg-2 13.4,
+# neon bg-3 28.5, dusk lawn scene-04 36.
+DESAT_LIMIT = 0.4
+DESAT_GREY = 10.0
+DESAT_VIVID = 25.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +86,7 @@ class LabStats:
     b: float
     spread: float
     key: float
+    colour: float  # the spread of a*, b* about their means: the place's own colours
 
     @property
     def exposure(self) -> float:
@@ -84,8 +100,9 @@ def lab_stats(pixels: Image8) -> LabStats:
     lab = cv2.cvtColor(pixels.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_RGB2Lab)
     flat = np.asarray(lab, np.float32).reshape(-1, 3)
     mean = flat.mean(axis=0)
+    colour = float(np.sqrt(flat[:, 1].var() + flat[:, 2].var()))
     return LabStats(float(mean[0]), float(mean[1]), float(mean[2]), float(flat[:, 0].std()),
-                    float(np.percentile(flat[:, 0], KEY_PERCENTILE)))
+                    float(np.percentile(flat[:, 0], KEY_PERCENTILE)), colour)
 
 
 def local_region(background: Image8, box: tuple[int, int, int, int]) -> Image8:
@@ -119,12 +136,70 @@ def _to_srgb(linear: Floats) -> Floats:
     return np.where(linear <= 0.0031308, linear * 12.92, 1.055 * linear ** (1 / 2.4) - 0.055)
 
 
+def darkness(light: LabStats, normal: float = NORMAL_EXPOSURE) -> float:
+    """0 at the `normal` exposure or brighter .. 1 at NIGHT_DEPTH L* below it."""
+    return float(np.clip((normal - light.exposure) / NIGHT_DEPTH, 0.0, 1.0))
+
+
+def plainness(light: LabStats) -> float:
+    """1 for a plain backdrop (L* spread under FLAT_SCENE) .. 0 from twice that."""
+    return float(np.clip((2.0 * FLAT_SCENE - light.spread) / FLAT_SCENE, 0.0, 1.0))
+
+
+def normal_exposure(light: LabStats) -> float:
+    """The exposure of a normally lit place like this one: NORMAL_EXPOSURE, or lower for a
+    plain backdrop (no highlights: a mid-grey paper is a lit studio, not a dim place)."""
+    return NORMAL_EXPOSURE + plainness(light) * (STUDIO_EXPOSURE - NORMAL_EXPOSURE)
+
+
+def saturation_kept(light: LabStats) -> float:
+    """The share of its chroma a subject keeps under this light (1: all, in any lit place).
+    A plain backdrop, black paper included, says nothing about the light: all of it."""
+    grey = float(np.clip((DESAT_VIVID - light.colour) / (DESAT_VIVID - DESAT_GREY), 0.0, 1.0))
+    night = darkness(light, normal_exposure(light)) * (1.0 - plainness(light))
+    return 1.0 - DESAT_LIMIT * night * grey
+
+
+def _ramp_table(points: list[tuple[int, float]]) -> Image8:
+    """An 8-bit lookup table (0..255 for 0..1) through these (level, value) points."""
+    xs, ys = zip(*points, strict=True)
+    return np.asarray(np.round(np.interp(np.arange(256), xs, ys) * 255.0), np.uint8)
+
+
+# Skin (OpenCV HSV: hue 0..179 in half degrees, saturation 0..255): reddish to orange hues at a
+# moderate saturation, from pale to dark skin. A saturated red or orange garment (S 200+) is
+# not skin; a beige one is taken for it (it keeps its colour too).
+SKIN_HUE = _ramp_table([(0, 1.0), (20, 1.0), (28, 0.0), (165, 0.0), (172, 1.0), (255, 1.0)])
+SKIN_SATURATION = _ramp_table([(0, 0.0), (15, 0.0), (30, 1.0), (160, 1.0), (200, 0.0),
+                               (255, 0.0)])
+
+
+def desaturate(rgb: Image8, keep: float) -> Image8:
+    """`rgb` with its Lab chroma scaled by `keep` (L* and hue unchanged), in 8-bit Lab.
+    Skin is left to the light's cast: the cast of a coloured night light already greys it
+    (moonlight takes half of its chroma), and a face greyed further reads as lifeless, not
+    as night."""
+    if keep >= 1.0:
+        return rgb
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    skin = cv2.multiply(cv2.LUT(hsv[..., 0], SKIN_HUE), cv2.LUT(hsv[..., 1], SKIN_SATURATION),
+                        scale=1.0 / 255.0)
+    # The share kept per pixel in 1/128ths, in 16-bit integers: a float pass over a tall
+    # person's box costs as much again as the two colour conversions.
+    kept = ((skin.astype(np.int16) * round(128 * (1.0 - keep)) + 128) >> 8) + round(128 * keep)
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2Lab)
+    for channel in (1, 2):  # a*, b*: 128 is neutral
+        chroma = lab[..., channel].astype(np.int16) - 128
+        lab[..., channel] = ((chroma * kept + 64) >> 7) + 128
+    return np.asarray(cv2.cvtColor(lab, cv2.COLOR_Lab2RGB), np.uint8)
+
+
 def cast_of(light: LabStats) -> tuple[float, float]:
     """The a*, b* shift a white (CAST_WHITE) of the subject takes under this scene light."""
     chroma = float(np.hypot(light.a, light.b))
     if chroma <= NEUTRAL_LIGHT:
         return 0.0, 0.0
-    night = float(np.clip((NORMAL_EXPOSURE - light.exposure) / NIGHT_DEPTH, 0.0, 1.0))
+    night = darkness(light)
     size = min(CAST_LIMIT, (CAST_SHARE + CAST_NIGHT * night) * (chroma - NEUTRAL_LIGHT))
     return size * light.a / chroma, size * light.b / chroma
 
@@ -142,8 +217,7 @@ def channel_gains(cast: tuple[float, float]) -> Float32:
 
 def exposure_shift(light: LabStats) -> float:
     """The L* change of a mid-tone under this scene light (negative: darker)."""
-    plain = float(np.clip((2.0 * FLAT_SCENE - light.spread) / FLAT_SCENE, 0.0, 1.0))
-    normal = NORMAL_EXPOSURE + plain * (STUDIO_EXPOSURE - NORMAL_EXPOSURE)
+    normal = normal_exposure(light)
     if light.exposure < normal:
         return max(-DARKEN_LIMIT, DARKEN_MATCH * (light.exposure - normal))
     if light.exposure > BRIGHT_EXPOSURE:
@@ -181,8 +255,9 @@ def tone_table(subject: LabStats, light: LabStats) -> Image8:
 
 def harmonise(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
     """Move the subject's brightness, contrast and colour temperature part of the way toward
-    the scene's light around where it stands (bounded: see the constants above). On a neutral,
-    normally lit backdrop it is left as the shop lit it."""
+    the scene's light around where it stands, and lower its saturation in a dark, colourless
+    place (bounded: see the constants above). On a neutral, normally lit backdrop it is left
+    as the shop lit it. The saturation changes first, so the light's cast still tints it."""
     inside = alpha > 0.5
     if np.count_nonzero(inside) < 100:
         return rgb
@@ -190,9 +265,11 @@ def harmonise(rgb: Image8, alpha: Mask, background: Image8) -> Image8:
     x0, y0, x1, y1 = box
     sample = inside[y0:y1:5, x0:x1:5]  # statistics need a few thousand pixels, not all
     subject = lab_stats(np.ascontiguousarray(rgb[y0:y1:5, x0:x1:5][sample]))
-    table = tone_table(subject, scene_light(background, box))
+    light = scene_light(background, box)
+    table = tone_table(subject, light)
+    region = desaturate(np.ascontiguousarray(rgb[y0:y1, x0:x1]), saturation_kept(light))
     out = rgb.copy()
-    out[y0:y1, x0:x1] = cv2.LUT(np.ascontiguousarray(rgb[y0:y1, x0:x1]), table)
+    out[y0:y1, x0:x1] = cv2.LUT(region, table)
     return out
 
 

@@ -148,6 +148,71 @@ def test_a_neutral_normally_lit_backdrop_keeps_the_shops_photo() -> None:
             assert change < most and drift.max() < 1.5, (name, change, drift)
 
 
+def saturation(pixels: np.ndarray) -> float:
+    """Chroma over lightness (C* / (L* + 16)) of the pixels' mean Lab: unchanged when a light
+    only dims (linear light scaled: L* + 16 and a*, b* scale alike), so what the exposure
+    match does to it is small and what remains is the saturation's own change."""
+    light, a, b = pixels.mean(axis=0)
+    return float(np.hypot(a, b) / (light + 16.0))
+
+
+def garment_kept(colour: tuple[int, int, int], path: str) -> float:
+    """The drawn person's top in `colour`: the share of its saturation kept on that scene."""
+    cut, top = person()
+    rgb = cut.rgb.copy()
+    rgb[top] = colour
+    inner = cv2.erode(top.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    after = lighting.harmonise(rgb, cut.alpha, canvas(path))
+    return saturation(lab(after)[inner]) / saturation(lab(rgb)[inner])
+
+
+RED, GREEN, YELLOW = (200, 30, 40), (40, 160, 60), (220, 190, 40)
+
+
+@pytest.mark.parametrize("path", ["scenes/field-01.jpg", "backgrounds/bg-2.jpg",
+                                  "backgrounds/bg-6.jpg"])
+def test_a_saturated_garment_loses_saturation_in_a_dark_colourless_scene(path: str) -> None:
+    """Moonlit field-01, the green-lit cellar bg-2 and the violet haze bg-6: a red, green or
+    yellow top keeps at most 92% of its saturation (a per-channel table keeps 92-103%: the
+    cast's own effect) and at least 1 - DESAT_LIMIT, less 0.1 for that effect."""
+    for colour in (RED, GREEN, YELLOW):
+        kept = garment_kept(colour, path)
+        assert 1.0 - lighting.DESAT_LIMIT - 0.1 <= kept <= 0.92, f"{path} {colour}: {kept:.2f}"
+
+
+@pytest.mark.parametrize("path", ["scenes/scene-03.jpg", "scenes/street-01.jpg",
+                                  "scenes/terrace-01.jpg", "scenes/scene-04.jpg",
+                                  "backgrounds/bg-3.jpg", "scenes/scene-07.jpg"])
+def test_a_lit_or_colourful_scene_keeps_the_subjects_saturation(path: str) -> None:
+    """Daylight (dune, street, terrace), a lawn at dusk, neon and a sunset: nothing of the
+    saturation is taken (what is measured is the tone and cast match's own effect)."""
+    cut, _ = person()
+    back = canvas(path)
+    light = lighting.scene_light(back, compose.bbox(cut.alpha, 0.01))
+    assert lighting.saturation_kept(light) == 1.0
+    for colour in (RED, GREEN, YELLOW):
+        assert 0.95 <= garment_kept(colour, path) <= 1.06, (path, colour)
+
+
+def test_a_plain_backdrop_even_black_keeps_the_subjects_saturation() -> None:
+    for grey in (20, 128, 200):
+        light = lighting.scene_light(uniform((grey, grey, grey)), (200, 100, 560, 960))
+        assert lighting.saturation_kept(light) == 1.0, grey
+
+
+def test_desaturation_keeps_the_hue_and_leaves_skin_to_the_cast() -> None:
+    """Red, green and yellow tops keep their hue (under 3 degrees in a*b*) and lightness while
+    losing the chroma asked for; skin, pale to dark, keeps its colour (the cast greys it)."""
+    garments = np.array([[RED, GREEN, YELLOW]], np.uint8)
+    before, after = lab(garments)[0], lab(lighting.desaturate(garments, 0.65))[0]
+    turn = np.degrees(np.arctan2(after[:, 2], after[:, 1]) - np.arctan2(before[:, 2], before[:, 1]))
+    assert np.abs(turn).max() < 3, turn
+    assert np.abs(after[:, 0] - before[:, 0]).max() < 2, (before, after)
+    ratio = np.hypot(after[:, 1], after[:, 2]) / np.hypot(before[:, 1], before[:, 2])
+    assert np.all((ratio > 0.6) & (ratio < 0.7)), ratio
+    skin = np.array([[(235, 205, 190), (200, 160, 135), (120, 80, 60)]], np.uint8)
+    assert np.abs(lighting.desaturate(skin, 0.65).astype(int) - skin).max() <= 2
+
 # The key light ---------------------------------------------------------------------------
 
 
