@@ -238,6 +238,24 @@ def test_the_key_light_is_the_scenes_brightest_region() -> None:
         assert lighting.key_light(back).strength < 0.1
 
 
+def test_the_dunes_key_light_is_the_sky_glow_above_the_sunlit_sand() -> None:
+    """scene-03 (issue 36 item 3, reported as a key light taken from the sunlit dune): in both
+    canvas shapes the brightest region is the pale glow of the sky on the right, above the
+    labelled ground and neutral in colour (the sunlit sand is yellow: b* 20-45), on the side the
+    ripples are lit from; its shadow leans left, as the ripples' own do."""
+    from tests.integration.engine.test_scene_labels import LABELS, on_ground, photo, to_photo
+    back = photo("scene-03.jpg")
+    for width, height in ((768, 1024), (1024, 768)):
+        framed = compose.cover(back, width, height)
+        light = lighting.key_light(framed)
+        assert light.side > 0.5 and light.strength > 0.1, light
+        x, y = to_photo(light.x * width, light.y * height, back, width, height)
+        assert not on_ground(LABELS["scene-03.jpg"], x, y), (x, y)
+        px, py = int(light.x * width), int(light.y * height)
+        glow = lab(framed[max(0, py - 8) : py + 8, max(0, px - 8) : px + 8]).reshape(-1, 3)
+        assert abs(float(glow[:, 2].mean())) < 8, glow.mean(axis=0)
+
+
 # Shadows -----------------------------------------------------------------------------------
 
 
