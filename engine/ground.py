@@ -201,7 +201,7 @@ def walkable(
     """The ground map of a thumbnail whose Lab is `lab`, given the photo's cues (rows as
     fractions of its height). `reach`: how far below the horizon the nearest standing place
     must be for a full-length person of a useful size (scene.MIN_HEIGHT at the low camera's
-    scale); `sky_colour` is scene.sky_colour per pixel, `blue` daylight-bright water colour.
+    scale); `sky_colour` is horizon.sky_colour per pixel, `blue` daylight-bright water colour.
     Below a horizon, blue is water (the sea, a pool, a lake mirror the sky; floors, sand,
     grass and paving are not blue in daylight), and so is the underwater half of a split
     shot. `edge`: long_edge() of a photo without a horizon: below it, a tabletop (UNSURE)."""
