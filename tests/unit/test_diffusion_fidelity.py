@@ -14,8 +14,13 @@ import pytest
 from core.engine import EngineError
 from engine.analysis import swap_subject
 from engine.diffusion import fidelity
-from engine.diffusion.fidelity.colour import delta_e2000, dominant_colours, lab_pixels
-from engine.diffusion.fidelity.garment import Crop, print_survival
+from engine.diffusion.fidelity.colour import (
+    delta_e2000,
+    distribution_difference,
+    dominant_colours,
+    lab_pixels,
+)
+from engine.diffusion.fidelity.garment import Crop, palette, print_survival
 from engine.digital_model import analyse_person
 from engine.quality import QualityTooLow
 from ops.gate_scores_fidelity import (
@@ -34,13 +39,13 @@ from tests.support.paths import fixture_images
 
 @pytest.fixture(scope="module")
 def cases() -> list[Case]:
-    """A dressed person's outfit back on them; a printed tee (VANS) on one catalog model and a
-    plain crop top with buttons on another."""
+    """A dressed person's outfit back on them; a printed tee (VANS) on one catalog model, a
+    plain crop top with buttons on another, a purple long-sleeve with a grey print on a third."""
     for folder in ("people", "garments", "catalog-models"):
         fixture_images(folder)  # a skip with the reason when ../shared is not there
     garments = {path.name: path for path in photos("garments")}
     made = [outfit_case(photos("people")[0])]
-    for garment, model in (("00055_00.jpg", 0), ("02015_00.jpg", 1)):
+    for garment, model in (("00055_00.jpg", 0), ("02015_00.jpg", 1), ("049805_1.jpg", 2)):
         model_path = photos("catalog-models")[model]
         rgb = load(model_path)
         made.append(garment_case(garments[garment], model_path,
@@ -68,7 +73,7 @@ def test_a_faithful_try_on_passes_every_check_with_margin(cases: list[Case]) -> 
 def test_each_broken_try_on_is_refused_for_what_is_wrong(cases: list[Case], kind: str) -> None:
     for index, case in enumerate(cases):
         other = cases[(index + 1) % len(cases)].reference.person
-        if other is case.reference.person:  # pragma: no cover - the cases are three people
+        if other is case.reference.person:  # pragma: no cover - the cases are four people
             other = cases[(index + 2) % len(cases)].reference.person
         report = fidelity.score(broken(case, kind, face_of(other)), case.reference)
         print(f"\n{case.name} {kind}: {report.as_dict()}")
@@ -113,6 +118,39 @@ def test_dominant_colours_are_the_region_s_colours_by_share() -> None:
     red, blue = lab_pixels(rgb[:1, :1]), lab_pixels(rgb[-1:, -1:])
     assert float(delta_e2000(centres[0], red[0])) < 1.0
     assert float(delta_e2000(centres[1], blue[0])) < 1.0
+
+
+def _swatch(shares: list[tuple[tuple[int, int, int], int]]) -> Crop:
+    """A 100-row garment made of colour bands, `rows` rows each."""
+    rows = [np.tile(np.array(colour, np.uint8), (count, 80, 1)) for colour, count in shares]
+    rgb = np.concatenate(rows)
+    return Crop(rgb, np.ones(rgb.shape[:2], bool))
+
+
+def test_a_colour_must_come_back_in_its_share_not_only_somewhere() -> None:
+    """The recolour the old dominant-colour score missed (a purple tee with a grey print
+    recoloured red: the print's greys turned the tee's old purple): every garment colour is
+    still found somewhere, but the purple that was 70 % of the garment is now 15 %. Nearest
+    colours alone read ~0 for the purple; its share has to travel to the red."""
+    purple, grey, red = (80, 20, 140), (70, 70, 72), (150, 25, 30)
+    garment = palette(_swatch([(purple, 70), (grey, 30)]), 8)
+    recoloured = palette(_swatch([(red, 85), (purple, 15)]), 8)
+    nearest = float(delta_e2000(garment[0][:, None], recoloured[0][None]).min(axis=1)
+                    @ garment[1] / garment[1].sum())
+    assert nearest < fidelity.MAX_GARMENT_COLOUR  # what the old score saw
+    assert distribution_difference(garment, recoloured) > 2 * fidelity.MAX_GARMENT_COLOUR
+    # Extra colours in the output region (skin, a strap, backdrop) cost nothing up to a third.
+    worn = palette(_swatch([(purple, 52), (grey, 23), ((225, 180, 160), 25)]), 8)
+    assert distribution_difference(garment, worn) < 1.0
+
+
+def test_a_recolour_into_the_garment_s_own_hue_is_refused(cases: list[Case]) -> None:
+    """The calibration's case: the purple long-sleeve with a grey print (049805) recoloured
+    read 5.6-6.3 under the old score on every model (under its limit of 8)."""
+    report = fidelity.score(broken(cases[3], "recoloured"), cases[3].reference)
+    assert "garment_colour" in report.failures, report
+    faithful = fidelity.score(cases[3].output, cases[3].reference)
+    assert faithful.garment_colour < 0.8 * fidelity.MAX_GARMENT_COLOUR, faithful
 
 
 def test_a_plain_garment_has_no_print_to_measure() -> None:

@@ -16,6 +16,8 @@ from engine.arrays import BoolMask, Float32, Floats, Image8
 SAMPLE = 6000  # pixels a region's colours are clustered from (a fixed, seeded sample)
 CLUSTERS = 4
 ITERATIONS = 12
+FINE_CLUSTERS = 8  # the colour distribution's clusters (the garment colour score)
+SLACK = 1.5  # a candidate colour may take this many times its share of the reference's mass
 
 
 def lab_pixels(rgb: Image8, where: BoolMask | None = None) -> Float32:
@@ -85,20 +87,24 @@ def dominant_colours(lab: Float32, clusters: int = CLUSTERS) -> tuple[Float32, F
     return np.asarray(centre[keep], np.float32), np.asarray(shares[keep], np.float32)
 
 
-def palette_difference(reference: tuple[Float32, Float32], candidate: tuple[Float32, Float32],
-                       min_reference: float = 0.1, min_candidate: float = 0.05) -> float:
-    """How far `reference`'s dominant colours are from being found in `candidate`'s: for each
-    reference colour (share >= min_reference) the CIEDE2000 to the nearest candidate colour
-    (share >= min_candidate), averaged by share. Extra colours in the candidate cost nothing
-    (skin, a strap of the old garment, a little background inside the region)."""
+def distribution_difference(reference: tuple[Float32, Float32],
+                            candidate: tuple[Float32, Float32], slack: float = SLACK) -> float:
+    """How far `reference`'s colours are from being found in `candidate`'s in their shares: the
+    earth mover's distance (CIEDE2000 ground cost, averaged over the reference's mass) when each
+    candidate colour may take up to `slack` times its own share. A colour of the garment found
+    again only in a small cluster (a recolour that turned the print's greys into the garment's
+    old hue) must carry the rest of its mass further; extra colours in the candidate (skin, a
+    strap of the old garment, backdrop inside the region) may stay unused, up to 1 - 1/slack of
+    it."""
     ref_centres, ref_shares = reference
     centres, shares = candidate
-    ref_keep, keep = ref_shares >= min_reference, shares >= min_candidate
-    if not ref_keep.any() or not keep.any():
+    if not len(ref_centres) or not len(centres):
         return float("inf")
-    nearest = delta_e2000(ref_centres[ref_keep][:, None], centres[keep][None]).min(axis=1)
-    weights = ref_shares[ref_keep]
-    return float((nearest * weights).sum() / weights.sum())
+    cost = np.asarray(delta_e2000(ref_centres[:, None], centres[None]), np.float32)
+    source = (ref_shares / ref_shares.sum()).reshape(-1, 1).astype(np.float32)
+    sink = (shares / shares.sum() * slack).reshape(-1, 1).astype(np.float32)
+    _, _, flow = cv2.EMD(source, sink, cv2.DIST_USER, cost)
+    return float((np.asarray(flow) * cost).sum() / source.sum())
 
 
-__all__ = ["delta_e2000", "dominant_colours", "lab_pixels", "palette_difference"]
+__all__ = ["delta_e2000", "distribution_difference", "dominant_colours", "lab_pixels"]

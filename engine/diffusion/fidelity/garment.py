@@ -3,8 +3,9 @@ the garment photo (numpy and OpenCV only). Three measures, each on crops aligned
 garments' bounding boxes (the flat or worn garment in its photo, the garment region of the
 output):
 
-- colour: CIEDE2000 from the garment's dominant colours to the nearest of the output region's
-  (colour.palette_difference);
+- colour: the earth mover's distance (CIEDE2000) from the garment's colour distribution to the
+  output region's, each as FINE_CLUSTERS colours with their shares (colour.
+  distribution_difference: a colour must be found again in its share, not only somewhere);
 - pattern: the magnitude-weighted gradient-orientation histograms of a 4x4 grid of cells on
   the two crops brought to one size (where the garment has edges, stripes, print and which way
   they run), their cosine similarity times the ratio of their texture energies (a patterned
@@ -22,7 +23,7 @@ import cv2
 import numpy as np
 
 from engine.arrays import BoolMask, Float32, Image8
-from engine.diffusion.fidelity.colour import dominant_colours, lab_pixels
+from engine.diffusion.fidelity.colour import CLUSTERS, dominant_colours, lab_pixels
 
 GRID = 4  # cells per side of the pattern's grid
 BINS = 8  # unsigned orientations per cell
@@ -151,10 +152,10 @@ def print_survival(garment: Crop, output: Crop) -> float | None:
     return float(_matched(kept, descriptors[keep], output).sum()) / len(kept)
 
 
-def palette(part: Crop) -> tuple[Float32, Float32]:
+def palette(part: Crop, clusters: int = CLUSTERS) -> tuple[Float32, Float32]:
     """The garment's dominant colours (inside its mask, its outline's blend left out)."""
     inner = cv2.erode(part.mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    return dominant_colours(lab_pixels(part.rgb, inner if inner.any() else part.mask))
+    return dominant_colours(lab_pixels(part.rgb, inner if inner.any() else part.mask), clusters)
 
 
 __all__ = ["Crop", "crop", "palette", "pattern_similarity", "print_survival"]
