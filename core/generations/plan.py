@@ -115,8 +115,8 @@ def confirm_inputs(storage: Storage, settings: Settings, tasks: Sequence[ImagePl
 
 def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
     """The plan of a recorded generation whose workflow was started without one: from its rows,
-    by the rules the submit applies (InvalidInput when it cannot run). What it uses is confirmed
-    by the caller (confirm_plan), outside the database session."""
+    by the rules the submit applies, at the price recorded (InvalidInput when it cannot run).
+    What it uses is confirmed by the caller (confirm_plan), outside the database session."""
     generation = session.get(Generation, generation_id)
     still_open(generation)
     assert generation is not None
@@ -125,8 +125,13 @@ def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
         ImagePlan(task.id, task.input_key, task.input_size, task.input_etag)
         for task in tasks_of(session, generation_id)
     ]
-    return make_plan(
+    plan = make_plan(
         generation.id, generation.account_id, GenerationKind(generation.service),
         generation.livemode,
         model, background, tasks,
     )
+    # The price is the one held and shown at submit (recorded on the generation), not today's:
+    # a workflow started late (a lost start, then the sweeper) after a price change would
+    # otherwise charge more, or less, than its hold (tests/integration/test_plan_attacks.py).
+    plan.cost = generation.credits if generation.livemode else 0
+    return plan

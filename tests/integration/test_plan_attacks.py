@@ -1,0 +1,338 @@
+"""Attacks on the generation plan (issue 38: pinned at submit, confirmed by the workflow's verify
+step, its price charged) and on the money path around it, as an attacker and a flaky network
+would make them. Real Temporal, S3 and database; the submit's own code (core/generations/
+submit.py) with the real CPU engine in an in-process worker, then the whole stack over HTTP on
+SQLite and on PostgreSQL.
+
+The rule checked throughout: nothing lost, nothing charged twice, no charge without an image.
+"""
+
+from __future__ import annotations
+
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import anyio.to_thread
+import httpx
+import pytest
+from sqlalchemy import func, select
+from temporalio.client import Client
+
+from core import credits
+from core.auth.tokens import Principal
+from core.contracts.generation import GenerationResult
+from core.db import SessionFactory
+from core.enums import GenerationKind, HoldStatus
+from core.generations.prices import PRICE_PER_IMAGE
+from core.generations.start import generation_facts, start_generation
+from core.generations.submit import GenerationSubmission, Submissions, Submitted
+from core.models.accounts import CreditHold, LedgerEntry, User
+from core.models.generations import Generation, GenerationImage
+from core.photos.inputs import CHANGED
+from core.settings import Settings
+from core.storage import Storage
+from ops.seed import seed
+from tests.integration.test_workflow import balance, ledger_kinds, real_engine, running_worker
+from tests.support.accounts import sign_up
+from tests.support.api_client import Guest
+from tests.support.helpers import make_account, upload
+from tests.support.holds import account_of
+from tests.support.paths import FIXTURES, fixture_images
+from tests.support.stacks import sessions_for
+
+
+class LostStart:
+    """A Temporal link whose start never arrives (a flaky network, or the API process dying
+    right after it recorded the generation): the generation is recorded with its hold and no
+    workflow runs; the sweeper (or a repeated submit) starts it later, with its id alone."""
+
+    async def start_workflow(self, workflow: str, arg: Any, **kwargs: Any) -> Any:
+        return None
+
+
+def submission(key: str, idempotency_key: str | None = None) -> GenerationSubmission:
+    return GenerationSubmission(
+        service=GenerationKind.BURST_REPLACE, model_id=None, background_id="white",
+        inputs=[key], idempotency_key=idempotency_key, distributor_id="test", fingerprint=None,
+    )
+
+
+async def submit(
+    temporal: Any, settings: Settings, sessions: SessionFactory, storage: Storage,
+    account: str, key: str,
+) -> Submitted:
+    """The submit as the routes call it (from a worker thread)."""
+    submissions = Submissions(sessions, storage, settings, temporal)
+    principal = Principal(account_id=account, kind="guest", distributor_id="test")
+    return await anyio.to_thread.run_sync(submissions.submit, principal, submission(key))
+
+
+async def finish(temporal: Client, settings: Settings, generation_id: str) -> GenerationResult:
+    async with running_worker(temporal, settings, real_engine()):
+        handle = temporal.get_workflow_handle(generation_id, result_type=GenerationResult)
+        result: GenerationResult = await handle.result()
+        return result
+
+
+def held(sessions: SessionFactory, account: str) -> int:
+    with sessions() as session:
+        return credits.get_balance(session, account).held
+
+
+def hold_status(sessions: SessionFactory, generation_id: str) -> str | None:
+    with sessions() as session:
+        hold = session.get(CreditHold, generation_id)
+        return hold.status if hold is not None else None
+
+
+# 1. The upload behind a submitted generation is overwritten (a still-valid presigned PUT).
+
+
+async def test_an_upload_overwritten_after_submit_fails_before_the_charge(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage,
+) -> None:
+    """The plan the workflow carries pins the upload by size and ETag: other bytes of the same
+    size PUT to the same key after the submit (only the ETag differs) fail the generation at
+    verify, with the reason, before any charge; its hold is released."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    photo = fixture_images("people")[0].read_bytes()
+    key = upload(sessions, storage, account, photo)
+    pinned = storage.stat(key)
+    assert pinned is not None
+    submitted = await submit(temporal, settings, sessions, storage, account, key)
+    assert held(sessions, account) == 1
+    storage.put_bytes(key, bytes(reversed(photo)), "image/jpeg")  # same size, other bytes
+    replaced = storage.stat(key)
+    assert replaced is not None
+    assert (replaced.size, replaced.etag != pinned.etag) == (pinned.size, True)
+
+    result = await finish(temporal, settings, submitted.generation.id)
+
+    assert (result.status, result.credits_charged) == ("failed", 0)
+    with sessions() as session:
+        task = session.get(GenerationImage, submitted.task_ids[0])
+        assert task is not None and task.status == "failed"
+        assert task.error == CHANGED.format(name="The image")
+        assert (task.input_size, task.input_etag) == (pinned.size, pinned.etag)
+        assert task.output_key is None
+    assert balance(sessions, account) == 5 and held(sessions, account) == 0
+    assert ledger_kinds(sessions, submitted.generation.id) == []
+    assert hold_status(sessions, submitted.generation.id) == HoldStatus.VOIDED
+
+
+async def test_the_same_bytes_put_again_after_submit_still_make_the_image(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage,
+) -> None:
+    """A browser retrying its PUT after a dropped answer writes the very bytes again: the same
+    ETag, so the pinned version is confirmed and the image is made and charged once."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    photo = fixture_images("people")[1].read_bytes()
+    key = upload(sessions, storage, account, photo)
+    submitted = await submit(temporal, settings, sessions, storage, account, key)
+    storage.put_bytes(key, photo, "image/jpeg")
+
+    result = await finish(temporal, settings, submitted.generation.id)
+
+    assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)
+    assert balance(sessions, account) == 4 and held(sessions, account) == 0
+    assert ledger_kinds(sessions, submitted.generation.id) == ["charge"]
+    assert hold_status(sessions, submitted.generation.id) == HoldStatus.POSTED
+
+
+# 4. The price of a generation whose workflow starts late (the sweeper, a repeated submit).
+
+
+async def test_a_generation_started_late_is_charged_the_price_held_at_submit(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The submit held 1 credit and showed it; its start was lost, the price went up (a deploy)
+    and the sweeper started the workflow with its id alone. The verify step makes the plan
+    from the recorded rows, and the charge is the price held and shown at submit, not today's
+    (before: 3 charged against a hold of 1, more than the person agreed to)."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, fixture_images("people")[2].read_bytes())
+    submitted = await submit(LostStart(), settings, sessions, storage, account, key)
+    assert submitted.generation.credits == 1 and held(sessions, account) == 1
+
+    monkeypatch.setitem(PRICE_PER_IMAGE, GenerationKind.BURST_REPLACE, 3)
+    generation_id = submitted.generation.id
+    # As the sweeper starts it (core/generations/sweep.py): the id and the recorded facts.
+    await start_generation(temporal, settings, generation_id,
+                           generation_facts(sessions, generation_id))
+    result = await finish(temporal, settings, generation_id)
+
+    assert (result.status, result.completed_tasks, result.credits_charged) == ("completed", 1, 1)
+    assert balance(sessions, account) == 4 and held(sessions, account) == 0
+    assert hold_status(sessions, generation_id) == HoldStatus.POSTED
+
+
+# Over HTTP, on SQLite and on PostgreSQL (the run's shared stacks, tests/integration/conftest.py).
+
+
+def uploaded(guest: Guest, data: bytes) -> tuple[str, str]:
+    """An upload as the browser makes it (presigned URL, PUT): its file id and key."""
+    target = guest.get("/api/v1/request/presignedUrl", filename="photo.jpg",
+                       mimeType="image/jpeg", requestType="burstreplace").json()["data"]
+    httpx.put(target["url"], content=data, headers={"Content-Type": "image/jpeg"}
+              ).raise_for_status()
+    return str(target["_id"]), str(target["key"])
+
+
+def nothing_recorded(db: SessionFactory, account_id: str) -> None:
+    """No generation, task, hold or ledger movement but the account's own grant."""
+    with db() as session:
+        generations = session.scalar(select(func.count()).select_from(Generation)
+                                     .where(Generation.account_id == account_id))
+        holds = session.scalar(select(func.count()).select_from(CreditHold)
+                               .where(CreditHold.account_id == account_id))
+        kinds = session.execute(select(LedgerEntry.kind)
+                                .where(LedgerEntry.account_id == account_id)).scalars().all()
+        balance_now = credits.get_balance(session, account_id)
+    assert (generations, holds, balance_now.held) == (0, 0, 0)
+    assert "charge" not in kinds and "refund" not in kinds
+
+
+def refused(answer: httpx.Response, status: int = 422) -> str:
+    """A refusal a person can read: the status, JSON, a message."""
+    assert answer.status_code == status, answer.text[:500]
+    message = answer.json()["message"]
+    assert isinstance(message, str) and message.strip(), answer.text[:500]
+    return message
+
+
+def test_the_same_idempotency_key_raced_is_one_generation_and_one_charge(
+    stack_on_each_database: Settings,
+) -> None:
+    """A client retrying on a timeout sends its submit again while the first is still being
+    recorded: 6 at once with one Idempotency-Key make one generation and one charge; 4 more at
+    once of the same upload without a key are 4 generations, each charged once; 5 credits, 5
+    images, nothing negative, every hold posted."""
+    guest = Guest(stack_on_each_database.app_url)
+    assert guest.start_credits == 5
+    _, key = uploaded(guest, fixture_images("people")[0].read_bytes())
+
+    def send(n: int) -> httpx.Response:
+        retried = "retry-1" if n < 6 else None
+        return guest.submit("burstreplace", [key], retried, backgroundId="white")
+
+    with ThreadPoolExecutor(10) as pool:
+        answers = list(pool.map(send, range(10)))
+    assert [a.status_code for a in answers] == [200] * 10, [a.text for a in answers]
+    ids = [a.json()["data"]["serviceId"] for a in answers]
+    assert len(set(ids[:6])) == 1 and len(set(ids)) == 5
+    tasks = {t for a in answers for t in a.json()["data"]["taskIds"]}
+    assert all(t["status"] == "completed" for t in guest.wait(sorted(tasks), timeout=300))
+    for generation_id in set(ids):
+        assert guest.wait_generation(generation_id, timeout=120)["status"] == "completed"
+    assert guest.credits() == 0
+    with sessions_for(stack_on_each_database.resolved_database_url) as db:
+        account_id = account_of(db, guest)
+        with db() as session:
+            charges = session.execute(select(LedgerEntry.reference).where(
+                LedgerEntry.account_id == account_id, LedgerEntry.kind == "charge")).scalars()
+            assert sorted(charges) == sorted(set(ids))
+            assert session.scalar(select(func.count()).select_from(Generation).where(
+                Generation.idempotency_key == "retry-1")) == 1
+            holds = session.execute(select(CreditHold.status).where(
+                CreditHold.account_id == account_id)).scalars().all()
+            assert holds == [HoldStatus.POSTED] * 5
+            value = credits.get_balance(session, account_id)
+            assert (value.free, value.paid, value.held) == (0, 0, 0)
+            assert credits.ledger_sum(session, account_id) == value
+
+
+def test_another_accounts_upload_is_refused_to_a_guest_a_user_and_an_api_key(
+    stack_on_each_database: Settings,
+) -> None:
+    """Another account's upload, by key or by file id, in a submit: a plain 422 to a guest, a
+    signed-in user and that user's API key alike; nothing recorded, held or charged for the
+    caller, and the owner's upload still works for the owner."""
+    stack = stack_on_each_database
+    owner = Guest(stack.app_url)
+    file_id, key = uploaded(owner, fixture_images("people")[1].read_bytes())
+    mine = "inputFiles[0]: that is not one of your uploads."
+    attacker = Guest(stack.app_url)
+    for value in (key, file_id):
+        answer = attacker.submit("burstreplace", [value], backgroundId="white")
+        assert refused(answer) == mine
+    answer = attacker.submit("burstreplace", [key], "steal-1", backgroundId="white")
+    assert refused(answer) == mine
+    assert attacker.credits() == attacker.start_credits
+    with httpx.Client(base_url=stack.app_url, timeout=60) as api, \
+            sessions_for(stack.resolved_database_url) as db:
+        email = f"plan-{uuid.uuid4().hex[:8]}@example.com"
+        session = {"Authorization": f"Bearer {sign_up(api, db, email)}"}
+        made = api.post("/api/v1/api-keys", json={"name": "attack"}, headers=session)
+        assert made.status_code == 201, made.text
+        secret = {"Authorization": f"Bearer {made.json()['data']['secret']}"}
+        for headers in (session, secret):
+            for value in (key, file_id):
+                answer = api.post("/api/v1/generations", headers=headers, json={
+                    "service": "burstreplace", "inputs": [value], "backgroundId": "white"})
+                assert refused(answer) == mine
+        with db() as s:
+            user_account = s.execute(select(User.account_id).where(User.email == email)
+                                     ).scalar_one()
+        nothing_recorded(db, user_account)
+        nothing_recorded(db, account_of(db, attacker))
+    # The owner's upload was neither taken nor damaged.
+    answer = owner.submit("burstreplace", [file_id], backgroundId="white")
+    assert answer.status_code == 200, answer.text
+    (task,) = owner.wait(answer.json()["data"]["taskIds"], timeout=180)
+    assert task["status"] == "completed"
+
+
+def test_hostile_submit_bodies_are_refused_with_nothing_stored(
+    stack_on_each_database: Settings,
+) -> None:
+    """What an attacker puts in a submit's fields: a thousand images, NULs, non-ASCII keys,
+    objects where strings go, huge and negative values. Each is a 4xx JSON answer with a
+    message; no generation, hold or charge is left behind."""
+    stack = stack_on_each_database
+    guest = Guest(stack.app_url)
+    _, key = uploaded(guest, fixture_images("people")[2].read_bytes())
+    form_cases: list[dict[str, Any]] = [
+        {"inputFiles": [key] * 999, "backgroundId": "white"},
+        {"inputFiles": [key] * 21, "backgroundId": "white"},
+        {"inputFiles": ["фото/ключ-🙂.jpg"], "backgroundId": "white"},
+        {"inputFiles": [key], "backgroundId": "белый"},
+        {"inputFiles": [key], "backgroundId": "-1"},
+        {"inputFiles": [key + "\x00"], "backgroundId": "white"},
+        {"inputFiles": [key], "backgroundId": "w" * 100_000},
+        {"inputFiles": ["x" * 100_000], "backgroundId": "white"},
+        {"inputFiles": [""], "backgroundId": "white"},
+    ]
+    for fields in form_cases:
+        answer = guest.post("/imageedit/service/burstreplace", data=fields)
+        assert 400 <= answer.status_code < 500, (str(fields)[:200], answer.text[:300])
+        refused(answer, answer.status_code)
+    json_cases: list[Any] = [
+        {"service": "burstreplace", "inputs": [key] * 1000, "backgroundId": "white"},
+        {"service": "burstreplace", "inputs": [{"key": key}], "backgroundId": "white"},
+        {"service": "burstreplace", "inputs": key, "backgroundId": "white"},
+        {"service": "burstreplace", "inputs": [key], "backgroundId": {"id": "white"}},
+        {"service": "burstreplace", "inputs": [key], "backgroundId": ["white"]},
+        {"service": "burstreplace", "inputs": [key], "backgroundId": 10**30},
+        {"service": "burstreplace", "inputs": [key, -1], "backgroundId": "white"},
+        {"service": "burstreplace", "inputs": ["ключ\u200b🙂"], "backgroundId": "white"},
+        {"service": "burstreplace", "inputs": [key], "backgroundId": "white",
+         "metadata": {"order": {"id": 1}}},
+        {"service": "burstreplace", "inputs": [key], "backgroundId": "white",
+         "metadata": {"order": "a\x00b"}},
+        {"service": "burstreplace", "inputs": [key], "backgroundId": "white",
+         "metadata": {"n" * 41: "v"}},
+        {"service": ["burstreplace"], "inputs": [key], "backgroundId": "white"},
+        [{"service": "burstreplace", "inputs": [key], "backgroundId": "white"}],
+    ]
+    for body in json_cases:
+        answer = guest.post("/api/v1/generations", json=body)
+        assert 400 <= answer.status_code < 500, (str(body)[:200], answer.text[:300])
+        refused(answer, answer.status_code)
+    assert guest.credits() == guest.start_credits and guest.generation_count() == 0
+    with sessions_for(stack.resolved_database_url) as db:
+        nothing_recorded(db, account_of(db, guest))
