@@ -153,6 +153,21 @@ def test_a_recolour_into_the_garment_s_own_hue_is_refused(cases: list[Case]) -> 
     assert faithful.garment_colour < 0.8 * fidelity.MAX_GARMENT_COLOUR, faithful
 
 
+def test_a_fine_repeating_print_worn_squashed_survives(cases: list[Case]) -> None:
+    """The paisley top (04825, 2.2 times as tall as wide in its photo) worn on a torso is
+    squashed 1.6 times: matched in its own aspect its ORB keypoints were found nowhere (0.0,
+    refused as a lost print); taken on the photo brought to the worn garment's box, they are.
+    Blurred, the same print is still lost."""
+    person = cases[3].reference.person
+    garments = {path.name: path for path in photos("garments")}
+    case = garment_case(garments["04825_00.jpg"], photos("catalog-models")[2], person)
+    report = fidelity.score(case.output, case.reference)
+    assert report.print_survival is not None and report.print_survival > fidelity.MIN_PRINT
+    assert report.passed, report
+    blurred = fidelity.score(broken(case, "print_blurred"), case.reference)
+    assert "print" in blurred.failures, blurred
+
+
 def test_a_plain_garment_has_no_print_to_measure() -> None:
     plain = Crop(np.full((200, 160, 3), (180, 40, 60), np.uint8), np.ones((200, 160), bool))
     assert print_survival(plain, plain) is None

@@ -53,7 +53,7 @@ log = logging.getLogger("engine.diffusion.gate.fidelity")
 #   score            faithful        broken (the case it is for)               refused of 88
 #   garment_colour   0.41-5.19       recoloured 9.84-33.9; noise 22.2-38.7     88; 88
 #   garment_pattern  0.44-0.94       flat patch 0.0003-0.090                   88
-#   print_survival   0-0.72          print blurred 0-0.063 (81 measurable)     77 of 81
+#   print_survival   0.071-0.85      print blurred 0-0.073 (88 measurable)     83
 #   face             1.0 (pasted)    blurred 0.42-0.56; another face 0.22-0.46 87; 87
 #   skin             0.08-3.19       recoloured 17.3-30.4 (where measurable)   74 (14 covered)
 #   proportions      0.006-0.198     stretched (upper arms and chest 2x)        }
@@ -65,15 +65,11 @@ log = logging.getLogger("engine.diffusion.gate.fidelity")
 # purple tee's grey print turned purple by the recolour, so the purple was still "there");
 # measured on the same cases, k=4 with a slack of 1.5 separated too (faithful <= 6.97,
 # recoloured >= 10.0), 8 colours leave the wider margin.
-# A fine repeating pattern (paisley, zebra, thin stripes) is the print check's blind spot: its
-# keypoints match nowhere for sure, faithful or not (0-0.1), and 4 of the 88 faithful cases
-# (paisley on 3 models, zebra on 1) are refused for it; every other faithful one keeps 0.07 or
-# more. The limit (0.05) refuses 77 of the 81 blurred prints (their top: 0.063). Tried and
-# measured without a separation (ops/gate_scores_fidelity.py's cases): matching inside a
-# window around where the garment's box puts each keypoint (faithful paisley 0.02, blurred
-# prints up to 0.05-0.16), and every k-nearest match (k 2-4, no ratio test) fed to one RANSAC
-# homography (it collapses onto a few output keypoints: blurred prints and flat patches read
-# up to 1.0; counted one-to-one and kept to plausible scales, the paisley reads 0 again).
+# The print's keypoints are taken on the garment photo brought to the worn garment's box: taken
+# in the photo's own aspect, a fine repeating print (paisley, zebra) squashed 1.6x on a torso
+# matched nowhere (0-0.03: 4 of 88 faithful cases refused, the blurred prints refused 77).
+# Also measured, without a separation: matching inside a window around where the boxes put each
+# keypoint, and every k-nearest match fed to one RANSAC homography (it collapses).
 # The body's scores are the weakest: mediapipe's pose keeps a body's proportions plausible
 # whatever the pixels (a 2x stretch reads as 3-44 % longer segments) and a changed garment
 # moves the outline as much as a stretched body, so only gross distortions are refused. The

@@ -10,9 +10,10 @@ output):
   the two crops brought to one size (where the garment has edges, stripes, print and which way
   they run), their cosine similarity times the ratio of their texture energies (a patterned
   garment made plain, or a flat patch, has little energy);
-- print: ORB keypoints of the garment crop matched to the output crop (Lowe's ratio test, then
-  a RANSAC homography): the inliers, a logo or print surviving as it was. Only where the garment
-  has texture enough to find keypoints in (a plain garment has nothing to match: not measured).
+- print: ORB keypoints of the garment crop brought to the output crop's size, matched to the
+  output crop (Lowe's ratio test, then a RANSAC homography): the inliers, a logo or print
+  surviving as it was. Only where the garment has texture enough to find keypoints in (a plain
+  garment has nothing to match: not measured).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ MIN_KEYPOINTS = 30  # fewer measurable on the garment: no print to measure
 RATIO = 0.8  # Lowe's ratio test
 PRINT_INSET = 17  # pixels at PRINT_SIDE: keypoints are looked for this far inside the outline
 RANSAC_PIXELS = 6.0  # reprojection tolerance at PRINT_SIDE (a worn print bends a little)
+RESAMPLE = 0.7  # a keypoint is measurable when it survives this down- and upscale
 
 
 @dataclass(frozen=True)
@@ -131,21 +133,28 @@ def _matched(found: list[cv2.KeyPoint], descriptors: Image8, other: Crop) -> Boo
 
 def print_survival(garment: Crop, output: Crop) -> float | None:
     """The share of the garment's measurable keypoints found again in the output (ratio test,
-    one RANSAC homography), 0..1. Measurable: those found again in the garment photo itself
-    brought to the output garment's size and shape (what any faithful try-on could keep: a
-    fine repeating pattern, paisley, zebra, loses its keypoints to that alone). None where
-    fewer than MIN_KEYPOINTS are measurable (a plain garment; the pattern score speaks)."""
+    one RANSAC homography), 0..1. The keypoints are taken on the garment photo brought to the
+    output garment's box (the boxes align them, as for the pattern): a worn garment is squashed
+    or stretched against its photo (a long top on a torso: 1.6 times), and ORB's descriptors
+    are not made for that, so a fine print (paisley, zebra) matched in its own aspect is found
+    nowhere. Measurable: those found again after that image is resampled at RESAMPLE of its
+    size and back (what any faithful try-on could keep). None where fewer than MIN_KEYPOINTS
+    are measurable (a plain garment; the pattern score speaks)."""
     if garment.empty or output.empty:
-        return None
-    found, descriptors = _keypoints(garment)
-    if descriptors is None or len(found) < MIN_KEYPOINTS:
         return None
     height, width = output.mask.shape
     seen = Crop(np.asarray(cv2.resize(garment.rgb, (width, height),
                                       interpolation=cv2.INTER_AREA), np.uint8),
                 cv2.resize(garment.mask.astype(np.uint8), (width, height),
                            interpolation=cv2.INTER_NEAREST) > 0)
-    keep = _matched(found, descriptors, seen)
+    found, descriptors = _keypoints(seen)
+    if descriptors is None or len(found) < MIN_KEYPOINTS:
+        return None
+    size = (max(8, round(width * RESAMPLE)), max(8, round(height * RESAMPLE)))
+    small = cv2.resize(seen.rgb, size, interpolation=cv2.INTER_AREA)
+    soft = Crop(np.asarray(cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR),
+                           np.uint8), seen.mask)
+    keep = _matched(found, descriptors, soft)
     if int(keep.sum()) < MIN_KEYPOINTS:
         return None
     kept = [k for k, measurable in zip(found, keep, strict=True) if measurable]
