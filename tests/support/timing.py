@@ -74,10 +74,20 @@ class ModuleTimer:
         self.report.write_text("\n".join(lines) + "\n")
 
 
+def default_report(args: list[str]) -> Path:
+    """out/module-times.txt for the whole suite; a run of one folder (make test's second run,
+    tests/imaging) gets its own file, module-times-imaging.txt, so it does not overwrite the
+    main run's report."""
+    folders = {Path(arg.split("::", 1)[0]).name for arg in args if not arg.startswith("-")}
+    if len(folders) == 1 and (name := folders.pop()) not in ("tests", ""):
+        return REPO / "out" / f"module-times-{name.removesuffix('.py')}.txt"
+    return REPO / "out" / "module-times.txt"
+
+
 def register(config: pytest.Config) -> None:
     """Add the timer to this run when MM_MODULE_TIMES asks for it."""
     wanted = os.environ.get(ENV)
     if not wanted:
         return
-    report = REPO / "out" / "module-times.txt" if wanted == "1" else Path(wanted)
+    report = default_report(config.args) if wanted == "1" else Path(wanted)
     config.pluginmanager.register(ModuleTimer(report), "module-timer")
