@@ -25,6 +25,7 @@ from core.errors import InvalidInput
 from core.generations.prices import generation_cost
 from core.generations.read import tasks_of
 from core.generations.tasks import TERMINAL
+from core.models.accounts import CreditHold
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation
 from core.photos.inputs import check_pinned_version, check_stored_image, image_name
@@ -115,7 +116,8 @@ def confirm_inputs(storage: Storage, settings: Settings, tasks: Sequence[ImagePl
 
 def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
     """The plan of a recorded generation whose workflow was started without one: from its rows,
-    by the rules the submit applies, at the price recorded (InvalidInput when it cannot run).
+    by the rules the submit applies, at the price recorded and paid by the account it was held
+    on (InvalidInput when it cannot run).
     What it uses is confirmed by the caller (confirm_plan), outside the database session."""
     generation = session.get(Generation, generation_id)
     still_open(generation)
@@ -125,8 +127,13 @@ def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
         ImagePlan(task.id, task.input_key, task.input_size, task.input_etag)
         for task in tasks_of(session, generation_id)
     ]
+    # The account that pays is the one whose credits were held at submit: a guest's
+    # generations move to their user's account when they log in (Guests.adopt_work), their
+    # holds do not, and the charge and refunds must meet the hold (test_plan_attacks.py).
+    hold = session.get(CreditHold, generation_id)
+    payer = hold.account_id if hold is not None else generation.account_id
     plan = make_plan(
-        generation.id, generation.account_id, GenerationKind(generation.service),
+        generation.id, payer, GenerationKind(generation.service),
         generation.livemode,
         model, background, tasks,
     )

@@ -271,10 +271,15 @@ class Submissions:
             else:
                 with self.sessions.begin() as session:  # test mode: nothing to reserve
                     record(session)
-        except IntegrityError:
+        except (IntegrityError, credits.InsufficientCredits):
             # The same idempotency key raced us; the other request's generation is the answer.
-            with self.sessions() as session:
-                found = self._existing(session, principal, request.idempotency_key or "")
+            # Its hold may have taken the last credits before ours was counted: then the
+            # balance refuses us first, and the retry must still get that generation, not a
+            # 402 for a request that was accepted (test_plan_attacks.py).
+            found = None
+            if request.idempotency_key:
+                with self.sessions() as session:
+                    found = self._existing(session, principal, request.idempotency_key)
             if found is None:
                 raise
             return self._replayed(found, fingerprint)

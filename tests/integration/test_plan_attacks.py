@@ -20,6 +20,8 @@ from sqlalchemy import func, select
 from temporalio.client import Client
 
 from core import credits
+from core.auth.guests import Guests
+from core.auth.sessions import AuthSessions
 from core.auth.tokens import Principal
 from core.contracts.generation import GenerationResult
 from core.db import SessionFactory
@@ -27,7 +29,7 @@ from core.enums import GenerationKind, HoldStatus
 from core.generations.prices import PRICE_PER_IMAGE
 from core.generations.start import generation_facts, start_generation
 from core.generations.submit import GenerationSubmission, Submissions, Submitted
-from core.models.accounts import CreditHold, LedgerEntry, User
+from core.models.accounts import Account, CreditHold, LedgerEntry, User
 from core.models.generations import Generation, GenerationImage
 from core.photos.inputs import CHANGED
 from core.settings import Settings
@@ -171,6 +173,47 @@ async def test_a_generation_started_late_is_charged_the_price_held_at_submit(
     assert hold_status(sessions, generation_id) == HoldStatus.POSTED
 
 
+
+async def test_a_late_started_generation_adopted_at_login_charges_the_guest_who_held_it(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage,
+) -> None:
+    """A guest submits (1 credit held on the guest's account), the start is lost, and the guest
+    logs in: their generations move to the user's account (Guests.adopt_work), the hold stays
+    where it was made. The sweeper starts it later from its rows: the charge posts that hold on
+    the guest's account (before: it took the user's credits and "released" a hold the user
+    never had, leaving the user's held at -1, a free credit, and the guest's 1 held forever)."""
+    seed(sessions, storage, settings, FIXTURES)
+    guest = make_account(sessions, free=5)
+    user_account = make_account(sessions, free=3)
+    with sessions.begin() as session:
+        user = User(email=f"{uuid.uuid4().hex[:8]}@example.com", distributor_id="test",
+                    account_id=user_account)
+        session.add(user)
+    key = upload(sessions, storage, guest, fixture_images("people")[0].read_bytes())
+    submitted = await submit(LostStart(), settings, sessions, storage, guest, key)
+    with sessions() as session:
+        fingerprint = session.get(Account, guest).fingerprint  # type: ignore[union-attr]
+    guests = Guests(sessions, settings, AuthSessions(sessions, settings, "secret"))
+    guests.adopt_work(user, fingerprint, None)
+    with sessions() as session:
+        moved = session.get(Generation, submitted.generation.id)
+        assert moved is not None and moved.account_id == user_account
+
+    generation_id = submitted.generation.id
+    await start_generation(temporal, settings, generation_id,
+                           generation_facts(sessions, generation_id))
+    result = await finish(temporal, settings, generation_id)
+
+    assert (result.status, result.credits_charged) == ("completed", 1)
+    with sessions() as session:
+        paid_by = credits.get_balance(session, guest)
+        other = credits.get_balance(session, user_account)
+        assert (paid_by.free, paid_by.held) == (4, 0)
+        assert (other.free, other.held) == (3, 0)
+        for account in (guest, user_account):
+            assert credits.ledger_sum(session, account) == credits.get_balance(session, account)
+    assert hold_status(sessions, generation_id) == HoldStatus.POSTED
+
 # Over HTTP, on SQLite and on PostgreSQL (the run's shared stacks, tests/integration/conftest.py).
 
 
@@ -208,23 +251,26 @@ def refused(answer: httpx.Response, status: int = 422) -> str:
 def test_the_same_idempotency_key_raced_is_one_generation_and_one_charge(
     stack_on_each_database: Settings,
 ) -> None:
-    """A client retrying on a timeout sends its submit again while the first is still being
-    recorded: 6 at once with one Idempotency-Key make one generation and one charge; 4 more at
-    once of the same upload without a key are 4 generations, each charged once; 5 credits, 5
-    images, nothing negative, every hold posted."""
+    """4 submits at once of one upload without a key are 4 generations, each held once; then a
+    client retrying on a timeout sends its submit 8 times at once with one Idempotency-Key, on
+    the last credit: all 8 get the one generation (before: those whose hold was counted after
+    the first's got 402 "Not enough credits" for a request that was accepted). 5 credits,
+    5 images, 5 charges, nothing negative, every hold posted."""
     guest = Guest(stack_on_each_database.app_url)
     assert guest.start_credits == 5
     _, key = uploaded(guest, fixture_images("people")[0].read_bytes())
 
-    def send(n: int) -> httpx.Response:
-        retried = "retry-1" if n < 6 else None
+    def send(retried: str | None) -> httpx.Response:
         return guest.submit("burstreplace", [key], retried, backgroundId="white")
 
-    with ThreadPoolExecutor(10) as pool:
-        answers = list(pool.map(send, range(10)))
-    assert [a.status_code for a in answers] == [200] * 10, [a.text for a in answers]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(send, [None] * 4))
+        assert [a.status_code for a in answers] == [200] * 4, [a.text for a in answers]
+        assert guest.credits() == 1
+        answers += list(pool.map(send, ["retry-1"] * 8))
+    assert [a.status_code for a in answers] == [200] * 12, [a.text for a in answers]
     ids = [a.json()["data"]["serviceId"] for a in answers]
-    assert len(set(ids[:6])) == 1 and len(set(ids)) == 5
+    assert len(set(ids[4:])) == 1 and len(set(ids)) == 5
     tasks = {t for a in answers for t in a.json()["data"]["taskIds"]}
     assert all(t["status"] == "completed" for t in guest.wait(sorted(tasks), timeout=300))
     for generation_id in set(ids):
