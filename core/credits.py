@@ -62,6 +62,18 @@ class InsufficientCredits(DomainError):
         self.available = available
 
 
+class HoldReleased(InsufficientCredits):
+    """The generation's reservation was released before its charge (the submit withdrew it
+    when its start seemed to fail, or it was given up): nothing may be charged for it. An
+    InsufficientCredits, so the charge step fails for good and charges nothing."""
+
+    def __init__(self) -> None:
+        DomainError.__init__(
+            self, "This generation was withdrawn before it was charged; nothing was charged."
+        )
+        self.needed = self.available = 0
+
+
 class _Conflict(Exception):
     """Another transaction changed the balance first; try again."""
 
@@ -219,6 +231,11 @@ def charge(
                 done = _existing(session, key)
                 if done is not None:
                     return ChargeResult(-done.delta_free, -done.delta_paid, True)
+                if hold is None and session.get(CreditHold, generation_id) is not None:
+                    # Its hold was released, not posted: the generation was withdrawn meanwhile
+                    # (tests/integration/test_plan_attacks.py). Without this, the credits
+                    # nobody held paid for it. (A generation from before holds has none.)
+                    raise HoldReleased()
                 released = hold.amount if hold is not None else 0
                 available = account.free_credits + account.paid_credits - (
                     account.held_credits - released

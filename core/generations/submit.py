@@ -20,11 +20,12 @@ from core.catalog.fit import swap_refusal
 from core.catalog.lookup import find_background, find_model
 from core.contracts.generation import GenerationPlan, ImagePlan
 from core.db import SessionFactory
-from core.enums import CatalogKind, GenerationKind, GenerationStatus
+from core.enums import CatalogKind, GenerationKind, GenerationStatus, HoldStatus
 from core.errors import InvalidInput, Unavailable
 from core.generations.plan import make_plan
 from core.generations.read import tasks_of
 from core.generations.start import facts_of, generation_facts, mark_started, start_generation
+from core.models.accounts import CreditHold
 from core.models.base import new_id
 from core.models.catalog import CatalogItem
 from core.models.generations import Generation, GenerationImage, UploadedFile
@@ -289,18 +290,36 @@ class Submissions:
                                                                request.distributor_id))
         except Exception:
             log.exception("could not start generation %s", generation_id)
-            # Never started: it is as if it had never been submitted. The reservation and the
-            # rows go in one transaction, so neither is left behind without the other.
-            credits.void_hold(
-                self.sessions, generation_id, then=lambda s: _remove_generation(s, generation_id)
-            )
-            raise Unavailable(
-                "The generation service is not reachable right now; nothing was charged."
-            ) from None
+            if self._withdraw(generation_id):
+                raise Unavailable(
+                    "The generation service is not reachable right now; nothing was charged."
+                ) from None
+            # The start reached Temporal and only its answer was lost: the workflow runs and
+            # has charged it. Removing it now would take a credit for nothing shown.
+            mark_started(self.sessions, generation_id)
         with self.sessions() as session:
             generation = session.get(Generation, generation_id)
         assert generation is not None
         return Submitted(generation, [task.task_id for task in plan.tasks])
+
+    def _withdraw(self, generation_id: str) -> bool:
+        """A generation whose start failed is as if never submitted: its reservation and its
+        rows go in one transaction, so neither is left behind without the other. Unless its
+        hold was posted: then the start did reach Temporal (its answer was lost) and the
+        workflow charged it; it stays (False)."""
+        withdrawn = False
+
+        def remove(session: Session) -> None:
+            nonlocal withdrawn
+            status = session.execute(
+                select(CreditHold.status).where(CreditHold.id == generation_id)
+            ).scalar_one_or_none()
+            if status != HoldStatus.POSTED:
+                withdrawn = True
+                _remove_generation(session, generation_id)
+
+        credits.void_hold(self.sessions, generation_id, then=remove)
+        return withdrawn
 
     def _replayed(self, found: Submitted, fingerprint: str) -> Submitted:
         """The answer to a repeated submit: the first generation, started if it never was

@@ -18,14 +18,17 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 from temporalio.client import Client
+from temporalio.exceptions import ApplicationError
 
+from activities.generation import GenerationActivities
 from core import credits
 from core.auth.guests import Guests
 from core.auth.sessions import AuthSessions
 from core.auth.tokens import Principal
-from core.contracts.generation import GenerationResult
+from core.contracts.generation import GenerationPlan, GenerationResult
 from core.db import SessionFactory
 from core.enums import GenerationKind, HoldStatus
+from core.errors import Unavailable
 from core.generations.prices import PRICE_PER_IMAGE
 from core.generations.start import generation_facts, start_generation
 from core.generations.submit import GenerationSubmission, Submissions, Submitted
@@ -213,6 +216,89 @@ async def test_a_late_started_generation_adopted_at_login_charges_the_guest_who_
         for account in (guest, user_account):
             assert credits.ledger_sum(session, account) == credits.get_balance(session, account)
     assert hold_status(sessions, generation_id) == HoldStatus.POSTED
+
+
+class AnswerLost:
+    """A Temporal link whose start reaches the server but whose answer is lost (a flaky
+    network: the call times out after the workflow started), here once the workflow has
+    already charged, the latest such an error can come."""
+
+    def __init__(self, temporal: Client, sessions: SessionFactory) -> None:
+        self.temporal = temporal
+        self.sessions = sessions
+
+    async def start_workflow(self, workflow: str, arg: Any, **kwargs: Any) -> Any:
+        await self.temporal.start_workflow(workflow, arg, **kwargs)
+        for _ in range(600):
+            if ledger_kinds(self.sessions, kwargs["id"]):
+                break
+            await anyio.sleep(0.05)
+        raise RuntimeError("deadline exceeded: the answer to the start was lost")
+
+
+async def test_a_start_whose_answer_is_lost_never_charges_without_a_generation(
+    temporal: Client, settings: Settings, sessions: SessionFactory, storage: Storage,
+) -> None:
+    """The start reached Temporal and the workflow charged, but the submit saw an error: it must
+    not then say "nothing was charged" and remove the generation being made (before: the
+    credit was taken and the generation's rows deleted, an image paid for and never shown)."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, fixture_images("people")[1].read_bytes())
+    submissions = Submissions(sessions, storage, settings, AnswerLost(temporal, sessions))
+    principal = Principal(account_id=account, kind="guest", distributor_id="test")
+    async with running_worker(temporal, settings, real_engine()):
+        submitted = await anyio.to_thread.run_sync(submissions.submit, principal,
+                                                   submission(key))
+        handle = temporal.get_workflow_handle(submitted.generation.id,
+                                              result_type=GenerationResult)
+        result = await handle.result()
+
+    assert (result.status, result.credits_charged) == ("completed", 1)
+    with sessions() as session:
+        generation = session.get(Generation, submitted.generation.id)
+        assert generation is not None and generation.status == "completed"
+        assert generation.workflow_started_at is not None
+    assert balance(sessions, account) == 4 and held(sessions, account) == 0
+    assert hold_status(sessions, submitted.generation.id) == HoldStatus.POSTED
+
+
+class VerifiedThenLost:
+    """A start whose answer is lost while the workflow has verified its plan and not yet
+    charged it: the verify step runs here (the real activity) before the error comes back."""
+
+    def __init__(self, steps: GenerationActivities) -> None:
+        self.steps = steps
+        self.verified: list[GenerationPlan] = []
+
+    async def start_workflow(self, workflow: str, arg: Any, **kwargs: Any) -> Any:
+        self.verified.append(self.steps.verify_uploads(arg))
+        raise RuntimeError("deadline exceeded: the answer to the start was lost")
+
+
+async def test_a_generation_withdrawn_after_its_verify_is_never_charged(
+    settings: Settings, sessions: SessionFactory, storage: Storage,
+) -> None:
+    """The submit withdrew the generation (its start seemed to fail: 503, "nothing was
+    charged", its hold released, its rows removed) after the workflow had verified it: the
+    charge that follows is refused, for good (before: it took the credit anyway, from the
+    credits nobody held, for a generation nobody can see)."""
+    seed(sessions, storage, settings, FIXTURES)
+    account = make_account(sessions, free=5)
+    key = upload(sessions, storage, account, fixture_images("people")[2].read_bytes())
+    steps = GenerationActivities(sessions, storage, settings)
+    starter = VerifiedThenLost(steps)
+    with pytest.raises(Unavailable):
+        await submit(starter, settings, sessions, storage, account, key)
+    (plan,) = starter.verified
+
+    with pytest.raises(ApplicationError) as refused_charge:
+        steps.charge_credits(plan)
+
+    assert refused_charge.value.non_retryable
+    assert balance(sessions, account) == 5 and held(sessions, account) == 0
+    assert ledger_kinds(sessions, plan.generation_id) == []
+    assert hold_status(sessions, plan.generation_id) == HoldStatus.VOIDED
 
 # Over HTTP, on SQLite and on PostgreSQL (the run's shared stacks, tests/integration/conftest.py).
 
