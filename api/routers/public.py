@@ -196,7 +196,7 @@ async def create_generation(
         service=body.service, model_id=body.modelId or None,
         background_id=body.backgroundId or None, inputs=list(body.inputs),
         idempotency_key=idempotency_key, distributor_id=distributor, fingerprint=None,
-        metadata=body.metadata, livemode=caller.livemode,
+        metadata=body.metadata, livemode=caller.livemode, inputs_field="inputs",
     )
 
     def run() -> PublicGeneration:

@@ -64,6 +64,9 @@ class GenerationSubmission:
     metadata: dict[str, str] | None = None
     # False for a test API key: the same pipeline, nothing reserved or charged, a watermark.
     livemode: bool = True
+    # What the caller calls the inputs, for the messages: the web form's field, or the public
+    # API's `inputs`.
+    inputs_field: str = "inputFiles"
 
 
 @dataclass(frozen=True)
@@ -148,9 +151,10 @@ class Submissions:
         """The inputs resolved (keys, or files to store), whether each one's stored analysis
         was judged here, and the model and background the request uses."""
         if not request.inputs:
-            raise InvalidInput("inputFiles: add at least one image.")
+            raise InvalidInput(f"{request.inputs_field}: add at least one image.")
         if len(request.inputs) > MAX_INPUTS:
-            raise InvalidInput(f"inputFiles: at most {MAX_INPUTS} images per generation.")
+            raise InvalidInput(
+                f"{request.inputs_field}: at most {MAX_INPUTS} images per generation.")
         with self.sessions() as session:
             model = background = None
             if request.service == GenerationKind.BODY_SWAP:
@@ -175,7 +179,8 @@ class Submissions:
                     continue
                 key, analysis = self._resolve_reference(session, principal, value)
                 if key is None:
-                    raise InvalidInput(f"inputFiles[{index}]: that is not one of your uploads.")
+                    raise InvalidInput(
+                        f"{request.inputs_field}[{index}]: that is not one of your uploads.")
                 # What the upload's analysis rules out is refused now: nothing is charged and
                 # no workflow starts (an upload not analysed yet is checked by the engine). For
                 # a model swap that includes the chosen model's skin tone (core/catalog/fit.py,

@@ -131,7 +131,8 @@ def test_another_accounts_upload_is_refused_to_a_guest_a_user_and_an_api_key(
             for value in (key, file_id):
                 answer = api.post("/api/v1/generations", headers=headers, json={
                     "service": "burstreplace", "inputs": [value], "backgroundId": "white"})
-                assert refused(answer) == mine
+                # The public API names its own field: `inputs`, not the web form's.
+                assert refused(answer) == "inputs[0]: that is not one of your uploads."
         with db() as s:
             user_account = s.execute(select(User.account_id).where(User.email == email)
                                      ).scalar_one()
