@@ -40,6 +40,7 @@ from engine.diffusion.fashn.dwpose_tiny import (
 )
 from engine.diffusion.fashn.pose import Pose, best_person, draw_pose
 from engine.diffusion.weights import DWPOSE_DETECTOR, DWPOSE_POSE, build_manifest, model_of
+from tests.imaging.onnx_ports import renamed
 from tests.support.paths import fixture_array, fixture_images
 
 VALUES = 5 + CLASSES
@@ -67,16 +68,21 @@ def save(nodes: list[Any], inputs: list[Any], outputs: list[Any], initialisers: 
 
 
 def fixed_model(path: Path, input_name: str, input_shape: list[int],
-                outputs: dict[str, np.ndarray[Any, Any]]) -> Path:
-    """A model that reads its input (so it is fed) and always answers `outputs`."""
+                outputs: dict[str, np.ndarray[Any, Any]], second_input: str | None = None) -> Path:
+    """A model that reads its input (so it is fed) and always answers `outputs`; with
+    `second_input`, it also reads that one, a float32 [1]."""
     nodes = [helper.make_node("ReduceMax", [input_name], ["peak"], keepdims=0),
              helper.make_node("Mul", ["peak", "zero"], ["nothing"])]
     initialisers = [numpy_helper.from_array(np.array(0, np.float32), "zero")]
+    inputs = [helper.make_tensor_value_info(input_name, TensorProto.FLOAT, input_shape)]
+    if second_input is not None:
+        nodes[1:] = [helper.make_node("Mul", ["peak", second_input], ["scaled"]),
+                     helper.make_node("Mul", ["scaled", "zero"], ["nothing"])]
+        inputs.append(helper.make_tensor_value_info(second_input, TensorProto.FLOAT, [1]))
     for name, value in outputs.items():
         initialisers.append(numpy_helper.from_array(value.astype(np.float32), f"{name}_value"))
         nodes.append(helper.make_node("Add", ["nothing", f"{name}_value"], [name]))
-    return save(nodes,
-                [helper.make_tensor_value_info(input_name, TensorProto.FLOAT, input_shape)],
+    return save(nodes, inputs,
                 [helper.make_tensor_value_info(name, TensorProto.FLOAT, list(value.shape))
                  for name, value in outputs.items()],
                 initialisers, path)
@@ -247,6 +253,55 @@ def test_the_pose_source_reads_the_photo_fitted_as_the_reference_does(tmp_path: 
 
 
 # ---------------------------------------------------------------------------------------------
+# Ports named otherwise: the names are the file's, the interface is checked
+
+# Another export's names for the tiny pair's ports: the detector's as torch.onnx numbers an
+# unnamed input, the pose model's outputs numbered and written y first.
+DETECTOR_NAMES = {DETECTOR_INPUT: "input.1", DETECTOR_OUTPUT: "dets"}
+POSE_NAMES = {POSE_INPUT: "img", POSE_OUTPUTS[0]: "1234", POSE_OUTPUTS[1]: "5678"}
+
+
+def test_ports_named_otherwise_read_the_same_keypoints(tiny: Path, tmp_path: Path) -> None:
+    detector = renamed(tiny / DWPOSE_DETECTOR, tmp_path / "yolox_l.onnx", DETECTOR_NAMES,
+                       batch="batch")  # and of a dynamic batch, as exports may be
+    pose = renamed(tiny / DWPOSE_POSE, tmp_path / "dw-ll_ucoco_384.onnx", POSE_NAMES,
+                   outputs=["5678", "1234"])
+    # Only simcc_y named, written first: the other output is x, whatever its place.
+    half = renamed(tiny / DWPOSE_POSE, tmp_path / "half.onnx", {POSE_OUTPUTS[0]: "1234"},
+                   outputs=[POSE_OUTPUTS[1], "1234"])
+    standard = DWPose.from_weights(tiny)
+    other = DWPose(detector, pose)
+    assert (other.detector_input, other.detector_output) == ("input.1", "dets")
+    assert other.detector.get_inputs()[0].shape == ["batch", 3, *DETECTOR_SIZE]
+    assert (other.pose_input, other.pose_outputs) == ("img", ("1234", "5678"))
+    assert DWPose(detector, half).pose_outputs == ("1234", POSE_OUTPUTS[1])
+    found = 0
+    for path in fixture_images("people")[:4]:
+        photo = fixture_array(path.parent.name, path.name)
+        expected = standard(photo)
+        found += len(expected.boxes)
+        for people in (other(photo), DWPose(detector, half)(photo)):
+            assert np.array_equal(people.boxes, expected.boxes)
+            assert np.array_equal(people.keypoints, expected.keypoints)
+            assert np.array_equal(people.scores, expected.scores)
+    assert found  # the detector's output was read, not only the whole-photo fallback
+
+
+def test_unnamed_simcc_outputs_of_a_square_input_are_refused(tmp_path: Path,
+                                                             tiny: Path) -> None:
+    # Under MMDeploy's names a square pose model loads; numbered, x and y have the same 64
+    # bins and only their order would tell them apart, which is not trusted.
+    square = write_pose(tmp_path / "square.onnx", size=(32, 32))
+    assert DWPose(tiny / DWPOSE_DETECTOR, square).pose_outputs == POSE_OUTPUTS
+    numbered = renamed(square, tmp_path / "dw-ll_ucoco_384.onnx", POSE_NAMES)
+    with pytest.raises(DWPoseWeightsError) as raised:
+        DWPose(tiny / DWPOSE_DETECTOR, numbered)
+    assert str(raised.value) == (
+        f"{numbered}: outputs '1234' and '5678' cannot be told apart: neither is named "
+        "'simcc_x' or 'simcc_y', and the input is square (32x32), so x and y both have 64 bins")
+
+
+# ---------------------------------------------------------------------------------------------
 # Files of another interface
 
 
@@ -258,8 +313,6 @@ def pose_outputs(keypoints: int = KEYPOINTS, size: tuple[int, int] = POSE_SIZE,
 
 
 BAD_POSE = {
-    "input named otherwise": (("image", [1, 3, *POSE_SIZE], pose_outputs()),
-                              ["input 'input' is missing", "'image'"]),
     "one channel": ((POSE_INPUT, [1, 1, *POSE_SIZE], pose_outputs()),
                     ["input 'input' is [1, 1, 32, 24], not [1, 3, '?', '?']"]),
     "body keypoints only": ((POSE_INPUT, [1, 3, *POSE_SIZE], pose_outputs(keypoints=17)),
@@ -267,9 +320,24 @@ BAD_POSE = {
                              "output 'simcc_y' is [1, 17, 64], not [1, 133, 64]"]),
     "one bin per pixel": ((POSE_INPUT, [1, 3, 64, 48], pose_outputs()),
                           ["output 'simcc_x' is [1, 133, 48], not [1, 133, 96]"]),
-    "heatmap output": ((POSE_INPUT, [1, 3, *POSE_SIZE],
-                        pose_outputs(names=("heatmaps", POSE_OUTPUTS[1]))),
-                       ["output 'simcc_x' is missing"]),
+    "heatmap output": ((POSE_INPUT, [1, 3, *POSE_SIZE], {"heatmaps": np.zeros((1, 133, 8, 6))}),
+                       ["outputs ['heatmaps'], not the two SimCC vectors"]),
+    "a heatmap beside simcc_y": ((POSE_INPUT, [1, 3, *POSE_SIZE],
+                                  {"heatmaps": np.zeros((1, 133, 8, 6)),
+                                   "simcc_y": np.zeros((1, 133, 64))}),
+                                 ["output 'heatmaps' is [1, 133, 8, 6], not [1, 133, 48]"]),
+    "unnamed outputs of one size": ((POSE_INPUT, [1, 3, *POSE_SIZE],
+                                     {"1234": np.zeros((1, 133, 48)),
+                                      "5678": np.zeros((1, 133, 48))}),
+                                    ["outputs '1234' [1, 133, 48] and '5678' [1, 133, 48] are "
+                                     "not one of 48 bins (x: the input's width 24 x 2) and one "
+                                     "of 64 (y: its height 32 x 2)"]),
+    "unnamed outputs of a square input": ((POSE_INPUT, [1, 3, 24, 24],
+                                           pose_outputs(size=(24, 24), names=("1234", "5678"))),
+                                          ["outputs '1234' and '5678' cannot be told apart",
+                                           "the input is square (24x24)"]),
+    "two inputs": ((POSE_INPUT, [1, 3, *POSE_SIZE], pose_outputs()),
+                   ["inputs ['input', 'scale'], not one image input"]),
 }
 
 
@@ -277,7 +345,8 @@ BAD_POSE = {
 def test_a_pose_model_of_another_interface_is_named(tiny: Path, tmp_path: Path,
                                                     case: str) -> None:
     (name, shape, outputs), expected = BAD_POSE[case]
-    pose = fixed_model(tmp_path / "dw-ll_ucoco_384.onnx", name, shape, outputs)
+    pose = fixed_model(tmp_path / "dw-ll_ucoco_384.onnx", name, shape, outputs,
+                       "scale" if case == "two inputs" else None)
     with pytest.raises(DWPoseWeightsError) as raised:
         DWPose(tiny / DWPOSE_DETECTOR, pose)
     message = str(raised.value)
@@ -293,9 +362,15 @@ def test_a_detector_of_another_size_is_named(tiny: Path, tmp_path: Path) -> None
     with pytest.raises(DWPoseWeightsError, match=r"output 'output' is \[1, 8400, 85\], not "
                                                  r"\[1, 84, 85\]"):
         DWPose(detector, tiny / DWPOSE_POSE)
-    renamed = write_detector(tmp_path / "renamed.onnx", input_name="image")
-    with pytest.raises(DWPoseWeightsError, match="input 'images' is missing"):
-        DWPose(renamed, tiny / DWPOSE_POSE)
+    two = fixed_model(tmp_path / "yolox_l.onnx", DETECTOR_INPUT, [1, 3, *DETECTOR_SIZE],
+                      {DETECTOR_OUTPUT: detector_answer([], 1.0)}, second_input="scale")
+    with pytest.raises(DWPoseWeightsError, match=r"inputs \['images', 'scale'\], not one image"):
+        DWPose(two, tiny / DWPOSE_POSE)
+    outputs = fixed_model(tmp_path / "yolox_l.onnx", DETECTOR_INPUT, [1, 3, *DETECTOR_SIZE],
+                          {DETECTOR_OUTPUT: detector_answer([], 1.0),
+                           "features": np.zeros((1, 8))})
+    with pytest.raises(DWPoseWeightsError, match=r"outputs \['output', 'features'\], not one"):
+        DWPose(outputs, tiny / DWPOSE_POSE)
     odd = write_detector(tmp_path / "odd.onnx", size=(64, 48))
     with pytest.raises(DWPoseWeightsError, match="64x48, not a multiple of the stride 32"):
         DWPose(odd, tiny / DWPOSE_POSE)

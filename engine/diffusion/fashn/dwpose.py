@@ -18,10 +18,11 @@ Output: per person, the 133 COCO-WholeBody keypoints (body 17, feet 6, face 68, 
 the photo's pixels with their scores, which fashn/pose.py turns into the pose drawing. The
 reference fits the photo inside 864x864 first (pose.drawing_size); the caller does that.
 
-Loading checks each file's interface (input and output names, ranks, fixed sizes, float32)
-against what this code feeds and reads, so that a wrong file stops the worker at start with a
-DWPoseWeightsError naming the file and the port, never a shape error mid-job. The input sizes are
-read from the files: the tiny twins (dwpose_tiny.py) are small versions of the same interface.
+Loading checks each file's interface (one image input, the outputs' count, ranks, fixed sizes,
+float32) against what this code feeds and reads, so that a wrong file stops the worker at start
+with a DWPoseWeightsError naming the file and the port, never a shape error mid-job. The port
+names and input sizes are read from the files: the tiny twins (dwpose_tiny.py) are small
+versions of the same interface, under the export's default names.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ KEYPOINTS = 133  # COCO-WholeBody
 CLASSES = 80  # COCO; class 0 is "person"
 STRIDES = (8, 16, 32)  # YOLOX's three feature levels
 SIMCC_SPLIT = 2  # SimCC bins per input pixel
-# The interface names: YOLOX's ONNX export defaults and MMDeploy's for RTMPose's SimCC head.
+# The port names of YOLOX's ONNX export and MMDeploy's for RTMPose's SimCC head, which the tiny
+# twins write. Loading reads each file's own names (the published files' are unchecked); only
+# simcc_x / simcc_y mean something to it: which output is which axis.
 DETECTOR_INPUT, DETECTOR_OUTPUT = "images", "output"
 POSE_INPUT, POSE_OUTPUTS = "input", ("simcc_x", "simcc_y")
 
@@ -73,6 +76,12 @@ def anchor_count(height: int, width: int) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # Loading
+#
+# The port names are read from each file, as the public code that runs these files does
+# (session.get_inputs()[0].name): the published files may name their ports otherwise than the
+# export defaults above, and nothing downstream depends on a name. What is checked is what this
+# code feeds and reads: one image input, one detector output, two SimCC outputs told apart by
+# name or by size, never by order alone.
 
 
 def _dims(port: Any) -> list[int | None]:
@@ -80,42 +89,92 @@ def _dims(port: Any) -> list[int | None]:
     return [size if isinstance(size, int) else None for size in port.shape]
 
 
-def _check(path: Path, kind: str, ports: list[Any], expected: dict[str, list[int | None]]) -> None:
-    """Every expected port is there, float32, of that rank and of the fixed sizes given (None:
-    any size). Raises DWPoseWeightsError naming the file and each port that does not fit."""
-    found = {port.name: port for port in ports}
-    problems = [f"{kind} {name!r} is missing (it has {sorted(found)})"
-                for name in expected if name not in found]
-    for name, shape in expected.items():
-        port = found.get(name)
-        if port is None:
-            continue
-        dims = _dims(port)
-        fits = len(dims) == len(shape) and all(
-            want is None or got is None or got == want for got, want in zip(dims, shape,
-                                                                             strict=True))
-        if not fits:
-            shown = ["?" if size is None else size for size in shape]
-            problems.append(f"{kind} {name!r} is {port.shape}, not {shown}")
-        if port.type != "tensor(float)":
-            problems.append(f"{kind} {name!r} is {port.type}, not tensor(float)")
+def _problems(kind: str, port: Any, shape: list[int | None]) -> list[str]:
+    """What does not fit in a port expected float32, of that rank and of the fixed sizes given
+    (None: any size; a symbolic size in the file fits any)."""
+    dims = _dims(port)
+    fits = len(dims) == len(shape) and all(
+        want is None or got is None or got == want for got, want in zip(dims, shape, strict=True))
+    problems = []
+    if not fits:
+        shown = ["?" if size is None else size for size in shape]
+        problems.append(f"{kind} {port.name!r} is {port.shape}, not {shown}")
+    if port.type != "tensor(float)":
+        problems.append(f"{kind} {port.name!r} is {port.type}, not tensor(float)")
+    return problems
+
+
+def _require(path: Path, problems: list[str]) -> None:
     if problems:
         raise DWPoseWeightsError(f"{path}: " + "; ".join(problems))
 
 
-def _image_input(path: Path, session: Any, name: str) -> tuple[int, int]:
-    """The session's one input is `name`, a float32 (1, 3, height, width) batch of a fixed
-    height and width, which it returns."""
+def _names(ports: list[Any]) -> list[str]:
+    return [port.name for port in ports]
+
+
+def _image_input(path: Path, session: Any) -> tuple[str, tuple[int, int]]:
+    """The session's one input, whatever its name: a float32 (1, 3, height, width) batch (the
+    batch may be dynamic) of a fixed height and width. Its name and (height, width)."""
     inputs = session.get_inputs()
-    _check(path, "input", inputs, {name: [1, 3, None, None]})
-    extra = sorted(port.name for port in inputs if port.name != name)
-    if extra:
-        raise DWPoseWeightsError(f"{path}: unexpected inputs {extra} (only {name!r} is fed)")
-    dims = _dims(inputs[0])
+    if len(inputs) != 1:
+        raise DWPoseWeightsError(f"{path}: inputs {_names(inputs)}, not one image input (only "
+                                 "the image is fed)")
+    port = inputs[0]
+    _require(path, _problems("input", port, [1, 3, None, None]))
+    dims = _dims(port)
     if dims[2] is None or dims[3] is None:
-        raise DWPoseWeightsError(f"{path}: input {name!r} is {inputs[0].shape}, not of a fixed "
+        raise DWPoseWeightsError(f"{path}: input {port.name!r} is {port.shape}, not of a fixed "
                                  "height and width")
-    return dims[2], dims[3]
+    return port.name, (dims[2], dims[3])
+
+
+def _detector_output(path: Path, session: Any, size: tuple[int, int]) -> str:
+    """The detector's one output, whatever its name: (1, anchors, 85) rows. Its name."""
+    outputs = session.get_outputs()
+    if len(outputs) != 1:
+        raise DWPoseWeightsError(f"{path}: outputs {_names(outputs)}, not one output of "
+                                 f"{5 + CLASSES} values per anchor")
+    _require(path, _problems("output", outputs[0], [1, anchor_count(*size), 5 + CLASSES]))
+    return str(outputs[0].name)
+
+
+def _simcc_outputs(path: Path, session: Any, size: tuple[int, int]) -> tuple[str, str]:
+    """The pose model's two SimCC outputs, (1, 133, bins) each: x's bins are the input's width
+    x SIMCC_SPLIT, y's its height x SIMCC_SPLIT. Their names, x's first.
+
+    An output named simcc_x or simcc_y (MMDeploy's names) is taken by its name, the other output
+    being the other axis; with neither name, they are told apart by their number of bins, which
+    a square input cannot do: such a file is refused. The order of the outputs is never used."""
+    outputs = session.get_outputs()
+    if len(outputs) != 2:
+        raise DWPoseWeightsError(f"{path}: outputs {_names(outputs)}, not the two SimCC "
+                                 f"vectors {list(POSE_OUTPUTS)}")
+    height, width = size
+    bins = (width * SIMCC_SPLIT, height * SIMCC_SPLIT)
+    first, second = outputs
+    if {first.name, second.name} & set(POSE_OUTPUTS):
+        # x: the output named simcc_x, or else the one not named simcc_y.
+        x = first if first.name == POSE_OUTPUTS[0] or second.name == POSE_OUTPUTS[1] else second
+        y = second if x is first else first
+    elif bins[0] == bins[1]:
+        raise DWPoseWeightsError(
+            f"{path}: outputs {first.name!r} and {second.name!r} cannot be told apart: neither "
+            f"is named {POSE_OUTPUTS[0]!r} or {POSE_OUTPUTS[1]!r}, and the input is square "
+            f"({height}x{width}), so x and y both have {bins[0]} bins")
+    else:
+        last = {port.name: (_dims(port) or [None])[-1] for port in outputs}
+        x_ports = [port for port in outputs if last[port.name] == bins[0]]
+        y_ports = [port for port in outputs if last[port.name] == bins[1]]
+        if len(x_ports) != 1 or len(y_ports) != 1:
+            raise DWPoseWeightsError(
+                f"{path}: outputs {first.name!r} {first.shape} and {second.name!r} "
+                f"{second.shape} are not one of {bins[0]} bins (x: the input's width {width} "
+                f"x {SIMCC_SPLIT}) and one of {bins[1]} (y: its height {height} x {SIMCC_SPLIT})")
+        x, y = x_ports[0], y_ports[0]
+    _require(path, _problems("output", x, [1, KEYPOINTS, bins[0]])
+             + _problems("output", y, [1, KEYPOINTS, bins[1]]))
+    return str(x.name), str(y.name)
 
 
 def _session(path: Path, providers: list[Any]) -> Any:
@@ -147,23 +206,20 @@ class DWPose:
     def __init__(self, detector: Path, pose: Path, device: str = "cpu") -> None:
         chosen = providers(device)
         self.detector = _session(detector, chosen)
-        self.detector_size = _image_input(detector, self.detector, DETECTOR_INPUT)
+        self.detector_input, self.detector_size = _image_input(detector, self.detector)
         height, width = self.detector_size
         if height % STRIDES[-1] or width % STRIDES[-1]:
-            raise DWPoseWeightsError(f"{detector}: input {DETECTOR_INPUT!r} is {height}x{width}, "
-                                     f"not a multiple of the stride {STRIDES[-1]}")
-        _check(detector, "output", self.detector.get_outputs(),
-               {DETECTOR_OUTPUT: [1, anchor_count(height, width), 5 + CLASSES]})
+            raise DWPoseWeightsError(f"{detector}: input {self.detector_input!r} is "
+                                     f"{height}x{width}, not a multiple of the stride "
+                                     f"{STRIDES[-1]}")
+        self.detector_output = _detector_output(detector, self.detector, self.detector_size)
 
         self.pose = _session(pose, chosen)
-        self.pose_size = _image_input(pose, self.pose, POSE_INPUT)
+        self.pose_input, self.pose_size = _image_input(pose, self.pose)
         # What runs them: onnxruntime falls back to the CPU (and logs why) where the CUDA
         # provider cannot load, e.g. CUDA libraries of another version than its build's.
         self.provider: str = self.pose.get_providers()[0]
-        height, width = self.pose_size
-        _check(pose, "output", self.pose.get_outputs(), {
-            POSE_OUTPUTS[0]: [1, KEYPOINTS, width * SIMCC_SPLIT],
-            POSE_OUTPUTS[1]: [1, KEYPOINTS, height * SIMCC_SPLIT]})
+        self.pose_outputs = _simcc_outputs(pose, self.pose, self.pose_size)
 
     @classmethod
     def from_weights(cls, root: Path, device: str = "cpu") -> DWPose:
@@ -181,7 +237,7 @@ class DWPose:
     def detect(self, bgr: Image8) -> Float64:
         """The people's boxes (n, 4) in the photo's pixels, the most confident first."""
         batch, ratio = letterbox(bgr, self.detector_size)
-        (raw,) = self.detector.run([DETECTOR_OUTPUT], {DETECTOR_INPUT: batch})
+        (raw,) = self.detector.run([self.detector_output], {self.detector_input: batch})
         return person_boxes(raw[0], self.detector_size, ratio)
 
     def read(self, bgr: Image8, box: Floats) -> tuple[Float64, Float32]:
@@ -191,7 +247,7 @@ class DWPose:
         crop = cv2.warpAffine(bgr, crop_matrix(center, scale, (width, height)), (width, height),
                               flags=cv2.INTER_LINEAR)
         batch = ((crop - MEAN) / STD).transpose(2, 0, 1)[None].astype(np.float32)
-        simcc_x, simcc_y = self.pose.run(list(POSE_OUTPUTS), {POSE_INPUT: batch})
+        simcc_x, simcc_y = self.pose.run(list(self.pose_outputs), {self.pose_input: batch})
         bins, scores = simcc_maxima(simcc_x[0], simcc_y[0])
         return from_crop(bins / SIMCC_SPLIT, center, scale, (width, height)), scores
 
