@@ -1,6 +1,7 @@
 """Tiny random twins of DWPose's two ONNX files, for the tests (``python -m ops.weights tiny``).
 
-Each has the published file's interface -- input and output names, ranks, dtypes, the detector's
+Each has the published file's interface -- ranks, dtypes, the export tools' default port names
+(not checked against the published files; dwpose.py reads the names from each file), the detector's
 85 values per anchor over strides 8/16/32, the pose model's 133 keypoints and two SimCC bins per
 input pixel -- at a small input size (the detector 64x64 instead of 640x640, the pose model
 24x32 instead of 288x384), and a miniature of the same structure: the detector's heads give raw
