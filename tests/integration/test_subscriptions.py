@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 
 import httpx
@@ -19,7 +20,7 @@ from temporalio.client import Client
 from core.billing.subscription_steps import replace_card_on_file
 from core.contracts.subscription import subscription_workflow_id
 from core.db import SessionFactory
-from core.enums import LedgerKind, OrderStatus
+from core.enums import LedgerKind, OrderStatus, SubscriptionStatus
 from core.models.accounts import LedgerEntry
 from core.models.billing import Subscription
 from ops.stack import Stack
@@ -68,6 +69,44 @@ def subscriber(api: httpx.Client, db: SessionFactory) -> Subscriber:
 
 
 
+@dataclass
+class Ended:
+    """A subscription a test saw end, with the periods it had granted then."""
+
+    test: str
+    subscriber: Subscriber
+    sub_id: str
+    granted: int
+    at: float  # time.monotonic() when it was seen ended
+
+
+# Filled by the tests that end a subscription; ended_subscriptions_grant_nothing_more checks,
+# as the module ends and each has been over for PERIOD * 1.5 at least, that none granted again.
+# Each test used to sleep those 3 s itself; now the other tests run meanwhile.
+ENDED: list[Ended] = []
+
+
+def grants_nothing_more(subscriber: Subscriber, sub_id: str, granted: int, test: str) -> None:
+    ENDED.append(Ended(test, subscriber, sub_id, granted, time.monotonic()))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ended_subscriptions_grant_nothing_more(db: SessionFactory) -> Iterator[None]:
+    """After the module's tests (a failure shows at the last one's teardown): not one grant
+    after its end for every subscription in ENDED, and each still canceled."""
+    ENDED.clear()
+    yield
+    if not ENDED:
+        return
+    time.sleep(max(0.0, max(e.at for e in ENDED) + PERIOD * 1.5 - time.monotonic()))
+    for ended in ENDED:
+        periods = ended.subscriber.period_grants(ended.sub_id)
+        assert len(periods) == ended.granted, (ended.test, periods, ended.granted)
+        with db() as session:  # still ended (the user may have bought anew since)
+            row = session.get(Subscription, ended.sub_id)
+            assert row is not None and row.status == SubscriptionStatus.CANCELED, (ended.test, row)
+
+
 def assert_grants_once_per_paid_period(subscriber: Subscriber, sub_id: str, credits: int) -> int:
     """Periods 1..n granted once each (n returned), each with the plan's credits and a paid
     payment record of its own."""
@@ -108,12 +147,11 @@ def test_three_renewals_grant_three_times(stack: Stack, subscriber: Subscriber) 
     # gap near 0), never a period skipped. A grant recorded late (a loaded machine) shortens the
     # gap after it by as much (1.59 s was seen at a load of 15), hence half a period below.
     assert all(PERIOD * 0.5 < gap < PERIOD + 1.5 for gap in gaps), gaps
-    time.sleep(PERIOD * 1.5)
-    assert len(subscriber.period_grants(sub_id)) == granted
     balance_paid = sum(e.delta_paid for e in subscriber.grants())
     assert balance_paid == 100 * granted
-    ended = subscriber.subscription()
+    ended = subscriber.subscription()  # and still canceled later (ENDED's check)
     assert ended is not None and ended["status"] == "canceled" and ended["id"] == sub_id
+    grants_nothing_more(subscriber, sub_id, granted, "three renewals")
 
 
 def test_a_failing_card_goes_past_due_then_canceled(subscriber: Subscriber) -> None:
@@ -133,8 +171,7 @@ def test_a_failing_card_goes_past_due_then_canceled(subscriber: Subscriber) -> N
     assert granted in (granted_then, granted_then + 1)
     # The declined period was never granted nor recorded as paid.
     assert failed_period == granted + 1
-    time.sleep(PERIOD * 1.5)
-    assert len(subscriber.period_grants(sub_id)) == granted
+    grants_nothing_more(subscriber, sub_id, granted, "a failing card")
     # Ended: no cancel or change any more; a new plan can be bought.
     assert subscriber.post("resume").status_code == 409
     assert subscriber.checkout(STARTER[0], STARTER[1]).status_code == 200
@@ -163,8 +200,7 @@ def test_cancel_at_period_end_stops_grants_and_resume_undoes_it(
     granted = assert_grants_once_per_paid_period(subscriber, sub_id, 100)
     # It ends with the period it was canceled in (or the next, had it just renewed).
     assert granted in (granted_at_cancel, granted_at_cancel + 1)
-    time.sleep(PERIOD * 1.5)
-    assert len(subscriber.period_grants(sub_id)) == granted
+    grants_nothing_more(subscriber, sub_id, granted, "cancel at period end")
 
 
 def test_upgrade_grants_the_difference_at_once_and_downgrade_waits(
