@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -43,6 +45,8 @@ from workflows.webhooks import WEBHOOK_DELIVERY_WORKFLOW
 # stack retries five times faster (first after 1 s, capped at 5 s), so 30 s hold the same five
 # and more, without the run waiting out the other 90 s.
 DOWN_FOR = 30.0
+
+pytestmark = pytest.mark.usefixtures("outage")  # the outage runs beside the module's tests
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +90,37 @@ def log_of(api: httpx.Client, secret: str, endpoint_id: str) -> list[dict[str, A
     assert got.status_code == 200, got.text
     rows: list[dict[str, Any]] = got.json()["data"]
     return rows
+
+
+@dataclass
+class Outage:
+    """A receiver that is down: its endpoint and generation made, its port held (bound, never
+    listening: connections are refused, and no other receiver of the run can take the port)."""
+
+    receiver: WebhookReceiver
+    holder: socket.socket
+    secret: str
+    endpoint: dict[str, Any]
+    done: dict[str, Any]
+    since: float
+
+
+@pytest.fixture(scope="module")
+def outage(api: httpx.Client, db: SessionFactory) -> Iterator[Outage]:
+    """The outage of test_a_receiver_down_for_two_minutes_gets_its_events_afterwards, begun as
+    the module starts (pytestmark) and checked by that test, the module's last, once DOWN_FOR
+    seconds have passed: the other tests' minute runs inside the outage's 30 s."""
+    receiver = WebhookReceiver()
+    holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    holder.bind(("127.0.0.1", receiver.port))
+    try:
+        secret = new_key(api, new_user(api, db))
+        endpoint = add_endpoint(api, secret, receiver.url)
+        since = time.monotonic()
+        yield Outage(receiver, holder, secret, endpoint, generate(api, secret), since)
+    finally:
+        holder.close()
+        receiver.stop()
 
 
 def body(received: Received) -> dict[str, Any]:
@@ -151,38 +186,6 @@ def test_a_receiver_failing_three_times_gets_exactly_one_successful_delivery(
         receiver.wait_for(2, answered=200)
         assert receiver.received[-1].headers["webhook-id"] == row["id"]
         assert receiver.received[-1].body == receiver.received[0].body
-    finally:
-        receiver.stop()
-
-
-def test_a_receiver_down_for_two_minutes_gets_its_events_afterwards(
-        api: httpx.Client, db: SessionFactory) -> None:
-    receiver = WebhookReceiver()  # its port is free: connections are refused until it starts
-    secret = new_key(api, new_user(api, db))
-    endpoint = add_endpoint(api, secret, receiver.url)
-    down_since = time.monotonic()
-    done = generate(api, secret)
-    time.sleep(max(0.0, DOWN_FOR - (time.monotonic() - down_since)))
-    logged = log_of(api, secret, endpoint["id"])
-    assert sorted(d["eventType"] for d in logged) == ["generation.completed", "task.completed"]
-    for row in logged:
-        assert row["status"] == "pending" and row["attempts"] >= 5, row
-        assert row["lastStatusCode"] is None and row["lastError"].startswith("could not connect")
-    failing = api.get("/api/v1/webhooks", headers=bearer(secret)).json()["data"][0]
-    assert failing["failingSince"] and failing["status"] == "enabled"
-
-    receiver.start()
-    try:
-        receiver.wait_for(2, answered=200, timeout=60)
-        time.sleep(6)
-        assert sorted(body(r)["type"] for r in receiver.received) == [
-            "generation.completed", "task.completed"]
-        end = next(body(r) for r in receiver.received if body(r)["type"] == "generation.completed")
-        assert end["data"]["id"] == done["id"]
-        for row in log_of(api, secret, endpoint["id"]):
-            assert row["status"] == "succeeded" and row["lastStatusCode"] == 200
-        healed = api.get("/api/v1/webhooks", headers=bearer(secret)).json()["data"][0]
-        assert healed["failingSince"] is None
     finally:
         receiver.stop()
 
@@ -286,3 +289,36 @@ def test_private_targets_are_refused_where_they_are_not_allowed(
                              json={"url": "https://93.184.216.34/hook",
                                    "events": ["task.completed"]})
         assert public.status_code == 201, public.text
+
+
+# Last: its outage began as the module started (the outage fixture), so the tests above ran
+# while its receiver was down instead of this one waiting the outage out alone.
+
+
+def test_a_receiver_down_for_two_minutes_gets_its_events_afterwards(
+        api: httpx.Client, outage: Outage) -> None:
+    receiver, secret, endpoint = outage.receiver, outage.secret, outage.endpoint
+    time.sleep(max(0.0, DOWN_FOR - (time.monotonic() - outage.since)))
+    logged = log_of(api, secret, endpoint["id"])
+    assert sorted(d["eventType"] for d in logged) == ["generation.completed", "task.completed"]
+    for row in logged:
+        assert row["status"] == "pending" and row["attempts"] >= 5, row
+        assert row["lastStatusCode"] is None and row["lastError"].startswith("could not connect")
+    failing = api.get("/api/v1/webhooks", headers=bearer(secret)).json()["data"][0]
+    assert failing["failingSince"] and failing["status"] == "enabled"
+
+    outage.holder.close()
+    receiver.start()
+    try:
+        receiver.wait_for(2, answered=200, timeout=60)
+        time.sleep(6)
+        assert sorted(body(r)["type"] for r in receiver.received) == [
+            "generation.completed", "task.completed"]
+        end = next(body(r) for r in receiver.received if body(r)["type"] == "generation.completed")
+        assert end["data"]["id"] == outage.done["id"]
+        for row in log_of(api, secret, endpoint["id"]):
+            assert row["status"] == "succeeded" and row["lastStatusCode"] == 200
+        healed = api.get("/api/v1/webhooks", headers=bearer(secret)).json()["data"][0]
+        assert healed["failingSince"] is None
+    finally:
+        receiver.stop()
