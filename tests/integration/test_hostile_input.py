@@ -17,7 +17,6 @@ import json
 import os
 import uuid
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -33,7 +32,7 @@ from core.enums import UserRole
 from core.settings import Settings
 from ops.admin import set_role
 from tests.support.accounts import sign_up
-from tests.support.stacks import running_stack, sessions_for
+from tests.support.stacks import DatabaseStacks, sessions_for
 
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "25"))  # per field
 SEED = int(os.environ.get("HOSTILE_SEED", "20261125"))
@@ -343,9 +342,10 @@ def test_hostile_input_never_gets_a_server_error(stack_on_each_database: Setting
 
 
 @pytest.fixture(scope="module")
-def sqlite_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    with running_stack(tmp_path_factory.mktemp("hostile")) as running:
-        yield running.settings
+def sqlite_stack(database_stacks: DatabaseStacks) -> Settings:
+    """The run's SQLite stack, the one the fuzz test above already started (default settings,
+    a guest and an account of their own here): no stack of their own to boot."""
+    return database_stacks.stack("sqlite").settings
 
 
 def test_a_lone_surrogate_gets_a_json_422_everywhere(sqlite_stack: Settings) -> None:
