@@ -8,10 +8,77 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from tests.integration.test_weights import IMAGING_PYTHON, require_imaging
 from tests.support.paths import FIXTURES, REPO, fixture_images
+
+
+@dataclass
+class Run:
+    """A bench started in the background; its output goes to files (a full pipe would stop it)."""
+
+    process: subprocess.Popen[bytes]
+    out: Path
+    folder: Path
+
+    def wait(self, timeout: float = 300) -> tuple[int, str, str]:
+        """Its exit code, stdout and stderr once it has ended (killed past `timeout`)."""
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            pytest.fail(f"the bench ran over {timeout:.0f} s")
+        return (code, (self.folder / "stdout").read_text(errors="replace"),
+                (self.folder / "stderr").read_text(errors="replace"))
+
+
+def start(folder: Path, args: list[str], env: dict[str, str]) -> Run:
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "stdout").open("wb") as stdout, (folder / "stderr").open("wb") as stderr:
+        process = subprocess.Popen([str(IMAGING_PYTHON), "-m", "ops.engine_bench", *args],
+                                   cwd=REPO, stdout=stdout, stderr=stderr,
+                                   env={**os.environ, **env})
+    return Run(process, folder / "bench.json", folder)
+
+
+@pytest.fixture(scope="module")
+def no_photo_runs(tmp_path_factory: pytest.TempPathFactory,
+                  tiny_weights: Path) -> Iterator[dict[str, Run]]:
+    """The two benches without fixture photos (the 'says why' tests), started as the module
+    starts (pytestmark) so that they run beside the first tests' benches: each is mostly a
+    Python process importing torch and building the tiny models, one core's work on a machine
+    of two. Their tests wait for them and assert as before."""
+    require_imaging()
+    root = tmp_path_factory.mktemp("engine-bench-no-photos")
+    empty = root / "no-photos"
+    empty.mkdir()
+    runs = {
+        "catvton": start(root / "catvton", [
+            "--tryon", "catvton", "--weights", str(tiny_weights), "--size", "48x64", "--steps",
+            "2", "--batches", "1", "--repeats", "1", "--latency-runs", "1",
+            "--out", str(root / "catvton" / "bench.json")], {"FIXTURES_DIR": str(empty)}),
+        "fashn": start(root / "fashn", [
+            "--weights", str(tiny_weights), "--size", "48x64", "--latency-runs", "2",
+            "--repeats", "1", "--out", str(root / "fashn" / "bench.json"), "--batches", "1",
+            "--settings", "reference"], {"FIXTURES_DIR": str(empty), "OMP_NUM_THREADS": "1"}),
+    }
+    try:
+        yield runs
+    finally:
+        for run in runs.values():
+            if run.process.poll() is None:
+                run.process.kill()
+                run.process.wait()
+
+
+pytestmark = pytest.mark.usefixtures("no_photo_runs")
+
 
 
 def test_the_engine_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path) -> None:
@@ -54,28 +121,19 @@ def test_the_engine_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path
 
 
 def test_the_engine_bench_says_why_a_whole_call_was_not_measured(
-    tmp_path: Path, tiny_weights: Path
+    no_photo_runs: dict[str, Run]
 ) -> None:
     """On a bare GPU box the fixture photos or the analysis's packages may be missing: the
     denoising figures still come, and the report names what stopped the whole calls."""
-    require_imaging()
-    weights = tiny_weights  # built, and its build checked, once (tests/integration/conftest.py)
-    out = tmp_path / "bench.json"
-    empty = tmp_path / "no-photos"
-    empty.mkdir()
-    done = subprocess.run(
-        [str(IMAGING_PYTHON), "-m", "ops.engine_bench", "--tryon", "catvton", "--weights",
-         str(weights), "--size", "48x64", "--steps", "2", "--batches", "1", "--repeats", "1",
-         "--latency-runs", "1", "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "FIXTURES_DIR": str(empty)})
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(out.read_text("utf-8"))
+    run = no_photo_runs["catvton"]  # --steps 2, batch 1, one repeat and one latency run
+    code, stdout, stderr = run.wait()
+    assert code == 0, stderr[-3000:]
+    report = json.loads(run.out.read_text("utf-8"))
     for operation, figures in report["operations"].items():
         assert figures["end_to_end_seconds"] is None, operation
         assert "No such file" in figures["end_to_end_error"], figures["end_to_end_error"]
         assert figures["latency_seconds"]["p50"] > 0, operation
-    assert "not measured (FileNotFoundError" in done.stdout
+    assert "not measured (FileNotFoundError" in stdout
 
 
 def fashn_bench(weights: Path, out: Path, fixtures: Path, *extra: str) -> str:
@@ -143,14 +201,12 @@ def test_the_fashn_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path)
 
 
 def test_the_fashn_bench_says_why_a_whole_call_was_not_measured(
-    tmp_path: Path, tiny_weights: Path
+    no_photo_runs: dict[str, Run]
 ) -> None:
-    require_imaging()
-    out = tmp_path / "fashn.json"
-    empty = tmp_path / "no-photos"
-    empty.mkdir()
-    stdout = fashn_bench(tiny_weights, out, empty, "--batches", "1", "--settings", "reference")
-    report = json.loads(out.read_text("utf-8"))
+    run = no_photo_runs["fashn"]  # fashn_bench's arguments, with --batches 1 --settings reference
+    code, stdout, stderr = run.wait()
+    assert code == 0, stderr[-3000:]
+    report = json.loads(run.out.read_text("utf-8"))
     assert "No such file" in report["whole_call"]["error"]
     assert "Not measured: FileNotFoundError" in stdout
     assert report["sampler"][0]["batches"]["1"]["per_image_p50"] > 0
