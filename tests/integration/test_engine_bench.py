@@ -48,17 +48,24 @@ def start(folder: Path, args: list[str], env: dict[str, str]) -> Run:
 
 
 @pytest.fixture(scope="module")
-def no_photo_runs(tmp_path_factory: pytest.TempPathFactory,
-                  tiny_weights: Path) -> Iterator[dict[str, Run]]:
-    """The two benches without fixture photos (the 'says why' tests), started as the module
-    starts (pytestmark) so that they run beside the first tests' benches: each is mostly a
-    Python process importing torch and building the tiny models, one core's work on a machine
-    of two. Their tests wait for them and assert as before."""
+def background_runs(tmp_path_factory: pytest.TempPathFactory,
+                    tiny_weights: Path) -> Iterator[dict[str, Run]]:
+    """FASHN's bench and the two benches without fixture photos (the 'says why' tests),
+    started as the module starts (pytestmark) so that they run beside the first test's bench:
+    each is largely a Python process importing torch and building the tiny models, one core's
+    work (FASHN's runs on one OpenMP thread) on a machine of two. Their tests wait for them and
+    assert as before; no figure's speed is asserted."""
     require_imaging()
-    root = tmp_path_factory.mktemp("engine-bench-no-photos")
+    root = tmp_path_factory.mktemp("engine-bench")
     empty = root / "no-photos"
     empty.mkdir()
     runs = {
+        "fashn-photos": start(root / "fashn-photos", [
+            "--weights", str(tiny_weights), "--size", "48x64", "--latency-runs", "2",
+            "--repeats", "1", "--out", str(root / "fashn-photos" / "bench.json"),
+            "--batches", "1,2", "--other-batches", "1",
+            "--settings", "steps-15,guidance-every-2,sdpa-math,fp8,cuda-graphs"],
+            {"FIXTURES_DIR": str(FIXTURES), "OMP_NUM_THREADS": "1"}),
         "catvton": start(root / "catvton", [
             "--tryon", "catvton", "--weights", str(tiny_weights), "--size", "48x64", "--steps",
             "2", "--batches", "1", "--repeats", "1", "--latency-runs", "1",
@@ -77,7 +84,7 @@ def no_photo_runs(tmp_path_factory: pytest.TempPathFactory,
                 run.process.wait()
 
 
-pytestmark = pytest.mark.usefixtures("no_photo_runs")
+pytestmark = pytest.mark.usefixtures("background_runs")
 
 
 
@@ -121,11 +128,11 @@ def test_the_engine_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path
 
 
 def test_the_engine_bench_says_why_a_whole_call_was_not_measured(
-    no_photo_runs: dict[str, Run]
+    background_runs: dict[str, Run]
 ) -> None:
     """On a bare GPU box the fixture photos or the analysis's packages may be missing: the
     denoising figures still come, and the report names what stopped the whole calls."""
-    run = no_photo_runs["catvton"]  # --steps 2, batch 1, one repeat and one latency run
+    run = background_runs["catvton"]  # --steps 2, batch 1, one repeat and one latency run
     code, stdout, stderr = run.wait()
     assert code == 0, stderr[-3000:]
     report = json.loads(run.out.read_text("utf-8"))
@@ -136,24 +143,12 @@ def test_the_engine_bench_says_why_a_whole_call_was_not_measured(
     assert "not measured (FileNotFoundError" in stdout
 
 
-def fashn_bench(weights: Path, out: Path, fixtures: Path, *extra: str) -> str:
-    """Runs FASHN's bench (the default) on the tiny set; its stdout. One OpenMP thread: on a
-    shared two-core machine a second one mostly waits for the first."""
-    done = subprocess.run(
-        [str(IMAGING_PYTHON), "-m", "ops.engine_bench", "--weights", str(weights),
-         "--size", "48x64", "--latency-runs", "2", "--repeats", "1", "--out", str(out), *extra],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "FIXTURES_DIR": str(fixtures), "OMP_NUM_THREADS": "1"})
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
-def test_the_fashn_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path) -> None:
-    require_imaging()
+def test_the_fashn_bench_writes_every_figure(background_runs: dict[str, Run]) -> None:
     fixture_images("garments")  # the whole calls read fixture photos (skips without)
-    out = tmp_path / "fashn.json"
-    stdout = fashn_bench(tiny_weights, out, FIXTURES, "--batches", "1,2", "--other-batches", "1",
-                         "--settings", "steps-15,guidance-every-2,sdpa-math,fp8,cuda-graphs")
+    run = background_runs["fashn-photos"]  # FASHN's bench (the default), one OpenMP thread
+    code, stdout, stderr = run.wait()
+    assert code == 0, stderr[-3000:]
+    out = run.out
     assert "CPU, not a GPU figure" in stdout and "needs a CUDA device" in stdout
 
     report = json.loads(out.read_text("utf-8"))
@@ -201,9 +196,9 @@ def test_the_fashn_bench_writes_every_figure(tmp_path: Path, tiny_weights: Path)
 
 
 def test_the_fashn_bench_says_why_a_whole_call_was_not_measured(
-    no_photo_runs: dict[str, Run]
+    background_runs: dict[str, Run]
 ) -> None:
-    run = no_photo_runs["fashn"]  # fashn_bench's arguments, with --batches 1 --settings reference
+    run = background_runs["fashn"]  # as "fashn-photos", with --batches 1 --settings reference
     code, stdout, stderr = run.wait()
     assert code == 0, stderr[-3000:]
     report = json.loads(run.out.read_text("utf-8"))
