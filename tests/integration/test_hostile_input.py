@@ -14,12 +14,11 @@ HOSTILE_EXAMPLES (per field) and HOSTILE_SEED make a longer or another run.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -331,24 +330,10 @@ def signed_up(api: httpx.Client, stack: Settings, admin: bool = False) -> str:
 
 @pytest.fixture(scope="module")
 def hostile_runs(database_stacks: DatabaseStacks) -> Iterator[dict[str, Future[Tally]]]:
-    """Both databases' runs (by the stack's app URL), started together as the module starts,
-    each in a process of its own, as test_schema_fuzz does: a run and its API take turns (one
-    draws a request while the other answers it), about one core between them, so side by side
-    on two cores the module takes about one run's time instead of two. The runs are bounded in
-    examples, not time: each sends what it sent alone. A database that is not there
-    (PostgreSQL on a developer's machine) has no run; its test skips as it did."""
-    stacks = []
-    for database in ("sqlite", "postgres"):
-        try:
-            stacks.append(database_stacks.stack(database).settings)
-        except pytest.skip.Exception:
-            continue
-    # Spawned, not forked: this process runs threads (the stacks' log readers, Hypothesis).
-    pool = ProcessPoolExecutor(len(stacks), mp_context=multiprocessing.get_context("spawn"))
-    try:
-        yield {stack.app_url: pool.submit(run_all, stack) for stack in stacks}
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    """Both databases' runs, started together as the module starts, side by side (as
+    test_schema_fuzz's): bounded in examples, not time, each sends what it sent alone."""
+    with database_stacks.side_by_side(run_all) as runs:
+        yield runs
 
 
 def test_hostile_input_never_gets_a_server_error(

@@ -16,14 +16,13 @@ takes one budget instead of two.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,22 +224,10 @@ def with_nul(value: Any, keys: Keys) -> Any:
 
 @pytest.fixture(scope="module")
 def fuzzing(database_stacks: DatabaseStacks) -> Iterator[dict[str, Future[Tally]]]:
-    """Both databases' fuzz runs (by the stack's app URL), started together as the module
-    starts, each in a process of its own (see the module's docstring). A database that is not
-    there (PostgreSQL on a developer's machine) has no run; its test skips as it did."""
-    stacks = []
-    for database in ("sqlite", "postgres"):
-        try:
-            stacks.append(database_stacks.stack(database).settings)
-        except pytest.skip.Exception:
-            continue
-    # Spawned, not forked: this process runs threads (the stacks' log readers, Hypothesis).
-    pool = ProcessPoolExecutor(len(stacks), mp_context=multiprocessing.get_context("spawn"))
-    try:
-        yield {stack.app_url: pool.submit(fuzz, stack) for stack in stacks}
-    finally:
-        # Not waited for: the fuzzers' processes took 7 s to exit, with nothing left to do.
-        pool.shutdown(wait=False, cancel_futures=True)
+    """Both databases' fuzz runs, started together as the module starts, side by side (see the
+    module's docstring)."""
+    with database_stacks.side_by_side(fuzz) as runs:
+        yield runs
 
 
 def test_no_generated_request_gets_a_server_error(

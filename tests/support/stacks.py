@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from core.db import SessionFactory, make_database, make_session_factory
+from core.settings import Settings
 from ops.stack import Stack, private_settings
 from tests.support.paths import FIXTURES
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -70,6 +75,27 @@ class DatabaseStacks:
             self.started[database] = self.exits.enter_context(
                 running_stack(self.root / database, **overrides))
         return self.started[database]
+
+    @contextmanager
+    def side_by_side(self, run: Callable[[Settings], T]) -> Iterator[dict[str, Future[T]]]:
+        """`run` against both databases' stacks at once, each in a process of its own; the
+        futures by the stack's app URL. For the fuzzers (test_schema_fuzz, test_hostile_input):
+        a run and its API take turns, about one core between them, so side by side on two cores
+        both take about one run's time. A database that is not there (PostgreSQL on a
+        developer's machine) has no run; its test skips as it did."""
+        stacks = []
+        for database in ("sqlite", "postgres"):
+            try:
+                stacks.append(self.stack(database).settings)
+            except pytest.skip.Exception:
+                continue
+        # Spawned, not forked: this process runs threads (the stacks' log readers, Hypothesis).
+        pool = ProcessPoolExecutor(len(stacks), mp_context=multiprocessing.get_context("spawn"))
+        try:
+            yield {stack.app_url: pool.submit(run, stack) for stack in stacks}
+        finally:
+            # Not waited for: the runs' processes took 7 s to exit, with nothing left to do.
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def stop(self) -> None:
         self.exits.close()
