@@ -44,11 +44,14 @@ def make_plan(
     model: CatalogItem | None,
     background: CatalogItem | None,
     tasks: list[ImagePlan],
+    recorded_cost: int | None = None,
 ) -> GenerationPlan:
     """The plan for these choices: the catalog entries as the engine needs them (storage keys,
     a built-in background by its kind) and the price, the one rule (core/generations/prices.py)
-    the hold, the charge and a failed image's refund all follow."""
+    the hold, the charge and a failed image's refund all follow. `recorded_cost`: the price a
+    recorded generation was held and shown at, which it keeps (plan_of_record)."""
     kind = background_kind(background) if background is not None else None
+    cost = generation_cost(service, len(tasks)) if recorded_cost is None else recorded_cost
     return GenerationPlan(
         generation_id=generation_id,
         account_id=account_id,
@@ -56,7 +59,7 @@ def make_plan(
         model_key=model.key if model is not None else None,
         background_kind=kind,
         background_key=background.key if background is not None and kind == "image" else None,
-        cost=generation_cost(service, len(tasks)) if livemode else 0,
+        cost=cost if livemode else 0,
         tasks=tasks,
         livemode=livemode,
     )
@@ -132,13 +135,11 @@ def plan_of_record(session: Session, generation_id: str) -> GenerationPlan:
     # holds do not, and the charge and refunds must meet the hold (test_plan_attacks.py).
     hold = session.get(CreditHold, generation_id)
     payer = hold.account_id if hold is not None else generation.account_id
-    plan = make_plan(
-        generation.id, payer, GenerationKind(generation.service),
-        generation.livemode,
-        model, background, tasks,
-    )
     # The price is the one held and shown at submit (recorded on the generation), not today's:
     # a workflow started late (a lost start, then the sweeper) after a price change would
     # otherwise charge more, or less, than its hold (tests/integration/test_plan_attacks.py).
-    plan.cost = generation.credits if generation.livemode else 0
-    return plan
+    return make_plan(
+        generation.id, payer, GenerationKind(generation.service),
+        generation.livemode,
+        model, background, tasks, recorded_cost=generation.credits,
+    )
